@@ -1,0 +1,94 @@
+"""Strict JSON in and out, shared by `exec`, the server and the targets.
+
+Input JSON that a JavaScript service could not take at face value is rejected
+as ``invalid_input`` rather than guessed at: invalid UTF-8, the non-JSON
+literals NaN/Infinity, numbers that overflow a double (1e400), duplicate keys
+(whose meaning differs between parsers), and nesting too deep to walk.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from oracle.errors import INVALID_INPUT, ContractError
+
+MAX_NESTING = 64  # far deeper than any contract's input (3 levels) needs
+
+
+def _reject_constant(name: str) -> Any:
+    raise ContractError(INVALID_INPUT, f"input: {name} is not JSON")
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ContractError(INVALID_INPUT, f"input: the number {text[:40]} does not fit a double")
+    return value
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    result: dict = {}
+    for key, value in pairs:
+        if key in result:
+            raise ContractError(INVALID_INPUT, f"{key[:60]}: duplicate key in a JSON object")
+        result[key] = value
+    return result
+
+
+def _nesting_depth_ok(text: str) -> bool:
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def parse_json(data: bytes | str) -> Any:
+    """Parse one JSON document strictly; every failure is a ContractError(invalid_input)."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ContractError(INVALID_INPUT, f"input: not valid UTF-8 at byte {exc.start}") from None
+    else:
+        text = data
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not _nesting_depth_ok(text):
+        raise ContractError(INVALID_INPUT, f"input: JSON nested deeper than {MAX_NESTING} levels")
+    try:
+        return json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=_parse_float,
+            object_pairs_hook=_no_duplicates,
+        )
+    except json.JSONDecodeError as exc:
+        raise ContractError(INVALID_INPUT, f"input: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except ValueError as exc:  # e.g. an integer literal longer than Python converts
+        raise ContractError(INVALID_INPUT, f"input: unreadable JSON number ({str(exc)[:80]})") from None
+    except RecursionError:
+        raise ContractError(INVALID_INPUT, "input: JSON nested too deeply") from None
+
+
+def dump_json(value: Any, *, pretty: bool = False) -> str:
+    """Serialise output as JSON.stringify would (compact, non-ASCII kept), or indented for people."""
+    if pretty:
+        return json.dumps(value, ensure_ascii=False, indent=2)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

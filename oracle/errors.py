@@ -1,0 +1,29 @@
+"""The one error type of the oracle (DESIGN.md, "Oracle API")."""
+
+INVALID_INPUT = "invalid_input"
+LIMIT_EXCEEDED = "limit_exceeded"
+NOT_FOUND = "not_found"
+
+HTTP_STATUS = {INVALID_INPUT: 400, LIMIT_EXCEEDED: 413, NOT_FOUND: 404}
+
+
+class ContractError(Exception):
+    """A rejection the contract calls for; ``code`` is one of the three codes above."""
+
+    def __init__(self, code: str, message: str):
+        if code not in HTTP_STATUS:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def http_status(self) -> int:
+        return HTTP_STATUS[self.code]
+
+    def body(self) -> dict:
+        """The error body of the hosted API and of the command protocol."""
+        return {"error": {"code": self.code, "message": self.message}}
+
+    def __repr__(self) -> str:
+        return f"ContractError({self.code!r}, {self.message!r})"
