@@ -1,0 +1,140 @@
+"""The data the parts of the harness pass to each other.
+
+    case sources (fixtures.py, strategies/)  ->  Case
+    targets.py                              ->  TargetResponse   (what came back, untrusted, capped)
+    compare.py                              ->  Verdict          (outcome + first Mismatch)
+    runner / pytest plugin                  ->  CaseResult       (one per fixture case / property example)
+    reports.py                              <-  RunRecord        (header + every CaseResult)
+
+Everything here is plain data with ``to_dict()`` giving the report.json form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+# Outcomes of one case. "failed" is a wrong answer; "errored" a transport or target error
+# (timeout, refused, 5xx, garbage); "xfailed"/"fixed" come from a known-failures file.
+Outcome = Literal["passed", "failed", "errored", "skipped", "xfailed", "fixed"]
+OUTCOMES: tuple[str, ...] = ("passed", "failed", "errored", "skipped", "xfailed", "fixed")
+
+# Case categories: the generated families, and the topic-free category of a fixture case.
+Category = Literal["valid", "boundary", "invalid"]
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a case requires of the target.
+
+    kind "output": the target must answer; the expected output is the oracle's, computed
+    under every reasonable reading of the contract's open points (compare.py). ``output`` is
+    the literal expected output a fixture states (tests check it equals the oracle's).
+    kind "error": the target must reject. ``error_code`` is "invalid_input", "limit_exceeded"
+    (checked only where the contract names the code) or "any".
+    """
+
+    kind: Literal["output", "error"]
+    error_code: str | None = None
+    output: dict | None = None
+
+
+@dataclass
+class Case:
+    tool_id: str
+    version: str
+    case_id: str  # stable: "<tool>/<version>/<topic>#<id>" for a fixture; "generated/<tool>/<family>/<n>" otherwise
+    origin: Literal["fixture", "generated"]
+    category: str  # "valid" | "boundary" | "invalid" (fixtures: derived from expect + tags)
+    input: Any
+    expect: Expectation
+    description: str = ""
+    tags: list[str] = field(default_factory=list)
+    seed: int | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class TargetResponse:
+    """What a target sent back, already size-capped and parsed defensively.
+
+    kind "result": a well-formed answer; ``result`` is the output object (not yet validated).
+    kind "rejection": a 4xx, an error body from a command/module target, or ContractError.
+    kind "transport_error": anything else (timeout, refused, dropped, 5xx, non-JSON, no envelope).
+    """
+
+    kind: Literal["result", "rejection", "transport_error"]
+    result: Any = None
+    status: int | None = None  # HTTP status or process exit code, where there is one
+    error_code: str | None = None  # read from the common error-body shapes when present
+    raw: str = ""  # what came back, truncated for reports
+    detail: str = ""  # a human explanation: "HTTP 503", "timed out after 10 s", ...
+    duration_ms: float = 0.0
+    retries: int = 0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Mismatch:
+    pointer: str  # JSON pointer of the first difference ("" is the whole output)
+    expected: Any
+    actual: Any
+    message: str  # one readable sentence
+    delta: float | None = None  # |expected - actual| for numbers
+    tolerance: float | None = None  # the bound it was held to
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Verdict:
+    outcome: Outcome
+    message: str = ""
+    mismatch: Mismatch | None = None
+
+
+@dataclass
+class CaseResult:
+    case: Case
+    outcome: Outcome
+    message: str = ""
+    mismatch: Mismatch | None = None
+    response: TargetResponse | None = None
+    expected: Any = None  # the oracle's output or the expected rejection, for the diff
+    replay: str = ""  # one-line replay command
+    curl: str = ""  # for HTTP targets
+    reproducer_file: str = ""  # saved JSON case, promotable into fixtures/
+    known_failure_reason: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class RunRecord:
+    header: dict  # suite_version, contract versions, target, seed, profile, started/finished, python...
+    results: list[CaseResult] = field(default_factory=list)
+    properties: list[dict] = field(default_factory=list)  # per property: tool, family, examples run, outcome
+    exit_code: int = 0
+    unhealthy_reason: str = ""  # set when the run ended early because the target was unhealthy (exit 3)
+
+    def totals(self) -> dict[str, int]:
+        counts = {outcome: 0 for outcome in OUTCOMES}
+        for result in self.results:
+            counts[result.outcome] += 1
+        return counts
+
+    def to_dict(self) -> dict:
+        return {
+            "header": self.header,
+            "totals": self.totals(),
+            "exit_code": self.exit_code,
+            "unhealthy_reason": self.unhealthy_reason,
+            "properties": self.properties,
+            "results": [result.to_dict() for result in self.results],
+        }
