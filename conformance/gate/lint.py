@@ -1,0 +1,202 @@
+"""`conformance contracts lint [PATH...]`: is each contract well-formed and self-consistent?
+
+Checks, each finding naming the contract, a JSON pointer and the rule:
+required fields and their types; id/version match the path and semver; the
+execute_url; both schemas valid JSON Schema 2020-12; every example's input and
+output valid under the schemas and reproduced by the oracle (where it
+implements that tool@version); limits against the schema keywords that state
+the same bound.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+import oracle
+from conformance.gate.diff import parse_semver
+from conformance.gate.findings import Finding, pointer
+
+REQUIRED_FIELDS = {
+    "id": str, "version": str, "description": str, "semantics": list, "limits": dict,
+    "input_schema": dict, "output_schema": dict, "examples": list,
+}
+RECOMMENDED_FIELDS = ("supported_operations", "unsupported_operations", "execute_url")
+TOOL_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+# Where a named limit is restated as a schema keyword: (limit, [schema paths], unit of the keyword).
+LIMIT_KEYWORDS = {
+    "max_segments": [("input_schema", "properties", "hypotheses", "maxItems"),
+                     ("input_schema", "properties", "references", "maxItems")],
+    "max_references_per_segment": [("input_schema", "properties", "references", "items", "maxItems")],
+    "max_token_bytes": [("input_schema", "properties", "hypotheses", "items", "items", "maxLength"),
+                        ("input_schema", "properties", "references", "items", "items", "items", "maxLength")],
+}
+
+
+def _get(document: Any, path: tuple) -> Any:
+    for part in path:
+        if not isinstance(document, dict) or part not in document:
+            return None
+        document = document[part]
+    return document
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """JSON equality: 1 equals 1.0, but a boolean is never a number."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(map(_same_json, a, b))
+    return type(a) is type(b) and a == b
+
+
+def lint_contract(contract: Any, label: str, path: Path | None = None) -> list[Finding]:
+    findings: list[Finding] = []
+
+    def add(severity: str, where: str, rule: str, message: str) -> None:
+        findings.append(Finding(severity, label, where, rule, message))
+
+    if not isinstance(contract, dict):
+        add("error", "", "contract-object", "a contract is a JSON object")
+        return findings
+    for name, kind in REQUIRED_FIELDS.items():
+        if name not in contract:
+            add("error", pointer(name), "required-field", f"required field {name!r} is missing")
+        elif not isinstance(contract[name], kind):
+            add("error", pointer(name), "field-type", f"{name!r} must be a JSON {kind.__name__}")
+    for name in RECOMMENDED_FIELDS:
+        if name not in contract:
+            add("warning", pointer(name), "recommended-field", f"field {name!r} is missing")
+    tool_id, version = contract.get("id"), contract.get("version")
+    if isinstance(tool_id, str) and not TOOL_ID.match(tool_id):
+        add("error", pointer("id"), "id-format", f"id {tool_id!r} is not kebab-case")
+    if isinstance(version, str) and parse_semver(version) is None:
+        add("error", pointer("version"), "semver", f"version {version!r} is not semver MAJOR.MINOR.PATCH")
+    if path is not None and isinstance(tool_id, str) and isinstance(version, str):
+        if path.parent.name != tool_id or path.stem != version:
+            add("error", pointer("id"), "path-matches-id",
+                f"the file should be contracts/{tool_id}/{version}.json, not .../{path.parent.name}/{path.name}")
+    if isinstance(tool_id, str) and isinstance(version, str) and "execute_url" in contract:
+        expected_url = f"/v1/tools/{tool_id}/versions/{version}/execute"
+        if contract["execute_url"] != expected_url:
+            add("error", pointer("execute_url"), "execute-url", f"execute_url should be {expected_url}")
+    for i, line in enumerate(contract.get("semantics", []) if isinstance(contract.get("semantics"), list) else []):
+        if not isinstance(line, str) or not line.strip():
+            add("error", pointer("semantics", i), "semantics-line", "each semantics line is a non-empty string")
+    for name, value in (contract.get("limits") or {}).items() if isinstance(contract.get("limits"), dict) else []:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            add("error", pointer("limits", name), "limit-value", f"limit {name} must be a non-negative integer")
+
+    validators = {}
+    for side in ("input_schema", "output_schema"):
+        schema = contract.get(side)
+        if not isinstance(schema, dict):
+            continue
+        try:
+            jsonschema.Draft202012Validator.check_schema(schema)
+            validators[side] = jsonschema.Draft202012Validator(schema)
+        except jsonschema.SchemaError as exc:
+            add("error", pointer(side, *exc.absolute_path), "schema-valid",
+                f"not a valid JSON Schema 2020-12: {exc.message[:200]}")
+
+    findings += _lint_examples(contract, label, validators)
+    findings += _lint_limits(contract, label)
+    return findings
+
+
+def _lint_examples(contract: dict, label: str, validators: dict) -> list[Finding]:
+    findings = []
+    examples = contract.get("examples") if isinstance(contract.get("examples"), list) else []
+    tool_id, version = contract.get("id"), contract.get("version")
+    runs_oracle = isinstance(tool_id, str) and isinstance(version, str) and oracle.implemented(tool_id, version)
+    if not examples:
+        findings.append(Finding("warning", label, pointer("examples"), "has-examples", "no examples"))
+    for i, example in enumerate(examples):
+        if not isinstance(example, dict) or "input" not in example or "output" not in example:
+            findings.append(Finding("error", label, pointer("examples", i), "example-shape",
+                                    "an example is an object with input and output"))
+            continue
+        for key, side in (("input", "input_schema"), ("output", "output_schema")):
+            if side in validators:
+                for error in validators[side].iter_errors(example[key]):
+                    findings.append(Finding("error", label, pointer("examples", i, key, *error.absolute_path),
+                                            f"example-{key}-valid", f"not valid under {side}: {error.message[:200]}"))
+        if runs_oracle:
+            try:
+                actual = oracle.execute(tool_id, version, example["input"])
+            except oracle.ContractError as exc:
+                findings.append(Finding("error", label, pointer("examples", i), "example-reproduces",
+                                        f"the oracle rejects the example input: {exc.code}: {exc.message}"))
+                continue
+            if not _same_json(actual, example["output"]):
+                findings.append(Finding("error", label, pointer("examples", i, "output"), "example-reproduces",
+                                        f"the oracle's output differs: {json.dumps(actual, ensure_ascii=False)[:300]}"))
+    if examples and not runs_oracle and isinstance(tool_id, str):
+        findings.append(Finding("info", label, pointer("examples"), "example-reproduces",
+                                f"the oracle does not implement {tool_id}@{version}: examples checked against the schemas only"))
+    return findings
+
+
+def _lint_limits(contract: dict, label: str) -> list[Finding]:
+    findings = []
+    limits = contract.get("limits") if isinstance(contract.get("limits"), dict) else {}
+    for name, value in limits.items():
+        places = LIMIT_KEYWORDS.get(name)
+        if not places:
+            findings.append(Finding("info", label, pointer("limits", name), "limit-enforced-in-prose",
+                                    f"{name} = {value} has no schema keyword that states it: only an implementation enforces it"))
+            continue
+        for place in places:
+            keyword_value = _get(contract, place)
+            where = pointer(*place)
+            if keyword_value is None:
+                findings.append(Finding("warning", label, where, "limit-matches-schema",
+                                        f"the schema does not restate {name} = {value} here"))
+            elif place[-1] == "maxLength" and name == "max_token_bytes":
+                # maxLength counts code points; the limit counts UTF-8 bytes. Every code point is at
+                # least one byte, so a token within the byte limit is always within maxLength when
+                # maxLength >= the byte limit: then the byte limit is the binding one.
+                if keyword_value >= value:
+                    findings.append(Finding(
+                        "info", label, where, "limit-units",
+                        f"maxLength {keyword_value} counts code points, {name} {value} counts UTF-8 bytes: the byte "
+                        f"limit is binding (a token of {value} code points may have up to {4 * value} bytes and is "
+                        "rejected by the limit; maxLength alone never rejects a token the byte limit accepts)"))
+                else:
+                    findings.append(Finding(
+                        "warning", label, where, "limit-units",
+                        f"maxLength {keyword_value} (code points) is below {name} {value} (bytes): for ASCII tokens "
+                        "the schema, not the limit, is binding; say which one the contract means"))
+            elif keyword_value != value:
+                findings.append(Finding("error", label, where, "limit-matches-schema",
+                                        f"the schema says {keyword_value} here but limits.{name} is {value}"))
+    return findings
+
+
+def _label(path: Path) -> str:
+    """The path as the user would write it: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def lint_paths(paths: list[Path]) -> list[Finding]:
+    findings: list[Finding] = []
+    for path in paths:
+        try:
+            contract = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            findings.append(Finding("error", _label(path), "", "json", f"cannot read the contract: {exc}"))
+            continue
+        findings += lint_contract(contract, _label(path), path)
+    return findings

@@ -1,0 +1,220 @@
+"""The contract gate: lint findings, change classification and version-bump rules.
+
+Each changed contract below is a realistic edit of a published contract, with
+the class a reviewer would give it written next to it; the gate must agree.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+import oracle
+from conformance.gate.diff import diff_contracts, version_bump, word_diff
+from conformance.gate.lint import lint_contract
+
+NGRAMS = ("bleu-ngrams-count", "1.0.0")
+CORPUS = ("bleu-corpus-compute", "1.0.0")
+CHRF = ("chrf-plus-plus-compute", "1.0.0")
+
+
+def published(tool):
+    return oracle.load_contract(*tool)
+
+
+def edited(tool, edit, version=None):
+    contract = copy.deepcopy(published(tool))
+    edit(contract)
+    if version:
+        contract["version"] = version
+    return contract
+
+
+def _set(path, value):
+    def edit(contract):
+        node = contract
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = value
+    return edit
+
+
+def _delete(path):
+    def edit(contract):
+        node = contract
+        for part in path[:-1]:
+            node = node[part]
+        del node[path[-1]]
+    return edit
+
+
+def _append(path, value):
+    def edit(contract):
+        node = contract
+        for part in path:
+            node = node[part]
+        node.append(value)
+    return edit
+
+
+IN = ("input_schema", "properties")
+OUT = ("output_schema", "properties")
+
+# (name, tool, edit, expected class, a change kind that must be among those reported)
+CHANGES = [
+    ("required input field added", CORPUS,
+     lambda c: (c["input_schema"]["properties"].__setitem__("smoothing", {"type": "string"}),
+                c["input_schema"]["required"].append("smoothing")), "breaking", "input-field-now-required"),
+    ("optional input field added", CORPUS, _set(IN + ("smoothing",), {"type": "string", "enum": ["none", "exp"]}),
+     "additive", "input-field-added"),
+    ("input enum value removed", NGRAMS, _set(IN + ("detail", "enum"), ["totals", "segments"]), "breaking",
+     "input-enum-value-removed"),
+    ("input enum value added", NGRAMS, _set(IN + ("detail", "enum"), ["totals", "segments", "ngrams", "orders"]),
+     "additive", "input-enum-value-added"),
+    ("limit lowered", CHRF, _set(("limits", "max_text_bytes"), 32768), "breaking", "limit-lowered"),
+    ("limit raised", CHRF, _set(("limits", "max_text_bytes"), 131072), "additive", "limit-raised"),
+    ("new limit", NGRAMS, _set(("limits", "max_ngrams_rows"), 100000), "breaking", "limit-added"),
+    ("schema maxItems lowered", CORPUS, _set(IN + ("hypotheses", "maxItems"), 500), "breaking", "input-maxItems-lowered"),
+    ("schema maxItems raised", CHRF, _set(IN + ("hypotheses", "maxItems"), 512), "additive", "input-maxItems-raised"),
+    ("input maximum lowered", CORPUS, _set(IN + ("decimals", "maximum"), 10), "breaking", "input-maximum-lowered"),
+    ("input minimum raised", CHRF, _set(IN + ("beta", "minimum"), 2), "breaking", "input-minimum-raised"),
+    ("input integer widened to number", CHRF, _set(IN + ("beta", "type"), "number"), "additive", "input-type-widened"),
+    ("input type narrowed", CHRF, _set(IN + ("lowercase",), {"type": "boolean", "const": False}), "breaking",
+     "input-enum-constraint"),
+    ("token minLength dropped", NGRAMS, _delete(IN + ("hypotheses", "items", "items", "minLength")), "additive",
+     "input-minLength-removed"),
+    ("output field removed", CORPUS,
+     lambda c: (c["output_schema"]["properties"].pop("reference_length"),
+                c["output_schema"]["required"].remove("reference_length")), "breaking", "output-field-removed"),
+    ("output field type changed integer -> number", CORPUS, _set(OUT + ("candidate_length", "type"), "number"),
+     "breaking", "output-type-widened"),
+    ("output field type changed to string", CORPUS, _set(OUT + ("bleu", "type"), "string"), "breaking",
+     "output-type-narrowed"),
+    ("output field no longer required", CHRF, lambda c: c["output_schema"]["required"].remove("word_tokens"),
+     "breaking", "output-field-no-longer-required"),
+    ("output enum widened", CHRF, _set(OUT + ("metric",), {"type": "string", "enum": ["chrF++", "chrF"]}), "breaking",
+     "output-enum-value-added"),
+    ("optional output field added", CORPUS, _set(OUT + ("precisions",), {"type": "array", "items": {"type": "number"}}),
+     "additive", "output-optional-field-added"),
+    ("output range narrowed", CORPUS, _set(OUT + ("max_order", "maximum"), 4), "additive", "output-maximum-lowered"),
+    ("output pattern changed", CHRF, _set(OUT + ("score", "pattern"), "^[0-9]{1,3}\\.[0-9]{4}$"), "breaking",
+     "output-pattern-changed"),
+    ("input object opened", CHRF, _delete(("input_schema", "additionalProperties")), "additive",
+     "input-additionalProperties-changed"),
+    ("description reworded", NGRAMS, _set(("description",), "Count clipped BLEU n-gram matches per order."),
+     "editorial", "description-changed"),
+    ("supported operation added", CHRF, _append(("supported_operations",), "chrF++ for subtitles"), "editorial",
+     "supported_operations-changed"),
+    ("schema description added", CORPUS, _set(IN + ("decimals", "description"), "digits after the point"),
+     "editorial", "input-annotation"),
+    ("semantics line changed", CORPUS,
+     lambda c: c.__setitem__("semantics", [s.replace("ties going to the shorter", "ties going to the longer")
+                                           for s in c["semantics"]]),
+     "breaking", "semantics-line-changed"),
+    ("semantics line added", CHRF, _append(("semantics",), "Scores are cached per input."), "breaking",
+     "semantics-line-added"),
+    ("example output changed", CORPUS, _set(("examples", 0, "output", "bleu"), 0.5), "breaking",
+     "example-output-changed"),
+    ("example added", NGRAMS, _append(("examples",), {"input": {"hypotheses": [["a"]], "references": [[["a"]]]},
+                                                       "output": {"max_order": 4, "matches": [1, 0, 0, 0], "totals": [1, 0, 0, 0]}}),
+     "editorial", "example-added"),
+]
+
+
+@pytest.mark.parametrize("name, tool, edit, expected_class, expected_kind", CHANGES, ids=[c[0] for c in CHANGES])
+def test_change_is_classified(name, tool, edit, expected_class, expected_kind):
+    report = diff_contracts(published(tool), edited(tool, edit, version="9.0.0"))
+    kinds = {change.kind for change in report.changes}
+    assert expected_kind in kinds, report.text()
+    assert report.change_class == expected_class, report.text()
+
+
+@pytest.mark.parametrize("name, tool, edit, expected_class, expected_kind", CHANGES, ids=[c[0] for c in CHANGES])
+def test_version_bump_must_match_the_change(name, tool, edit, expected_class, expected_kind):
+    required = {"breaking": "2.0.0", "additive": "1.1.0", "editorial": "1.0.1"}[expected_class]
+    assert not diff_contracts(published(tool), edited(tool, edit, version=required)).violations
+    too_small = {"breaking": "1.1.0", "additive": "1.0.1", "editorial": None}[expected_class]
+    if too_small:
+        report = diff_contracts(published(tool), edited(tool, edit, version=too_small))
+        assert report.violations and "requires a" in report.violations[0]
+    in_place = diff_contracts(published(tool), edited(tool, edit))
+    assert in_place.violations and "changed in place" in in_place.violations[0]
+
+
+def test_identical_contracts_have_no_change():
+    for tool in (NGRAMS, CORPUS, CHRF):
+        report = diff_contracts(published(tool), published(tool))
+        assert report.changes == [] and report.violations == [] and report.change_class == "none"
+
+
+def test_allow_list_marks_a_semantics_line_editorial():
+    def fix_typo(contract):
+        contract["semantics"][0] = contract["semantics"][0].replace("no case folding", "no case-folding")
+    new = edited(CORPUS, fix_typo, version="1.0.1")
+    assert diff_contracts(published(CORPUS), new).change_class == "breaking"
+    allow = [{"contract": "bleu-corpus-compute", "text": new["semantics"][0], "reason": "hyphenation only"}]
+    report = diff_contracts(published(CORPUS), new, allow=allow)
+    assert report.change_class == "editorial" and not report.violations
+    assert "{+case-folding,+}" in report.changes[0].detail or "case-folding" in report.changes[0].detail
+
+
+def test_word_diff_shows_removed_and_added_words():
+    assert word_diff("ties going to the shorter reference", "ties going to the longer reference") == \
+        "ties going to the [-shorter-] {+longer+} reference"
+
+
+@pytest.mark.parametrize("old, new, bump", [("1.0.0", "2.0.0", "major"), ("1.0.0", "1.1.0", "minor"),
+                                            ("1.0.0", "1.0.1", "patch"), ("1.2.3", "1.2.3", "none"),
+                                            ("1.2.3", "1.2.2", "downgrade"), ("1.0", "1.0.1", "invalid")])
+def test_version_bump(old, new, bump):
+    assert version_bump(old, new) == bump
+
+
+def test_published_contracts_lint_clean_except_explained_notes():
+    for tool in (NGRAMS, CORPUS, CHRF):
+        findings = lint_contract(published(tool), f"{tool[0]}@{tool[1]}")
+        assert [f for f in findings if f.severity != "info"] == [], [f.line() for f in findings]
+        # the one unit mismatch the contracts carry is explained, not silently accepted
+        if tool != CHRF:
+            assert any(f.rule == "limit-units" for f in findings)
+
+
+@pytest.mark.parametrize("edit, rule", [
+    (_delete(("semantics",)), "required-field"),
+    (_set(("version",), "1.0"), "semver"),
+    (_set(("input_schema", "type"), "objekt"), "schema-valid"),
+    (_set(("examples", 0, "output", "bleu"), 0.9), "example-reproduces"),
+    (_set(("examples", 0, "input", "decimals"), 99), "example-input-valid"),
+    (_set(("examples", 0, "output", "max_order"), 0), "example-output-valid"),
+    (_set(("limits", "max_segments"), 999), "limit-matches-schema"),
+    (_set(("execute_url",), "/v1/tools/bleu/execute"), "execute-url"),
+])
+def test_lint_reports_errors_with_pointer_and_rule(edit, rule):
+    findings = lint_contract(edited(CORPUS, edit), "bleu-corpus-compute@1.0.0")
+    errors = [f for f in findings if f.severity == "error"]
+    assert any(f.rule == rule for f in errors), [f.line() for f in findings]
+    assert all(f.pointer.startswith("/") or f.pointer == "" for f in errors)
+
+
+def test_cli_exit_codes(tmp_path):
+    old = tmp_path / "old.json"
+    new = tmp_path / "new.json"
+    old.write_text(json.dumps(published(CHRF)))
+    new.write_text(json.dumps(edited(CHRF, _set(("limits", "max_text_bytes"), 1024), version="1.1.0")))
+    run = lambda *a: subprocess.run([sys.executable, "-m", "conformance", "contracts", *a], capture_output=True, text=True)
+    result = run("diff", str(old), str(new))
+    assert result.returncode == 1 and "limit-lowered" in result.stdout and "requires a major bump" in result.stdout
+    new.write_text(json.dumps(edited(CHRF, _set(("limits", "max_text_bytes"), 1024), version="2.0.0")))
+    result = run("diff", str(old), str(new), "--format", "json")
+    assert result.returncode == 0 and json.loads(result.stdout)["change_class"] == "breaking"
+    assert run("lint").returncode == 0
+    bad = tmp_path / "chrf-plus-plus-compute" / "1.0.0.json"
+    bad.parent.mkdir()
+    bad.write_text(json.dumps(edited(CHRF, _set(("examples", 1, "output", "score"), "99.000000"))))
+    result = run("lint", str(bad))
+    assert result.returncode == 1 and "example-reproduces" in result.stdout
+    assert run("diff", str(old), str(tmp_path / "missing.json")).returncode == 2
