@@ -39,7 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name == name:  # not written yet: the command is simply absent
                 continue
             raise
-        module.register(subparsers)
+        if hasattr(module, "register"):
+            module.register(subparsers)
     return parser
 
 
