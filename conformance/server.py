@@ -1,0 +1,320 @@
+"""`conformance serve`: the oracle behind the hosted API, as a local stand-in.
+
+    POST /v1/tools/{id}/versions/{version}/execute   body: the input object
+         200 {"result": ...} | 400 invalid_input | 413 limit_exceeded | 404 not_found
+    GET  /v1/tools/{id}/versions/{version}           the contract, as published
+    GET  /v1/tools                                   every tool, its versions, whether served
+    GET  /healthz                                    {"status": "ok"}
+
+Every error, whatever its cause, has the body ``{"error": {"code", "message"}}``:
+404 not_found (unknown path, tool or version), 405 method_not_allowed,
+415 unsupported_media_type, 408 request_timeout (a body that trickles in slower
+than BODY_READ_TIMEOUT), 413 limit_exceeded (a body over MAX_BODY_BYTES, or a
+contract limit), 400 invalid_input.
+
+Content type: ``application/json`` (a ``charset`` parameter, if any, must be
+utf-8). A request with no Content-Type at all is read as JSON, as most JSON APIs
+do: the body is parsed strictly either way. Any other type is 415 — notably
+``application/x-www-form-urlencoded``, which ``curl -d`` sends unless told
+``-H "Content-Type: application/json"``; the message says so.
+
+Stack: uvicorn (HTTP/1.1 with keep-alive, graceful shutdown on SIGTERM/SIGINT,
+flow control that never buffers more than 64 KiB of an unread body) with a small
+Starlette app (routing, 404/405, request streaming). Both are widely used, small,
+and pure Python with the h11 parser, so they install anywhere from PyPI.
+
+Concurrency model: one process, one event loop. The loop only routes, streams
+bodies (capped at MAX_BODY_BYTES as they arrive: Content-Length is checked
+before a byte is read, a chunked body is cut off at the cap) and writes answers.
+Parsing, the oracle and serialisation are CPU-bound and run in worker threads,
+at most EXECUTE_THREADS at a time; the GIL is handed back to the loop every few
+milliseconds, so a maximum-size request (a few hundred ms) never blocks
+/healthz or other connections for long. Requests beyond the thread count wait
+their turn, each holding at most one capped body.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import sys
+import time
+import traceback
+from typing import Any
+
+import anyio
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+import oracle
+from conformance.jsonio import dump_json, parse_json
+
+MAX_BODY_BYTES = 8 * 1024 * 1024  # the largest legal input is ~1.4 MB of JSON; 8 MiB leaves room for whitespace
+BODY_READ_TIMEOUT = 60.0  # seconds for a whole body to arrive
+EXECUTE_THREADS = 4  # concurrent parse+oracle runs; more only adds GIL contention and memory
+GRACEFUL_SHUTDOWN_SECONDS = 10
+KEEP_ALIVE_SECONDS = 30
+
+log = logging.getLogger("conformance.server")
+
+_EXECUTE_LIMITER: anyio.CapacityLimiter | None = None
+
+# Status -> error code of HTTP-level errors (the contract's own codes come from ContractError).
+HTTP_ERROR_CODES = {
+    400: "invalid_input",
+    404: "not_found",
+    405: "method_not_allowed",
+    408: "request_timeout",
+    413: "limit_exceeded",
+    415: "unsupported_media_type",
+}
+
+
+class ApiError(Exception):
+    """An HTTP-level rejection, answered with the error body."""
+
+    def __init__(self, status: int, message: str, headers: dict | None = None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers
+
+
+def json_response(status: int, body: Any, headers: dict | None = None) -> Response:
+    return Response(dump_json(body).encode("utf-8"), status_code=status, headers=headers,
+                    media_type="application/json")
+
+
+def error_response(request: Request, status: int, code: str, message: str,
+                   headers: dict | None = None) -> Response:
+    request.scope["conformance.error_code"] = code
+    return json_response(status, {"error": {"code": code, "message": message}}, headers)
+
+
+# --- request checks, in the order they apply ---------------------------------------------
+
+def check_tool_served(tool_id: str, version: str) -> None:
+    if not oracle.implemented(tool_id, version):
+        raise ApiError(404, f"no tool {tool_id}@{version} here; GET /v1/tools lists the tools served")
+
+
+def check_content_type(content_type: str | None) -> None:
+    if content_type is None:
+        return
+    media_type, _, params = content_type.partition(";")
+    media_type = media_type.strip().lower()
+    if media_type != "application/json":
+        hint = ' (curl -d sends that unless given -H "Content-Type: application/json")' \
+            if media_type == "application/x-www-form-urlencoded" else ""
+        raise ApiError(415, f"Content-Type must be application/json, got {content_type[:80]!r}{hint}")
+    for param in params.split(";"):
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset" and value.strip().strip('"').lower() not in ("utf-8", "utf8"):
+            raise ApiError(415, f"the body must be UTF-8, got charset {value.strip()[:40]!r}")
+
+
+def check_declared_length(content_length: str | None) -> None:
+    """Refuse an oversize body before reading any of it (the server has validated the header's syntax)."""
+    if content_length is not None and content_length.strip().isdigit() and int(content_length) > MAX_BODY_BYTES:
+        raise ApiError(413, f"request body of {int(content_length)} bytes is larger than {MAX_BODY_BYTES} bytes")
+
+
+async def read_capped_body(request: Request) -> bytes:
+    """The body, refusing it as soon as more than MAX_BODY_BYTES have arrived (chunked bodies)."""
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with anyio.fail_after(BODY_READ_TIMEOUT):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY_BYTES:
+                    raise ApiError(413, f"request body is larger than {MAX_BODY_BYTES} bytes")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ApiError(408, f"the request body did not arrive within {BODY_READ_TIMEOUT:.0f} s") from None
+    return b"".join(chunks)
+
+
+def execute_body(tool_id: str, version: str, body: bytes) -> tuple[int, bytes, str | None]:
+    """Parse, run the oracle and serialise (in a worker thread): status, JSON bytes, error code."""
+    try:
+        answer = {"result": oracle.execute(tool_id, version, parse_json(body))}
+        return 200, dump_json(answer).encode("utf-8"), None
+    except oracle.ContractError as exc:
+        return exc.http_status, dump_json(exc.body()).encode("utf-8"), exc.code
+
+
+# --- endpoints -----------------------------------------------------------------------------
+
+async def execute(request: Request) -> Response:
+    tool_id, version = request.path_params["tool_id"], request.path_params["version"]
+    check_tool_served(tool_id, version)
+    check_content_type(request.headers.get("content-type"))
+    check_declared_length(request.headers.get("content-length"))
+    body = await read_capped_body(request)
+    status, content, code = await anyio.to_thread.run_sync(
+        execute_body, tool_id, version, body, limiter=_execute_limiter())
+    if code:
+        request.scope["conformance.error_code"] = code
+    return Response(content, status_code=status, media_type="application/json")
+
+
+async def get_contract(request: Request) -> Response:
+    tool_id, version = request.path_params["tool_id"], request.path_params["version"]
+    try:
+        contract = oracle.load_contract(tool_id, version)
+    except oracle.ContractError as exc:
+        raise ApiError(404, exc.message) from None
+    return json_response(200, contract)
+
+
+async def list_tools(request: Request) -> Response:
+    versions: dict[str, list[dict]] = {}
+    for tool_id, version in oracle.available():
+        versions.setdefault(tool_id, []).append(
+            {"version": version, "served": oracle.implemented(tool_id, version),
+             "contract": f"/v1/tools/{tool_id}/versions/{version}"})
+    return json_response(200, {"tools": [{"id": tool_id, "versions": entries}
+                                         for tool_id, entries in versions.items()]})
+
+
+async def healthz(request: Request) -> Response:
+    return json_response(200, {"status": "ok"})
+
+
+# --- errors and logging --------------------------------------------------------------------
+
+async def on_api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return error_response(request, exc.status, HTTP_ERROR_CODES[exc.status], exc.message, exc.headers)
+
+
+async def on_http_exception(request: Request, exc: Exception) -> Response:
+    """Starlette's own 404 (no route) and 405 (route, other method), as error bodies."""
+    assert isinstance(exc, HTTPException)
+    status = exc.status_code if exc.status_code in HTTP_ERROR_CODES else 400
+    if status == 404:
+        message = f"no such path {request.url.path[:200]}; the API is under /v1/tools"
+    elif status == 405:
+        allowed = (exc.headers or {}).get("Allow", "")
+        message = f"{request.method[:20]} is not allowed on {request.url.path[:200]}; use {allowed}"
+    else:
+        message = str(exc.detail)[:200]
+    return error_response(request, status, HTTP_ERROR_CODES[status], message, exc.headers)
+
+
+async def on_client_disconnect(request: Request, exc: Exception) -> Response:
+    # The client is gone: nobody reads this answer, but the log line says what happened.
+    return error_response(request, 400, "invalid_input", "the client disconnected before sending the whole body")
+
+
+async def on_unexpected_error(request: Request, exc: Exception) -> Response:
+    """A bug in this server, never a property of the request body: logged with its traceback."""
+    log.error("internal error on %s %s\n%s", request.method, request.url.path,
+              "".join(traceback.format_exception(exc)))
+    return error_response(request, 500, "internal_error", "internal error in the conformance server (a bug: please report it)")
+
+
+class RequestLogMiddleware:
+    """One log line per request: client, method, path, status, bytes sent, time, error code."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = time.perf_counter()
+        sent = {"status": 0, "bytes": 0}
+
+        async def send_and_count(message):
+            if message["type"] == "http.response.start":
+                sent["status"] = message["status"]
+            elif message["type"] == "http.response.body":
+                sent["bytes"] += len(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_and_count)
+        finally:
+            client = scope.get("client") or ("-", 0)
+            code = scope.get("conformance.error_code") or "-"
+            log.info('%s:%s "%s %s HTTP/%s" %s %dB %.1fms %s', client[0], client[1], scope["method"],
+                     scope["path"][:200], scope.get("http_version", "1.1"), sent["status"] or "-",
+                     sent["bytes"], (time.perf_counter() - started) * 1000, code)
+
+
+def _execute_limiter() -> anyio.CapacityLimiter:
+    global _EXECUTE_LIMITER
+    if _EXECUTE_LIMITER is None:  # created inside the running loop
+        _EXECUTE_LIMITER = anyio.CapacityLimiter(EXECUTE_THREADS)
+    return _EXECUTE_LIMITER
+
+
+def build_app() -> Starlette:
+    tool_path = "/v1/tools/{tool_id}/versions/{version}"
+    app = Starlette(
+        routes=[
+            Route(tool_path + "/execute", execute, methods=["POST"]),
+            Route(tool_path, get_contract, methods=["GET"]),
+            Route("/v1/tools", list_tools, methods=["GET"]),
+            Route("/healthz", healthz, methods=["GET"]),
+        ],
+        exception_handlers={
+            ApiError: on_api_error,
+            HTTPException: on_http_exception,
+            ClientDisconnect: on_client_disconnect,
+            Exception: on_unexpected_error,
+        },
+    )
+    return RequestLogMiddleware(app)
+
+
+# --- the command ---------------------------------------------------------------------------
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("serve", help="serve the oracle over HTTP with the hosted API")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, default=8000, help="port to bind; 0 picks a free one (default 8000)")
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        sock = bind_socket(args.host, args.port)
+    except (OSError, OverflowError) as exc:
+        print(f"conformance serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    host, port = sock.getsockname()[:2]
+    shown_host = f"[{host}]" if ":" in host else host
+    # The first line of stdout is the address, so scripts and tests can use --port 0.
+    print(f"conformance serve: listening on http://{shown_host}:{port}", flush=True)
+    config = uvicorn.Config(
+        build_app(),
+        access_log=False,  # RequestLogMiddleware writes the one line per request
+        log_config=None,
+        log_level=args.log_level,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        server_header=False,
+        lifespan="off",
+    )
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0
