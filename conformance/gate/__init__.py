@@ -33,6 +33,8 @@ def register(subparsers) -> None:
     changed.add_argument("--base", required=True, metavar="REV", help="e.g. origin/main")
     changed.add_argument("--allow", metavar="FILE")
     changed.add_argument("--format", choices=("text", "json"), default="text")
+    changed.add_argument("--affected-tools", action="store_true",
+                         help="only print the changed TOOL@VERSION list, comma-separated (for `run --tools`)")
     changed.set_defaults(func=run_changed)
     parser.set_defaults(func=lambda args: (parser.print_help(sys.stderr), 2)[1])
 
@@ -100,6 +102,18 @@ def run_diff(args) -> int:
     return 1 if report.violations else 0
 
 
+def _predecessor(base: str, path: Path) -> str | None:
+    """REV:path of the highest version of the same tool in `base` that is below path's version."""
+    from conformance.gate.diff import parse_semver
+
+    proc = subprocess.run(["git", "ls-tree", "--name-only", base, f"{path.parent.as_posix()}/"],
+                          capture_output=True, text=True)
+    mine = parse_semver(path.stem)
+    earlier = [(parse_semver(Path(name).stem), name) for name in proc.stdout.splitlines()]
+    earlier = [(v, name) for v, name in earlier if v is not None and mine is not None and v < mine]
+    return f"{base}:{max(earlier)[1]}" if earlier else None
+
+
 def run_changed(args) -> int:
     """Every contracts/*/*.json changed since --base: new files are linted, changed ones linted and diffed."""
     from conformance.gate.diff import diff_contracts, load_allow_list
@@ -112,6 +126,9 @@ def run_changed(args) -> int:
         return 2
     allow = load_allow_list(args.allow)
     changed = [Path(line) for line in proc.stdout.splitlines() if line.endswith(".json")]
+    if args.affected_tools:
+        print(",".join(f"{p.parent.name}@{p.stem}" for p in changed if p.is_file()))
+        return 0
     status, reports = 0, []
     for path in changed:
         if not path.is_file():
@@ -122,12 +139,16 @@ def run_changed(args) -> int:
         for finding in findings:
             print(finding.line())
         status |= any(f.severity == "error" for f in findings)
-        old, _ = read_contract_source(f"{args.base}:{path.as_posix()}")
-        if old is None:
-            print(f"NEW      {path}: a new contract version (compare it with its predecessor by `contracts diff`)")
-            continue
+        old_spec = f"{args.base}:{path.as_posix()}"
+        old, _ = read_contract_source(old_spec)
+        if old is None:  # a new version file: compare it with the latest earlier version in the base
+            old_spec = _predecessor(args.base, path)
+            if old_spec is None:
+                print(f"NEW      {path}: a new tool, linted only")
+                continue
+            old, _ = read_contract_source(old_spec)
         new = json.loads(path.read_text(encoding="utf-8"))
-        report = diff_contracts(old, new, old_label=f"{args.base}:{path}", new_label=str(path), allow=allow)
+        report = diff_contracts(old, new, old_label=old_spec, new_label=str(path), allow=allow)
         reports.append(report.to_dict())
         print(report.text() if args.format == "text" else "")
         status |= bool(report.violations)
