@@ -218,3 +218,25 @@ def test_cli_exit_codes(tmp_path):
     result = run("lint", str(bad))
     assert result.returncode == 1 and "example-reproduces" in result.stdout
     assert run("diff", str(old), str(tmp_path / "missing.json")).returncode == 2
+
+
+def test_changed_since_base_diffs_a_new_version_against_its_predecessor(tmp_path):
+    git = lambda *a: subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *a], cwd=tmp_path,
+                                    capture_output=True, text=True, check=True)
+    folder = tmp_path / "contracts" / "chrf-plus-plus-compute"
+    folder.mkdir(parents=True)
+    (folder / "1.0.0.json").write_text(json.dumps(published(CHRF)))
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "base")
+    lowered = edited(CHRF, _set(("limits", "max_text_bytes"), 4096), version="1.1.0")
+    lowered["execute_url"] = "/v1/tools/chrf-plus-plus-compute/versions/1.1.0/execute"
+    (folder / "1.1.0.json").write_text(json.dumps(lowered))
+    git("add", "-A")
+    git("commit", "-qm", "lower a limit with a minor bump")
+    run = lambda *a: subprocess.run([sys.executable, "-m", "conformance", "contracts", "changed", "--base", "HEAD~1", *a],
+                                    cwd=tmp_path, capture_output=True, text=True)
+    result = run()
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "limit-lowered" in result.stdout and "requires a major bump" in result.stdout
+    assert run("--affected-tools").stdout.strip() == "chrf-plus-plus-compute@1.1.0"
