@@ -124,7 +124,11 @@ def run_changed(args) -> int:
     if proc.returncode != 0:
         print(f"conformance contracts changed: git diff failed: {proc.stderr.strip()}", file=sys.stderr)
         return 2
-    allow = load_allow_list(args.allow)
+    try:
+        allow = load_allow_list(args.allow)
+    except (OSError, ValueError) as exc:
+        print(f"conformance contracts changed: {exc}", file=sys.stderr)
+        return 2
     changed = [Path(line) for line in proc.stdout.splitlines() if line.endswith(".json")]
     if args.affected_tools:
         print(",".join(f"{p.parent.name}@{p.stem}" for p in changed if p.is_file()))
