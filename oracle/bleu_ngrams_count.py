@@ -66,7 +66,7 @@ def compute(payload: dict, limits: dict) -> dict:
                 "clipped_count": row.clipped_count,
             }
             for i, s in enumerate(per_segment)
-            for row in s.rows
+            for row in s.rows()
         ]
 
     # "Output larger than 1,000,000 UTF-8 bytes of JSON is limit_exceeded."

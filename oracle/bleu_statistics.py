@@ -9,19 +9,37 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import chain
+from typing import Iterator
 
 Ngram = tuple[str, ...]
 
 
-def ngram_counts(tokens: list[str], n: int) -> Counter[Ngram]:
-    """count(g) for every n-gram of one segment, keys in order of first occurrence."""
-    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+def ngrams(tokens: list[str], max_order: int) -> Iterator[Ngram]:
+    """Every n-gram tokens[i:i+n] of orders n = 1..max_order: by n, then by position.
+
+    zip of the n shifted token lists yields the n-grams as tuples.
+    """
+    return chain.from_iterable(zip(*(tokens[i:] for i in range(n))) for n in range(1, max_order + 1))
 
 
-def max_reference_counts(hypothesis_counts: Counter[Ngram], references: list[list[str]], n: int) -> dict[Ngram, int]:
-    """max_reference_count(g) for each hypothesis n-gram g: its largest count in any single reference (not the sum)."""
-    per_reference = [ngram_counts(reference, n) for reference in references]
-    return {g: max(counts.get(g, 0) for counts in per_reference) for g in hypothesis_counts}
+def ngram_counts(tokens: list[str], max_order: int) -> Counter[Ngram]:
+    """count(g) for every n-gram g of orders 1..max_order; keys by n, then first occurrence."""
+    return Counter(ngrams(tokens, max_order))
+
+
+def max_reference_counts(
+    hypothesis_counts: Counter[Ngram], references: list[list[str]], max_order: int
+) -> Counter[Ngram]:
+    """max_reference_count(g) of each hypothesis n-gram g: its largest count in any single reference, not the sum.
+
+    Only the hypothesis's n-grams are counted in each reference; Counter union (``|``)
+    keeps the element-wise maximum. A missing n-gram reads 0.
+    """
+    maxima: Counter[Ngram] = Counter()
+    for reference in references:
+        maxima |= Counter(filter(hypothesis_counts.__contains__, ngrams(reference, max_order)))
+    return maxima
 
 
 @dataclass(frozen=True)
@@ -41,19 +59,25 @@ class SegmentStatistics:
     candidate_length: int
     matches: list[int]  # matches[n-1]: sum of clipped counts of order n
     totals: list[int]  # totals[n-1]: max(0, len - n + 1)
-    rows: list[NgramRow]  # one per distinct hypothesis n-gram: by order, then first occurrence
+    counts: Counter[Ngram]  # count(g) of each distinct hypothesis n-gram, by order then first occurrence
+    reference_maxima: Counter[Ngram]  # max_reference_count(g); a missing n-gram reads 0
+
+    def rows(self) -> Iterator[NgramRow]:
+        """One row per distinct hypothesis n-gram: by order, then first occurrence."""
+        for g, count in self.counts.items():
+            yield NgramRow(len(g), g, count, self.reference_maxima[g])
 
 
 def segment_statistics(hypothesis: list[str], references: list[list[str]], max_order: int) -> SegmentStatistics:
-    matches, totals, rows = [], [], []
-    for n in range(1, max_order + 1):
-        counts = ngram_counts(hypothesis, n)
-        ref_max = max_reference_counts(counts, references, n)
-        order_rows = [NgramRow(n, g, c, ref_max[g]) for g, c in counts.items()]
-        rows.extend(order_rows)
-        matches.append(sum(min(c, ref_max[g]) for g, c in counts.items()))
-        totals.append(max(0, len(hypothesis) - n + 1))
-    return SegmentStatistics(len(hypothesis), matches, totals, rows)
+    counts = ngram_counts(hypothesis, max_order)
+    reference_maxima = max_reference_counts(counts, references, max_order)
+    # clipped_count(g) = min(count, max_reference_count), summed per order
+    matches = [0] * max_order
+    for g, count in counts.items():
+        matches[len(g) - 1] += min(count, reference_maxima[g])
+    # a hypothesis shorter than n contributes 0
+    totals = [max(0, len(hypothesis) - n + 1) for n in range(1, max_order + 1)]
+    return SegmentStatistics(len(hypothesis), matches, totals, counts, reference_maxima)
 
 
 def corpus_sums(per_segment: list[SegmentStatistics], max_order: int) -> tuple[list[int], list[int]]:

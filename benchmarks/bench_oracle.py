@@ -1,0 +1,141 @@
+"""Oracle vs sacreBLEU wall time on maximum-size inputs, side by side in one run.
+
+    python benchmarks/bench_oracle.py [--repeats N]
+
+The oracle's time is a call of ``oracle.execute`` (input validation included:
+users call execute, not an inner function). sacreBLEU's is ``corpus_score`` of
+``BLEU(tokenize='none')`` (which also extracts the n-gram statistics) and of
+``CHRF(word_order=2)``. Each figure is the median of several repeats; the
+ratio oracle/sacreBLEU is printed beside them. Goal: <= 1.0 on BLEU, <= 1.5 on
+chrF++. Run on demand; nothing here is asserted in the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from sacrebleu.metrics import BLEU, CHRF
+
+import oracle
+
+SEED = 20240601
+BLEU_SEGMENTS = 1000
+BLEU_REFERENCES = 4
+BLEU_TOKENS_PER_TEXT = 10  # 1000 x (1 + 4) x 10 = 50,000 tokens: max_total_tokens
+CHRF_SEGMENTS = 256
+CHRF_TEXT_BYTES = 127  # 2 x 256 x 127 = 65,024 bytes, just under max_text_bytes 65,536
+
+
+def zipf_vocabulary(rng: random.Random, size: int) -> tuple[list[str], list[float]]:
+    """Words with Zipf-like frequencies, so hypotheses and references share many n-grams."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = ["".join(rng.choice(letters) for _ in range(rng.randint(2, 8))) for _ in range(size)]
+    weights = [1 / rank for rank in range(1, size + 1)]
+    return words, weights
+
+
+def bleu_corpus(rng: random.Random) -> tuple[list[list[str]], list[list[list[str]]]]:
+    words, weights = zipf_vocabulary(rng, 2000)
+
+    def sentence() -> list[str]:
+        return rng.choices(words, weights, k=BLEU_TOKENS_PER_TEXT)
+
+    references = [[sentence() for _ in range(BLEU_REFERENCES)] for _ in range(BLEU_SEGMENTS)]
+    # a hypothesis is a perturbed copy of its first reference: realistic overlap at every order
+    hypotheses = [[t if rng.random() < 0.7 else rng.choices(words, weights)[0] for t in refs[0]] for refs in references]
+    return hypotheses, references
+
+
+def chrf_corpus(rng: random.Random) -> tuple[list[str], list[str]]:
+    words, weights = zipf_vocabulary(rng, 2000)
+    punctuation = [",", ".", "(", ")", "!"]
+
+    def text() -> str:
+        out = ""
+        while True:
+            word = rng.choices(words, weights)[0] + (rng.choice(punctuation) if rng.random() < 0.1 else "")
+            candidate = f"{out} {word}" if out else word
+            if len(candidate.encode("utf-8")) > CHRF_TEXT_BYTES:
+                return out.ljust(CHRF_TEXT_BYTES, "x")
+            out = candidate
+
+    references = [text() for _ in range(CHRF_SEGMENTS)]
+    hypotheses = [text() for _ in range(CHRF_SEGMENTS)]
+    return hypotheses, references
+
+
+def seconds(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def median_seconds_side_by_side(first, second, repeats: int) -> tuple[float, float]:
+    """Alternate the two runs, so load from other processes hits both alike."""
+    first_times, second_times = [], []
+    for _ in range(repeats):
+        first_times.append(seconds(first))
+        second_times.append(seconds(second))
+    return statistics.median(first_times), statistics.median(second_times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args()
+    rng = random.Random(SEED)
+
+    hypotheses, references = bleu_corpus(rng)
+    total_tokens = sum(map(len, hypotheses)) + sum(len(r) for refs in references for r in refs)
+    # sacreBLEU wants one stream per reference position, tokens joined by spaces (tokens have none here)
+    hyp_lines = [" ".join(h) for h in hypotheses]
+    ref_streams = [[" ".join(refs[k]) for refs in references] for k in range(BLEU_REFERENCES)]
+    sacre_bleu = BLEU(tokenize="none")
+    bleu_payload = {"hypotheses": hypotheses, "references": references}
+
+    chrf_hyps, chrf_refs = chrf_corpus(rng)
+    chrf_bytes = sum(len(t.encode("utf-8")) for t in chrf_hyps + chrf_refs)
+    sacre_chrf = CHRF(word_order=2)
+    chrf_payload = {"hypotheses": chrf_hyps, "references": chrf_refs}
+
+    rows = [
+        (
+            f"bleu-corpus-compute ({BLEU_SEGMENTS} seg x {BLEU_REFERENCES} refs, {total_tokens} tokens)",
+            lambda: oracle.execute("bleu-corpus-compute", "1.0.0", bleu_payload),
+            lambda: sacre_bleu.corpus_score(hyp_lines, ref_streams),
+            1.0,
+        ),
+        (
+            "bleu-ngrams-count detail=totals (same input)",
+            lambda: oracle.execute("bleu-ngrams-count", "1.0.0", bleu_payload),
+            lambda: sacre_bleu.corpus_score(hyp_lines, ref_streams),
+            1.0,
+        ),
+        (
+            "bleu-ngrams-count detail=segments (same input)",
+            lambda: oracle.execute("bleu-ngrams-count", "1.0.0", {**bleu_payload, "detail": "segments"}),
+            lambda: sacre_bleu.corpus_score(hyp_lines, ref_streams),
+            1.0,
+        ),
+        (
+            f"chrf-plus-plus-compute ({CHRF_SEGMENTS} seg, {chrf_bytes} bytes)",
+            lambda: oracle.execute("chrf-plus-plus-compute", "1.0.0", chrf_payload),
+            lambda: sacre_chrf.corpus_score(chrf_hyps, [chrf_refs]),
+            1.5,
+        ),
+    ]
+    print(f"wall time, median of {args.repeats} alternating repeats")
+    print(f"{'case':<84} {'oracle ms':>10} {'sacreBLEU ms':>13} {'ratio':>7} {'goal':>6}")
+    for name, run_oracle, run_sacre, goal in rows:
+        run_oracle(), run_sacre()  # warm caches (contract files, compiled schemas)
+        oracle_s, sacre_s = median_seconds_side_by_side(run_oracle, run_sacre, args.repeats)
+        ratio = oracle_s / sacre_s
+        verdict = "-" if goal is None else ("ok" if ratio <= goal else f">{goal}")
+        print(f"{name:<84} {oracle_s * 1000:>10.1f} {sacre_s * 1000:>13.1f} {ratio:>7.2f} {verdict:>6}")
+
+
+if __name__ == "__main__":
+    main()
