@@ -1,0 +1,212 @@
+"""The HTTP target: the hosted API (or `conformance serve`) at a base URL.
+
+Nothing the server sends is trusted. Each call is bounded three ways:
+  * size: the answer is streamed and reading stops past ``max_bytes`` (a declared
+    Content-Length over the cap is refused before reading), so a 40 MB answer costs
+    at most ``max_bytes`` of memory;
+  * time: a connect timeout, a read timeout, and one deadline (``timeout`` seconds)
+    for the whole attempt, applied to every read of the body, so a server trickling
+    bytes cannot hold a call longer than ``timeout``;
+  * shape: only a 2xx whose strict-JSON body is an object with "result" is an answer.
+
+Classification (conformance.model.TargetResponse.kind):
+  result           2xx with {"result": ...}
+  rejection        4xx, with the error code read from the common body shapes when
+                   present (the hosted error body is unpublished, so any 4xx counts) —
+                   except 408 and 429, which say nothing about the input (timeout,
+                   rate limit) and are transport errors
+  transport_error  everything else: 5xx, 1xx/3xx (redirects are not followed), a 2xx
+                   that is not JSON or lacks the envelope, HTML, oversize, timeout,
+                   refused, dropped connection
+
+Retries: the tools are pure functions, so re-sending is safe; but only a failure of
+the transport is retried (refused, dropped, timeout, 408/429/502/503/504), at most
+``retries`` times with a short backoff. A well-formed answer, right or wrong, and a
+500 (a bug, not a hiccup) are never retried. ``TargetResponse.retries`` counts them.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from typing import Any
+from urllib.parse import quote
+
+import requests
+import urllib3
+
+import oracle
+from conformance.jsonio import dump_json, parse_json
+from conformance.model import TargetResponse
+from conformance.targets import excerpt, read_error_code
+
+READ_CHUNK = 64 * 1024
+MAX_CONNECT_TIMEOUT = 5.0  # a loopback or LAN connect takes milliseconds; a dead host should fail fast
+BACKOFF_SECONDS = 0.2  # doubled on each retry: 0.2 s, 0.4 s, ...
+RETRYABLE_STATUSES = frozenset({408, 429, 502, 503, 504})
+NOT_A_VERDICT_4XX = frozenset({408, 429})  # 4xx that say nothing about the input
+
+
+class _Oversize(Exception):
+    pass
+
+
+class _DeadlinePassed(Exception):
+    pass
+
+
+def request_body(payload: Any) -> bytes:
+    """The payload as UTF-8 JSON; strings holding lone surrogates (invalid-input cases) go as \\u escapes."""
+    try:
+        return dump_json(payload).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(payload, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+def execute_url(base_url: str, tool_id: str, version: str) -> str:
+    return f"{base_url}/v1/tools/{quote(tool_id, safe='')}/versions/{quote(version, safe='')}/execute"
+
+
+def read_capped(response: requests.Response, max_bytes: int, deadline: float, read_timeout: float) -> bytes:
+    """The body, at most ``max_bytes`` + one chunk of it in memory, all of it before ``deadline``."""
+    declared = response.headers.get("Content-Length", "")
+    if declared.isdigit() and int(declared) > max_bytes:
+        raise _Oversize(f"Content-Length {declared}")
+    raw = response.raw
+    body = bytearray()
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise _DeadlinePassed()
+        # Each read waits at most for the time left, so a trickle cannot outlast the deadline.
+        connection = raw.connection
+        if connection is not None and getattr(connection, "sock", None) is not None:
+            connection.sock.settimeout(min(read_timeout, remaining))
+        chunk = raw.read1(READ_CHUNK)
+        if not chunk:
+            return bytes(body)
+        body += chunk
+        if len(body) > max_bytes:
+            raise _Oversize(f"more than {max_bytes} bytes")
+
+
+def classify(status: int, body: bytes, content_type: str, started: float) -> TargetResponse:
+    """A complete HTTP answer as a result, a rejection or a transport error."""
+    elapsed = (time.monotonic() - started) * 1000
+    raw = excerpt(body)
+
+    def transport_error(detail: str) -> TargetResponse:
+        return TargetResponse("transport_error", status=status, raw=raw, detail=detail, duration_ms=elapsed)
+
+    if 400 <= status < 500 and status not in NOT_A_VERDICT_4XX:
+        try:
+            code = read_error_code(parse_json(body))
+        except oracle.ContractError:
+            code = None
+        return TargetResponse("rejection", status=status, error_code=code, raw=raw, duration_ms=elapsed,
+                              detail=f"HTTP {status}" + (f" {code}" if code else " (no recognised error body)"))
+    if not 200 <= status < 300:
+        kind = "redirect (not followed)" if 300 <= status < 400 else "server error" if status >= 500 else ""
+        return transport_error(f"HTTP {status} {kind}".rstrip() + (f", {content_type}" if content_type else ""))
+    if not body.strip():
+        return transport_error(f"HTTP {status} with an empty body")
+    try:
+        answer = parse_json(body)
+    except oracle.ContractError as exc:
+        return transport_error(f"HTTP {status} but the body is not JSON ({content_type or 'no Content-Type'}): "
+                               f"{exc.message}")
+    if not isinstance(answer, dict) or "result" not in answer:
+        shape = f"an object with keys {sorted(answer)[:8]}" if isinstance(answer, dict) else type(answer).__name__
+        return transport_error(f'HTTP {status} JSON without the {{"result": ...}} envelope: got {shape}')
+    return TargetResponse("result", result=answer["result"], status=status, raw=raw, duration_ms=elapsed)
+
+
+class HttpTarget:
+    def __init__(self, base_url: str, timeout: float = 10.0, max_bytes: int = 8 * 1024 * 1024, retries: int = 2):
+        self.spec = base_url
+        self.base_url = base_url.rstrip("/")
+        self.timeout = float(timeout)
+        self.max_bytes = int(max_bytes)
+        self.retries = max(0, int(retries))
+        self.session = requests.Session()
+        self.session.headers.update({
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "Accept-Encoding": "identity",  # what is capped is what was sent: no decompression bombs
+        })
+
+    def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
+        url = execute_url(self.base_url, tool_id, version)
+        body = request_body(payload)
+        retries = 0
+        while True:
+            try:
+                response, retryable = self._attempt(url, body)
+            except Exception as exc:  # a client-side surprise still must not stop the run
+                response, retryable = TargetResponse(
+                    "transport_error", detail=f"unexpected client error: {describe(exc)}"), False
+            if not retryable or retries >= self.retries:
+                response.retries = retries
+                return response
+            time.sleep(BACKOFF_SECONDS * 2 ** retries)
+            retries += 1
+
+    def _attempt(self, url: str, body: bytes) -> tuple[TargetResponse, bool]:
+        """One request: the classified response and whether a failure of it may be retried."""
+        started = time.monotonic()
+        deadline = started + self.timeout
+
+        def failed(detail: str, retryable: bool, status: int | None = None, raw: str = "") -> tuple[TargetResponse, bool]:
+            elapsed = (time.monotonic() - started) * 1000
+            return TargetResponse("transport_error", status=status, raw=raw, detail=detail, duration_ms=elapsed), retryable
+
+        try:
+            response = self.session.post(url, data=body, stream=True, allow_redirects=False,
+                                         timeout=(min(MAX_CONNECT_TIMEOUT, self.timeout), self.timeout))
+        except requests.exceptions.ConnectTimeout:
+            return failed(f"could not connect within {min(MAX_CONNECT_TIMEOUT, self.timeout):g} s", True)
+        except requests.exceptions.ReadTimeout:
+            return failed(f"no answer within {self.timeout:g} s", True)
+        except requests.exceptions.SSLError as exc:
+            return failed(f"TLS error: {str(exc)[:300]}", False)
+        except requests.exceptions.ConnectionError as exc:
+            return failed(f"connection failed (refused or dropped): {describe(exc)}", True)
+        except requests.exceptions.RequestException as exc:
+            return failed(f"request failed: {describe(exc)}", False)
+        try:
+            status, content_type = response.status_code, response.headers.get("Content-Type", "")
+            try:
+                data = read_capped(response, self.max_bytes, deadline, self.timeout)
+            except _Oversize as exc:
+                return failed(f"HTTP {status} answer larger than the {self.max_bytes}-byte cap ({exc}); "
+                              f"stopped reading", False, status)
+            except (_DeadlinePassed, urllib3.exceptions.ReadTimeoutError, TimeoutError):
+                return failed(f"HTTP {status} answer not complete within {self.timeout:g} s", True, status)
+            except (urllib3.exceptions.HTTPError, requests.exceptions.RequestException, OSError) as exc:
+                return failed(f"HTTP {status}: connection dropped while reading the answer: {describe(exc)}",
+                              True, status)
+            classified = classify(status, data, content_type, started)
+            return classified, status in RETRYABLE_STATUSES
+        finally:
+            response.close()  # an unread remainder closes the connection instead of returning it to the pool
+
+    def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
+        return ("curl -sS -H 'Content-Type: application/json' --data-binary "
+                f"{shlex.quote(request_body(payload).decode('utf-8'))} "
+                f"{shlex.quote(execute_url(self.base_url, tool_id, version))}")
+
+    def close(self) -> None:
+        self.session.close()
+
+
+def describe(exc: BaseException) -> str:
+    """The innermost useful reason of a requests/urllib3 exception, one line, bounded."""
+    reason = exc
+    while True:
+        inner = getattr(reason, "reason", None) or (reason.args[0] if reason.args and
+                                                   isinstance(reason.args[0], BaseException) else None)
+        if inner is None or inner is reason:
+            break
+        reason = inner
+    return f"{type(reason).__name__}: {str(reason)[:300]}"
