@@ -1,0 +1,210 @@
+"""The divergence catalogue: every known way sacreBLEU or NLTK departs from the contracts.
+
+Each entry names the library function responsible, the contract clause it departs
+from, and ``applies(input)``: the condition on a tool input under which the
+mechanism can change a compared value. A disagreement is explained only by an
+entry that lists its check and applies to its input; anything else is an oracle
+bug or a new divergence, and fails the cross-check.
+
+Each mechanism was verified by running the library (tests/test_crosscheck.py
+holds every entry to a reproducer where it applies and the values differ).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from oracle.bleu_statistics import corpus_sums, segment_statistics as bleu_segment_statistics
+from oracle.chrf_plus_plus_compute import segment_statistics as chrf_segment_statistics
+
+
+@dataclass(frozen=True)
+class Divergence:
+    id: str
+    libraries: tuple[str, ...]
+    checks: tuple[str, ...]  # the Check ids whose values it can change
+    what_differs: str
+    mechanism: str
+    contract_clause: str
+    applies: Callable[[dict], bool]
+
+
+# --- conditions on BLEU inputs --------------------------------------------------
+
+
+def _max_order(payload: dict) -> int:
+    return int(payload.get("max_order", 4))
+
+
+def _bleu_corpus_counts(payload: dict) -> tuple[list[int], list[int]]:
+    n = _max_order(payload)
+    per_segment = [bleu_segment_statistics(h, refs, n) for h, refs in zip(payload["hypotheses"], payload["references"])]
+    return corpus_sums(per_segment, n)
+
+
+def empty_candidate_and_reference(payload: dict) -> bool:
+    """c = 0 and r = 0: every hypothesis is empty and every segment has an empty reference (the closest to 0)."""
+    return all(not h for h in payload["hypotheses"]) and all(
+        any(not ref for ref in refs) for refs in payload["references"])
+
+
+def some_order_unmatched_with_ngrams(payload: dict) -> bool:
+    """Some order has m_n = 0 although l_n > 0, while another order matched (the score is exactly 0 by contract)."""
+    matches, totals = _bleu_corpus_counts(payload)
+    return any(matches) and any(m == 0 and l > 0 for m, l in zip(matches, totals))
+
+
+def some_order_without_ngrams_yet_unigram_match(payload: dict) -> bool:
+    """Some order has l_n = 0 (every hypothesis shorter than n) while unigrams matched."""
+    matches, totals = _bleu_corpus_counts(payload)
+    return matches[0] > 0 and any(l == 0 for l in totals)
+
+
+def some_zero_match_order_yet_unigram_match(payload: dict) -> bool:
+    """Some order has m_n = 0 (with or without n-grams) while unigrams matched."""
+    matches, _ = _bleu_corpus_counts(payload)
+    return matches[0] > 0 and any(m == 0 for m in matches)
+
+
+def some_segment_shorter_than_max_order(payload: dict) -> bool:
+    """A hypothesis (possibly empty) has fewer than max_order tokens: it has no n-grams of the highest orders."""
+    return any(len(h) < _max_order(payload) for h in payload["hypotheses"])
+
+
+# --- conditions on chrF++ inputs -----------------------------------------------
+
+
+def _cased(payload: dict, text: str) -> str:
+    return text.lower() if payload.get("lowercase", False) else text
+
+
+def segment_order_missing_from_reference(payload: dict) -> bool:
+    """A4: a segment's hypothesis has n-grams of an order its reference lacks, and the corpus's references have that order."""
+    per_segment = [chrf_segment_statistics(_cased(payload, h), _cased(payload, r))
+                   for h, r in zip(payload["hypotheses"], payload["references"])]
+    for order in range(len(per_segment[0])):
+        stats = [segment[order] for segment in per_segment]
+        if any(s.reference for s in stats) and any(s.hypothesis and not s.reference for s in stats):
+            return True
+    return False
+
+
+NLTK_MISSING_WHITESPACE = "\u001c\u001d\u001e\u001f"
+
+
+def text_with_information_separator(payload: dict) -> bool:
+    """A text holds U+001C-U+001F, on the contract's whitespace list but not removed by NLTK's \\s+."""
+    texts = [*payload["hypotheses"], *payload["references"]]
+    return any(ch in text for text in texts for ch in NLTK_MISSING_WHITESPACE)
+
+
+def any_chrf_input(payload: dict) -> bool:
+    """Always: the two scores are different metrics, compared only to show how far apart they are."""
+    return True
+
+
+CATALOGUE = [
+    Divergence(
+        id="sacrebleu-bp-empty-candidate",
+        libraries=("sacrebleu",),
+        checks=("sacrebleu/corpus_score:smooth=none", "sacrebleu/corpus_score:smooth=exp",
+                "sacrebleu/corpus_score:effective_order"),
+        what_differs="brevity penalty of an empty candidate against an empty reference: 1 instead of 0",
+        mechanism="BLEU.compute_bleu sets bp = 1.0 and only computes exp(1 - r/c) (or 0) when sys_len < ref_len, "
+                  "so c = r = 0 keeps bp = 1.0 (the score is 0 either way: no n-gram matched)",
+        contract_clause="bleu-corpus-compute: \"brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)\"",
+        applies=empty_candidate_and_reference,
+    ),
+    Divergence(
+        id="sacrebleu-exp-smoothing",
+        libraries=("sacrebleu",),
+        checks=("sacrebleu/corpus_score:smooth=exp",),
+        what_differs="BLEU when some order has no match: positive instead of exactly 0",
+        mechanism="BLEU(smooth_method='exp'), sacreBLEU's default: compute_bleu replaces a zero precision by "
+                  "100 / (2^k * total) (NIST 'exp' smoothing, Chen and Cherry method 3)",
+        contract_clause="bleu-corpus-compute: \"it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0 "
+                        "... No smoothing is applied.\"",
+        applies=some_order_unmatched_with_ngrams,
+    ),
+    Divergence(
+        id="sacrebleu-effective-order",
+        libraries=("sacrebleu",),
+        checks=("sacrebleu/corpus_score:effective_order",),
+        what_differs="BLEU when every hypothesis is shorter than some order: positive instead of exactly 0",
+        mechanism="BLEU(effective_order=True) (recommended for sentence_score): compute_bleu stops at the first "
+                  "order with total 0 and averages the logs over the orders before it only",
+        contract_clause="bleu-corpus-compute: \"bleu = brevity_penalty * exp((1/N) * sum of ln(m_n / l_n)) with "
+                        "N = max_order ... exactly 0 when ... any order has m_n = 0 (including l_n = 0)\"",
+        applies=some_order_without_ngrams_yet_unigram_match,
+    ),
+    Divergence(
+        id="sacrebleu-chrf-drops-unmatched-orders",
+        libraries=("sacrebleu",),
+        checks=("sacrebleu/chrf++",),
+        what_differs="corpus chrF++ score of a corpus where one segment's reference lacks an n-gram order its "
+                     "hypothesis has (open point A4; segment scores agree)",
+        mechanism="CHRF._get_match_statistics returns a hypothesis count of 0 for an order whose reference "
+                  "n-grams are empty ('hyp_count if ref_ngrams else 0'), so those hypothesis n-grams never reach "
+                  "the corpus precision (as in Popovic's chrF++.py)",
+        contract_clause="chrf-plus-plus-compute: \"Corpus score sums per-order counts over all segments\"",
+        applies=segment_order_missing_from_reference,
+    ),
+    Divergence(
+        id="nltk-bleu-zero-precision-floor",
+        libraries=("nltk",),
+        checks=("nltk/corpus_bleu",),
+        what_differs="BLEU when some order has no match but unigrams matched: a tiny positive number (and a "
+                     "warning) instead of exactly 0",
+        mechanism="corpus_bleu's default SmoothingFunction().method0 replaces a zero precision by "
+                  "sys.float_info.min (2.2e-308) and warns; exp(w * ln(2.2e-308)) is about 1e-77 for N = 4, "
+                  "not 0 (corpus_bleu returns 0 only when no unigram matched)",
+        contract_clause="bleu-corpus-compute: \"it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0 "
+                        "(including l_n = 0)\"",
+        applies=some_zero_match_order_yet_unigram_match,
+    ),
+    Divergence(
+        id="nltk-bleu-short-segment-denominator",
+        libraries=("nltk",),
+        checks=("nltk/corpus_bleu", "nltk/modified_precision"),
+        what_differs="the precision denominator of an order a segment is too short for: 1 instead of 0 "
+                     "(so corpus BLEU is lower when other segments have that order)",
+        mechanism="modified_precision returns Fraction(numerator, max(1, count), _normalize=False) and "
+                  "corpus_bleu sums those denominators, so every hypothesis shorter than n adds 1 to l_n",
+        contract_clause="bleu-ngrams-count: \"totals[n-1] sums max(0, len - n + 1) over all segments ... a "
+                        "hypothesis shorter than n contributes 0 to both\"",
+        applies=some_segment_shorter_than_max_order,
+    ),
+    Divergence(
+        id="nltk-chrf-whitespace-set",
+        libraries=("nltk",),
+        checks=("nltk/chrf_statistics", "nltk/corpus_chrf"),
+        what_differs="character n-grams of a text holding U+001C-U+001F: NLTK keeps them as characters",
+        mechanism="chrf_score._preprocess removes whitespace with nltk.redos.sub(r'\\s+', ...), backed by the "
+                  "third-party regex module whose \\s is Unicode White_Space, which excludes the information "
+                  "separators U+001C-U+001F (Python's str.isspace and the contract include them)",
+        contract_clause="chrf-plus-plus-compute: \"every whitespace code point removed: U+0009-U+000D, "
+                        "U+001C-U+001F, U+0020, ...\"",
+        applies=text_with_information_separator,
+    ),
+    Divergence(
+        id="nltk-chrf-definition",
+        libraries=("nltk",),
+        checks=("nltk/corpus_chrf",),
+        what_differs="the score itself: NLTK's chrF is a different metric from the contract's chrF++ on every "
+                     "input where the two are not trivially equal",
+        mechanism="corpus_chrf/sentence_chrf: character n-grams only (no word n-grams), F computed per order and "
+                  "averaged (not P and R averaged), epsilon 1e-16 for an order without n-grams or matches, the "
+                  "corpus score a macro average of segment scores, beta 3 by default (the crosscheck passes the "
+                  "contract's beta)",
+        contract_clause="chrf-plus-plus-compute: \"character n-grams n = 1..6 and word n-grams n = 1..2 "
+                         "arithmetically averaged together ... Corpus score sums per-order counts over all segments\"",
+        applies=any_chrf_input,
+    ),
+]
+CATALOGUE_BY_ID = {divergence.id: divergence for divergence in CATALOGUE}
+
+
+def explaining(check_id: str, payload: dict) -> list[str]:
+    """The ids of the catalogue entries that can explain a difference of ``check_id`` on ``payload``."""
+    return [d.id for d in CATALOGUE if check_id in d.checks and d.applies(payload)]

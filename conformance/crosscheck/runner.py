@@ -1,0 +1,153 @@
+"""Runs the cross-checks: generate inputs, compare, classify, shrink.
+
+Per tool, Hypothesis generates ``examples`` inputs from a fixed seed (same seed,
+same inputs). Every check of that tool classifies each input as not comparable,
+agreed, explained (the values differ and a catalogue entry applies) or
+unexplained. An unexplained disagreement is shrunk with ``hypothesis.find`` to a
+minimal reproducer; so is each catalogue entry (the smallest input where it
+applies and the values really differ), for the report.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, Phase, find, given, seed as hypothesis_seed, settings
+from hypothesis.errors import NoSuchExample, Unsatisfiable
+
+from conformance.crosscheck.catalogue import CATALOGUE, Divergence, explaining
+from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, Check, evaluate, oracle_output
+from conformance.crosscheck.comparison import Comparison
+from conformance.crosscheck.inputs import STRATEGIES
+
+SHRINK_EXAMPLES = 2000  # how many inputs find() may try to hit a condition before shrinking
+
+
+@dataclass
+class CheckStatistics:
+    compared: int = 0
+    agreed: int = 0
+    explained: int = 0
+    not_comparable: int = 0
+    unexplained: int = 0
+
+
+@dataclass
+class Reproducer:
+    """A minimal input on which ``check`` disagrees, with both sides' values."""
+
+    check: Check
+    input: dict
+    comparison: Comparison
+    divergence_ids: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CrosscheckResult:
+    seed: int
+    examples: int
+    libraries: list[str]
+    statistics: dict[str, CheckStatistics]  # by check id
+    fired: dict[str, int]  # divergence id -> inputs on which it explained a disagreement
+    unexplained: list[Reproducer]
+    reproducers: dict[str, Reproducer | None]  # divergence id -> minimal reproducer (None: not found)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.unexplained else 0
+
+
+def generate_inputs(tool_id: str, count: int, seed: int) -> list[dict]:
+    """``count`` distinct inputs of the tool's strategy, the same for the same seed."""
+    collected: dict[str, dict] = {}
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=count, database=None, phases=[Phase.generate], derandomize=False, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(STRATEGIES[tool_id])
+    def collect(payload: dict) -> None:
+        collected.setdefault(json.dumps(payload, sort_keys=True), copy.deepcopy(payload))
+
+    collect()
+    return list(collected.values())
+
+
+def classify(check: Check, payload: dict, comparison: Comparison) -> tuple[str, list[str]]:
+    """("not_comparable" | "agreed" | "explained" | "unexplained", ids of the entries that explain it)."""
+    if comparison.not_comparable:
+        return "not_comparable", []
+    if not comparison.differences:
+        return "agreed", []
+    ids = explaining(check.id, payload)
+    return ("explained", ids) if ids else ("unexplained", [])
+
+
+def is_unexplained(check: Check, payload: dict) -> bool:
+    return classify(check, payload, evaluate(check, payload))[0] == "unexplained"
+
+
+def shrink(tool_id: str, condition, seed: int) -> dict | None:
+    """The minimal input of the tool's strategy satisfying ``condition`` (Hypothesis shrinking), or None."""
+    try:
+        return find(STRATEGIES[tool_id], condition, random=random.Random(seed),
+                    settings=settings(max_examples=SHRINK_EXAMPLES, database=None, deadline=None,
+                                      suppress_health_check=list(HealthCheck)))
+    except (NoSuchExample, Unsatisfiable):
+        return None
+
+
+def divergence_reproducer(divergence: Divergence, seed: int, libraries: list[str]) -> Reproducer | None:
+    """The smallest generated input where the entry applies and one of its checks' values really differ.
+
+    Preferably one where no other entry applies, so that the reproducer shows this mechanism alone.
+    """
+    checks = [CHECKS_BY_ID[check_id] for check_id in divergence.checks if CHECKS_BY_ID[check_id].library in libraries]
+    for alone in (True, False):
+        for check in checks:
+
+            def differs(payload: dict, check: Check = check, alone: bool = alone) -> bool:
+                ids = explaining(check.id, payload)
+                applies = ids == [divergence.id] if alone else divergence.id in ids
+                return applies and bool(evaluate(check, payload).differences)
+
+            found = shrink(check.tool_id, differs, seed)
+            if found is not None:
+                return Reproducer(check, found, evaluate(check, found), explaining(check.id, found))
+    return None
+
+
+def run_crosscheck(libraries: list[str], examples: int, seed: int, find_reproducers: bool = True) -> CrosscheckResult:
+    checks = [check for check in CHECKS if check.library in libraries]
+    statistics = {check.id: CheckStatistics() for check in checks}
+    fired: dict[str, set] = {divergence.id: set() for divergence in CATALOGUE}  # (tool, input index)
+    first_failure: dict[str, dict] = {}
+
+    for tool_id in sorted({check.tool_id for check in checks}):
+        for index, payload in enumerate(generate_inputs(tool_id, examples, seed)):
+            expected = oracle_output(tool_id, payload)
+            for check in (c for c in checks if c.tool_id == tool_id):
+                outcome, ids = classify(check, payload, check.compare(payload, expected))
+                stats = statistics[check.id]
+                setattr(stats, outcome, getattr(stats, outcome) + 1)
+                stats.compared += outcome != "not_comparable"
+                for divergence_id in ids:
+                    fired[divergence_id].add((tool_id, index))
+                if outcome == "unexplained":
+                    first_failure.setdefault(check.id, payload)
+
+    unexplained = []
+    for check_id, payload in first_failure.items():
+        check = next(c for c in checks if c.id == check_id)
+        minimal = shrink(check.tool_id, lambda p, check=check: is_unexplained(check, p), seed) or payload
+        unexplained.append(Reproducer(check, minimal, evaluate(check, minimal)))
+
+    reproducers = {
+        divergence.id: divergence_reproducer(divergence, seed, libraries) if find_reproducers else None
+        for divergence in CATALOGUE
+        if set(divergence.libraries) & set(libraries)
+    }
+    fired_counts = {divergence_id: len(inputs) for divergence_id, inputs in fired.items()}
+    return CrosscheckResult(seed, examples, libraries, statistics, fired_counts, unexplained, reproducers)
