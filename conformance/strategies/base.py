@@ -1,0 +1,67 @@
+"""What a strategy produces: a generated case, grouped into named families.
+
+Every tool module exposes ``families(tool_id, version) -> list[Family]``. A family
+is aimed at one hard part of its contract; its strategy draws ``GeneratedCase``s
+whose expectation is either "answer" (the expected output is computed later by
+the oracle under every reading of the open points) or "reject with this code".
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis.strategies import SearchStrategy
+
+from conformance.model import Expectation
+from oracle.contracts import load_contract
+
+CATEGORIES = ("valid", "boundary", "invalid")
+
+EXPECT_OUTPUT = Expectation("output")
+INVALID_INPUT = Expectation("error", "invalid_input")
+LIMIT_EXCEEDED = Expectation("error", "limit_exceeded")
+# The contract leaves the code open (a rule that is both a schema rule and a named limit).
+ANY_ERROR = Expectation("error", "any")
+
+
+@dataclass(frozen=True)
+class GeneratedCase:
+    input: Any
+    expect: Expectation
+    description: str  # what this case aims at
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str  # "<category>/<topic>", e.g. "valid/shared-ngrams"
+    category: str  # "valid" | "boundary" | "invalid"
+    strategy: SearchStrategy[GeneratedCase]
+    summary: str = ""  # one line for the docs (describe_families)
+
+    def __post_init__(self) -> None:
+        if self.category not in CATEGORIES or not self.name.startswith(self.category + "/"):
+            raise ValueError(f"family {self.name!r}: category must be one of {CATEGORIES} and prefix the name")
+
+
+def case(input: Any, expect: Expectation, description: str) -> GeneratedCase:
+    return GeneratedCase(input=input, expect=expect, description=description)
+
+
+@functools.lru_cache(maxsize=None)
+def _contract(tool_id: str, version: str) -> dict:
+    return load_contract(tool_id, version)
+
+
+def limits(tool_id: str, version: str) -> dict:
+    """The contract's named limits: the strategies read every bound from the contract."""
+    return dict(_contract(tool_id, version)["limits"])
+
+
+def input_schema(tool_id: str, version: str) -> dict:
+    return _contract(tool_id, version)["input_schema"]
+
+
+def semantics(tool_id: str, version: str) -> list[str]:
+    return list(_contract(tool_id, version)["semantics"])

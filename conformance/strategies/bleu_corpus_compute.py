@@ -1,0 +1,46 @@
+"""Generated cases for bleu-corpus-compute: the shared BLEU families, every decimals
+value and the brevity penalty's cases."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from conformance.strategies import bleu
+from conformance.strategies.base import EXPECT_OUTPUT, Family, case
+
+TOOL_ID = "bleu-corpus-compute"
+
+OPTIONS = st.fixed_dictionaries({"max_order": bleu.MAX_ORDERS, "decimals": st.one_of(st.none(), st.integers(0, 15))})
+
+
+def decimals_family(values: st.SearchStrategy[int]) -> st.SearchStrategy:
+    @st.composite
+    def build(draw):
+        hypothesis, references, how = draw(bleu.derived_segment())
+        decimals = draw(values)
+        # a second segment of known matches keeps the score away from 0 most of the time
+        payload = {
+            "hypotheses": [hypothesis, ["the", "cat", "sat", "on", "the", "mat"]],
+            "references": [references, [["the", "cat", "sat", "on", "a", "mat", "."]]],
+            "max_order": draw(st.one_of(st.none(), st.integers(1, 4))),
+            "decimals": decimals,
+        }
+        if payload["max_order"] is None:
+            del payload["max_order"]
+        return case(payload, EXPECT_OUTPUT, f"decimals {decimals}; the first hypothesis {how}")
+
+    return build()
+
+
+BAD_DECIMALS = bleu.bad_option("decimals", (-1, 16, 100, 2.5, "6", True, None, [6]))
+
+
+def families(tool_id: str, version: str) -> list[Family]:
+    return [
+        *bleu.valid_families(OPTIONS),
+        Family("valid/every-decimals", "valid", decimals_family(st.integers(0, 15)),
+               "each decimals value 0..15 on scores with a brevity penalty"),
+        *bleu.boundary_families(tool_id, version, OPTIONS, OPTIONS),
+        Family("boundary/decimals", "boundary", decimals_family(st.sampled_from((0, 15))), "decimals 0 and 15"),
+        *bleu.invalid_families(tool_id, version, OPTIONS, (BAD_DECIMALS,)),
+    ]

@@ -1,0 +1,73 @@
+"""Generated cases for bleu-ngrams-count: the shared BLEU families, every detail level,
+and the output-size limit on both sides of open point A2."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from conformance.strategies import bleu
+from conformance.strategies.base import EXPECT_OUTPUT, LIMIT_EXCEEDED, Family, case, limits
+
+TOOL_ID = "bleu-ngrams-count"
+DETAILS = ("totals", "segments", "ngrams")
+
+OPTIONS = st.fixed_dictionaries({"max_order": bleu.MAX_ORDERS, "detail": st.one_of(st.none(), st.sampled_from(DETAILS))})
+# Large inputs never ask for "ngrams" rows: the output would approach the size limit,
+# whose serialisation is open (A2); the output-size family aims at that limit on purpose.
+LARGE_INPUT_OPTIONS = st.fixed_dictionaries(
+    {"max_order": bleu.MAX_ORDERS, "detail": st.one_of(st.none(), st.sampled_from(DETAILS[:2]))}
+)
+
+# Distinct tokens of the output-size family, by how much JSON escaping inflates them.
+TOKEN_PREFIXES = ("w", "\u00e9", "\U0001f600")
+
+
+def distinct_tokens(count: int, prefix: str) -> list[str]:
+    return [f"{prefix}{i}" for i in range(count)]
+
+
+@st.composite
+def output_size(draw, max_output_bytes: int):
+    """Detail "ngrams" with max_order 8 over distinct tokens: about 900 bytes of compact JSON per token.
+
+    Over: 1,400+ distinct tokens give well over the limit in the most compact serialisation.
+    Under: at most 200 give a few hundred kilobytes even indented, \\u-escaped and enveloped.
+    tests/test_strategies.py measures both margins on the oracle's output.
+    """
+    over = draw(st.booleans())
+    prefix = draw(st.sampled_from(TOKEN_PREFIXES))
+    count = draw(st.integers(1400, 2000) if over else st.integers(50, 200))
+    tokens = distinct_tokens(count, prefix)
+    segments = draw(st.integers(1, 3))
+    size = -(-count // segments)
+    hypotheses = [tokens[i : i + size] for i in range(0, count, size)]
+    references = [[hypothesis[: len(hypothesis) // 2]] for hypothesis in hypotheses]
+    payload = {"hypotheses": hypotheses, "references": references, "max_order": 8, "detail": "ngrams"}
+    if over:
+        return case(payload, LIMIT_EXCEEDED,
+                    f"detail ngrams over {count} distinct tokens: clearly more than {max_output_bytes} bytes of JSON")
+    return case(payload, EXPECT_OUTPUT,
+                f"detail ngrams over {count} distinct tokens: clearly under {max_output_bytes} bytes of JSON")
+
+
+@st.composite
+def every_detail(draw):
+    hypothesis, references, how = draw(bleu.derived_segment())
+    detail = draw(st.sampled_from(DETAILS))
+    payload = {"hypotheses": [hypothesis, ["the", "cat"]], "references": [references, [["the", "cat"]]], "detail": detail}
+    return case(payload, EXPECT_OUTPUT, f"detail {detail!r}; the first hypothesis {how}")
+
+
+BAD_DETAIL = bleu.bad_option("detail", ("all", "Totals", "ngram", "", None, ["ngrams"], 1, True))
+
+
+def families(tool_id: str, version: str) -> list[Family]:
+    limit = limits(tool_id, version)
+    return [
+        *bleu.valid_families(OPTIONS),
+        Family("valid/every-detail", "valid", every_detail(), "each detail level: totals, segments, ngrams"),
+        *bleu.boundary_families(tool_id, version, OPTIONS, LARGE_INPUT_OPTIONS),
+        Family("boundary/output-size", "boundary", output_size(limit["max_output_bytes"]),
+               "detail ngrams output clearly over max_output_bytes (rejected) and clearly under (accepted)"),
+        *bleu.invalid_families(tool_id, version, OPTIONS, (BAD_DETAIL,)),
+    ]
