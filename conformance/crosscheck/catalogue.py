@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from oracle.bleu_statistics import corpus_sums, segment_statistics as bleu_segment_statistics
-from oracle.chrf_plus_plus_compute import segment_statistics as chrf_segment_statistics
+import oracle
+from oracle.chrf_plus_plus_compute import CHAR_ORDER, remove_whitespace, segment_statistics as chrf_segment_statistics
 
 
 @dataclass(frozen=True)
@@ -38,9 +38,10 @@ def _max_order(payload: dict) -> int:
 
 
 def _bleu_corpus_counts(payload: dict) -> tuple[list[int], list[int]]:
-    n = _max_order(payload)
-    per_segment = [bleu_segment_statistics(h, refs, n) for h, refs in zip(payload["hypotheses"], payload["references"])]
-    return corpus_sums(per_segment, n)
+    """The corpus m_n and l_n of a BLEU input (the contract's bleu-ngrams-count)."""
+    counts = oracle.execute("bleu-ngrams-count", "1.0.0", {key: payload[key] for key in
+                                                            ("hypotheses", "references", "max_order") if key in payload})
+    return counts["matches"], counts["totals"]
 
 
 def empty_candidate_and_reference(payload: dict) -> bool:
@@ -99,9 +100,11 @@ def text_with_information_separator(payload: dict) -> bool:
     return any(ch in text for text in texts for ch in NLTK_MISSING_WHITESPACE)
 
 
-def any_chrf_input(payload: dict) -> bool:
-    """Always: the two scores are different metrics, compared only to show how far apart they are."""
-    return True
+def not_identical_long_segments(payload: dict) -> bool:
+    """Some segment's hypothesis differs from its reference (after lowercasing) or has fewer than 6 non-whitespace
+    code points: outside the one domain where both metrics are certain to agree (every segment scoring 100)."""
+    return any(_cased(payload, h) != _cased(payload, r) or len(remove_whitespace(_cased(payload, h))) < CHAR_ORDER
+               for h, r in zip(payload["hypotheses"], payload["references"]))
 
 
 CATALOGUE = [
@@ -191,15 +194,15 @@ CATALOGUE = [
         id="nltk-chrf-definition",
         libraries=("nltk",),
         checks=("nltk/corpus_chrf",),
-        what_differs="the score itself: NLTK's chrF is a different metric from the contract's chrF++ on every "
-                     "input where the two are not trivially equal",
+        what_differs="the score itself: NLTK's chrF is a different metric from the contract's chrF++; they agree "
+                     "only where every segment's hypothesis equals its reference and has all six character orders",
         mechanism="corpus_chrf/sentence_chrf: character n-grams only (no word n-grams), F computed per order and "
                   "averaged (not P and R averaged), epsilon 1e-16 for an order without n-grams or matches, the "
                   "corpus score a macro average of segment scores, beta 3 by default (the crosscheck passes the "
                   "contract's beta)",
         contract_clause="chrf-plus-plus-compute: \"character n-grams n = 1..6 and word n-grams n = 1..2 "
                          "arithmetically averaged together ... Corpus score sums per-order counts over all segments\"",
-        applies=any_chrf_input,
+        applies=not_identical_long_segments,
     ),
 ]
 CATALOGUE_BY_ID = {divergence.id: divergence for divergence in CATALOGUE}

@@ -1,0 +1,107 @@
+"""The cross-check against sacreBLEU and NLTK: a quick run, and each catalogue entry held to its reproducer.
+
+The quick run (small N, fixed seed) makes an oracle change that breaks agreement
+with either library fail CI; the full run is `conformance crosscheck --examples 500`.
+"""
+
+import pytest
+
+from conformance.cli import main
+from conformance.crosscheck import parse_libraries
+from conformance.crosscheck.catalogue import CATALOGUE, explaining
+from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, LIBRARIES, evaluate
+from conformance.crosscheck.report import render
+from conformance.crosscheck.runner import divergence_reproducer, run_crosscheck
+
+QUICK_EXAMPLES = 40
+SEED = 0
+
+
+@pytest.fixture(scope="module")
+def quick_run():
+    return run_crosscheck(list(LIBRARIES), QUICK_EXAMPLES, SEED, find_reproducers=False)
+
+
+def test_quick_crosscheck_has_no_unexplained_disagreement(quick_run):
+    described = "\n\n".join(
+        f"{r.check.id} on {r.input}: differs in {r.comparison.differences}, "
+        f"contract {r.comparison.contract}, library {r.comparison.library}"
+        for r in quick_run.unexplained
+    )
+    assert not quick_run.unexplained, described
+    assert quick_run.exit_code == 0
+
+
+def test_quick_crosscheck_compares_most_inputs(quick_run):
+    # A check that silently compares nothing would pass vacuously: at least 3 inputs in 4 must be comparable,
+    # and each check must agree somewhere (the strategies hit its agreement domain).
+    for check_id, stats in quick_run.statistics.items():
+        assert stats.compared >= 0.75 * (stats.compared + stats.not_comparable), check_id
+        assert stats.agreed > 0, check_id
+
+
+@pytest.fixture(scope="module")
+def reproducers():
+    return {d.id: divergence_reproducer(d, SEED, list(LIBRARIES)) for d in CATALOGUE}
+
+
+@pytest.mark.parametrize("divergence", CATALOGUE, ids=lambda d: d.id)
+def test_divergence_applies_on_its_minimal_reproducer_and_values_differ(divergence, reproducers):
+    reproducer = reproducers[divergence.id]
+    assert reproducer is not None, f"no input found where {divergence.id} applies and the values differ"
+    assert divergence.applies(reproducer.input)
+    comparison = evaluate(reproducer.check, reproducer.input)
+    assert comparison.differences, "the values agree on the reproducer"
+    assert divergence.id in explaining(reproducer.check.id, reproducer.input)
+
+
+# Plain inputs on which every library agrees with the contract: no catalogue entry may apply there,
+# or an entry would be excusing a difference that cannot exist.
+PLAIN_BLEU = {"hypotheses": [["a", "b", "c", "d", "a"]], "references": [[["a", "b", "c", "d"], ["c", "d", "a"]]]}
+PLAIN_CHRF = {"hypotheses": ["the cat sat."], "references": ["the cat sat."]}
+PLAIN_INPUTS = {"bleu-ngrams-count": {**PLAIN_BLEU, "detail": "segments"}, "bleu-corpus-compute": PLAIN_BLEU,
+                "chrf-plus-plus-compute": PLAIN_CHRF}
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.id)
+def test_plain_input_agrees_and_no_entry_applies(check):
+    payload = PLAIN_INPUTS[check.tool_id]
+    comparison = evaluate(check, payload)
+    assert comparison.agrees, (comparison.differences, comparison.contract, comparison.library)
+    assert explaining(check.id, payload) == []
+
+
+@pytest.mark.parametrize("divergence", CATALOGUE, ids=lambda d: d.id)
+def test_entry_names_its_library_function_and_contract_clause(divergence):
+    assert all(CHECKS_BY_ID[c].library in divergence.libraries for c in divergence.checks)
+    assert "(" in divergence.mechanism or "." in divergence.mechanism.split()[0]  # a function is named
+    assert divergence.contract_clause.split(":")[0] in {c.tool_id for c in CHECKS}
+    assert divergence.applies.__doc__
+
+
+def test_sacrebleu_cannot_take_a_token_with_whitespace():
+    payload = {"hypotheses": [["a b"]], "references": [[["a", "b"]]]}
+    comparison = evaluate(CHECKS_BY_ID["sacrebleu/corpus_score:smooth=none"], payload)
+    assert comparison.not_comparable.startswith("hypotheses[0][0]")
+    # NLTK takes token lists and is compared on the same input
+    assert evaluate(CHECKS_BY_ID["nltk/corpus_bleu"], payload).agrees
+
+
+def test_report_lists_every_entry_and_check(quick_run):
+    text = render(quick_run)
+    assert text.startswith("# Divergences")
+    for divergence in CATALOGUE:
+        assert f"### {divergence.id}" in text
+    for check in CHECKS:
+        assert f"`{check.id}`" in text
+
+
+def test_against_takes_known_libraries_only():
+    assert parse_libraries("nltk,sacrebleu") == ["sacrebleu", "nltk"]
+    with pytest.raises(ValueError):
+        parse_libraries("moses")
+
+
+def test_command_usage_error_exits_2(tmp_path, capsys):
+    assert main(["crosscheck", "--against", "moses", "--output", str(tmp_path / "d.md")]) == 2
+    assert not (tmp_path / "d.md").exists()
