@@ -1,0 +1,84 @@
+"""What a run shows while it works, and the table it ends with.
+
+On a terminal one status line is redrawn in place (cases done and failed per tool);
+otherwise (CI logs, pipes) a plain line is printed each time a tool's fixtures or
+one generated family finish, so a log reads top to bottom.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from typing import Callable, Iterable
+
+from conformance.model import OUTCOMES, CaseResult
+
+REDRAW_SECONDS = 0.1  # a terminal need not be redrawn faster than a person reads
+NOT_PASSING = ("failed", "errored")
+
+
+class Progress:
+    def __init__(self, write: Callable[[str], None], live: bool):
+        """``write`` prints text as is (the plugin routes it around pytest's capture)."""
+        self.write = write
+        self.live = live
+        self.counts: dict[str, Counter] = defaultdict(Counter)
+        self._line_shown = False
+        self._last_draw = 0.0
+
+    def case_done(self, tool_id: str, outcome: str) -> None:
+        self.counts[tool_id][outcome] += 1
+        self.counts[tool_id]["done"] += 1
+        if self.live and time.monotonic() - self._last_draw >= REDRAW_SECONDS:
+            self._draw()
+
+    def group_done(self, label: str, counts: dict[str, int]) -> None:
+        """A tool's fixtures or one generated family finished."""
+        if self.live:
+            self._draw()
+            return
+        detail = ", ".join(f"{counts[key]} {key}" for key in ("passed", *OUTCOMES[1:], "examples") if counts.get(key))
+        self.line(f"  {label}: {detail or 'nothing run'}")
+
+    def line(self, text: str) -> None:
+        """A whole line of output (clearing the live status line first)."""
+        self._clear()
+        self.write(text + "\n")
+
+    def close(self) -> None:
+        self._clear()
+
+    def _status(self) -> str:
+        parts = []
+        for tool_id, counts in self.counts.items():
+            bad = sum(counts[outcome] for outcome in NOT_PASSING)
+            parts.append(f"{tool_id} {counts['done']}" + (f" ({bad} failing)" if bad else ""))
+        return "running: " + " | ".join(parts)
+
+    def _draw(self) -> None:
+        self._last_draw = time.monotonic()
+        self.write("\r\x1b[2K" + self._status()[:200])
+        self._line_shown = True
+
+    def _clear(self) -> None:
+        if self._line_shown:
+            self.write("\r\x1b[2K")
+            self._line_shown = False
+
+
+def summary_table(results: Iterable[CaseResult], properties: Iterable[dict]) -> str:
+    """Per tool, by outcome: each fixture case and each generated property (family) counts once;
+    ``examples`` is how many generated inputs were sent."""
+    rows: dict[str, Counter] = defaultdict(Counter)
+    for result in results:
+        if result.case.origin == "fixture":
+            rows[result.case.tool_id][result.outcome] += 1
+    for prop in properties:
+        rows[prop["tool_id"]][prop["outcome"]] += 1
+        rows[prop["tool_id"]]["examples"] += prop.get("examples", 0)
+    header = ["tool", *OUTCOMES, "examples"]
+    table = [header] + [[tool_id, *(str(rows[tool_id][key]) for key in header[1:])] for tool_id in sorted(rows)]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    lines = ["  ".join(cell.rjust(width) if i else cell.ljust(width) for i, (cell, width) in enumerate(zip(row, widths)))
+             for row in table]
+    return "\n".join(lines + ["(fixture cases and generated properties by outcome; examples: generated inputs sent)"])

@@ -1,0 +1,177 @@
+"""Reproducers: a failing case saved as JSON, and `conformance replay FILE`.
+
+``conformance run`` saves every failing fixture case and every minimal (shrunk) failing
+generated example under ``<report-dir>/reproducers/<safe-id>.json``::
+
+    {"format": "conformance-reproducer/1", "tool": ..., "version": ..., "target": ...,
+     "seed": ..., "case": {case_id, origin, category, input, expect, description, ...},
+     "outcome": "failed", "message": ..., "mismatch": {...}, "expected": ..., "actual": {...}}
+
+``conformance replay FILE [--target T]`` re-sends the input to the target named in the
+file (or T), judges the answer as the run did, prints the difference, and exits 0 if the
+case now passes, 1 if it still fails (a transport error counts as failing), 2 on usage.
+
+``conformance replay FILE --promote fixtures/<tool>/<version>/<topic>.json --id NAME``
+adds the case to that fixture file (creating it if needed) with the oracle's expected
+output; edit its ``description`` to write out the hand computation before committing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+from conformance.model import Case, CaseResult, Expectation, Mismatch, Verdict
+from conformance.targets import TargetSpecError, make_target
+
+FORMAT = "conformance-reproducer/1"
+EXIT_PASSES, EXIT_FAILS, EXIT_USAGE = 0, 1, 2
+
+
+class ReproducerError(ValueError):
+    pass
+
+
+def safe_name(case_id: str) -> str:
+    """A file name for a case id: letters, digits, dot, dash and underscore only."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", case_id).strip("_")[:180] or "case"
+
+
+def reproducer(result: CaseResult, target_spec: str, seed: int | None) -> dict:
+    case = result.case
+    return {
+        "format": FORMAT,
+        "tool": case.tool_id,
+        "version": case.version,
+        "target": target_spec,
+        "seed": seed,
+        "case": case.to_dict(),
+        "outcome": result.outcome,
+        "message": result.message,
+        "mismatch": result.mismatch.to_dict() if result.mismatch else None,
+        "expected": result.expected,
+        "actual": result.response.to_dict() if result.response else None,
+    }
+
+
+def write_reproducer(directory: Path, result: CaseResult, target_spec: str, seed: int | None) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{safe_name(result.case.case_id)}.json"
+    text = json.dumps(reproducer(result, target_spec, seed), indent=2, ensure_ascii=True, default=str)
+    path.write_text(text + "\n", encoding="utf-8")  # ensure_ascii: lone surrogates survive the file
+    return path
+
+
+def read_reproducer(path: str | Path) -> tuple[Case, dict]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ReproducerError(f"cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ReproducerError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("case"), dict):
+        raise ReproducerError(f"{path}: not a reproducer file (format {FORMAT})")
+    raw = data["case"]
+    try:
+        expect = Expectation(**raw["expect"])
+        case = Case(**{**raw, "expect": expect})
+    except (TypeError, KeyError) as exc:
+        raise ReproducerError(f"{path}: malformed case ({exc})") from None
+    return case, data
+
+
+def judge(case: Case, target) -> tuple[object, Verdict]:
+    from conformance.compare import check
+
+    response = target.call(case.tool_id, case.version, case.input)
+    return response, check(case, response)
+
+
+def describe(case: Case, response, verdict: Verdict) -> str:
+    lines = [f"{case.case_id} ({case.tool_id}@{case.version}): {verdict.outcome}"]
+    if verdict.message:
+        lines.append(f"  {verdict.message}")
+    mismatch: Mismatch | None = verdict.mismatch
+    if mismatch is not None:
+        lines.append(f"  at {mismatch.pointer or '(whole output)'}:")
+        lines.append(f"    expected: {json.dumps(mismatch.expected, ensure_ascii=False)}")
+        lines.append(f"    actual:   {json.dumps(mismatch.actual, ensure_ascii=False)}")
+        if mismatch.delta is not None:
+            lines.append(f"    delta {mismatch.delta!r}, tolerance {mismatch.tolerance!r}")
+    if response is not None and response.kind == "transport_error":
+        lines.append(f"  target: {response.detail}")
+        if response.raw:
+            lines.append(f"  sent back: {response.raw}")
+    return "\n".join(lines)
+
+
+def promote(case: Case, fixture_path: Path, case_id: str) -> Path:
+    """Append the case to a fixture file, with the oracle's output as its expectation."""
+    from conformance.compare import expected_for
+
+    if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", case_id):
+        raise ReproducerError(f"--id {case_id!r}: use lowercase kebab-case (e.g. short-hypothesis-bp)")
+    parts = fixture_path.with_suffix("").parts[-3:]
+    if len(parts) != 3 or fixture_path.suffix != ".json" or tuple(parts[:2]) != (case.tool_id, case.version):
+        raise ReproducerError(f"--promote must be fixtures/{case.tool_id}/{case.version}/<topic>.json")
+    if fixture_path.exists():
+        data = json.loads(fixture_path.read_text(encoding="utf-8"))
+    else:
+        data = {"tool": case.tool_id, "version": case.version, "topic": parts[2],
+                "description": "Cases promoted from reproducers of failing runs.", "cases": []}
+    if any(existing["id"] == case_id for existing in data["cases"]):
+        raise ReproducerError(f"{fixture_path} already has a case {case_id!r}")
+    if case.expect.kind == "error":
+        expect = {"error": case.expect.error_code or "any"}
+    else:
+        expect = {"output": expected_for(case)}
+    data["cases"].append({
+        "id": case_id,
+        "description": f"{case.description or case.case_id} (promoted from a reproducer: write out the hand "
+                       "computation here)",
+        "source": "derived",
+        "input": case.input,
+        "expect": expect,
+        "tags": ["regression"],
+    })
+    fixture_path.parent.mkdir(parents=True, exist_ok=True)
+    fixture_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return fixture_path
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("replay", help="re-send a saved failing case to its target and show the diff")
+    parser.add_argument("file", metavar="FILE", help="a reproducer JSON file written by `conformance run`")
+    parser.add_argument("--target", default=None, help="send to this target instead of the one in the file")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds for the request (default 10)")
+    parser.add_argument("--promote", default=None, metavar="FIXTURE_FILE",
+                        help="add the case to fixtures/<tool>/<version>/<topic>.json instead of replaying")
+    parser.add_argument("--id", dest="case_id", default=None, help="the new fixture case id (with --promote)")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    try:
+        case, data = read_reproducer(args.file)
+        if args.promote:
+            if not args.case_id:
+                raise ReproducerError("--promote needs --id NAME (the fixture case's stable id)")
+            path = promote(case, Path(args.promote), args.case_id)
+            print(f"added {case.tool_id}/{case.version}/{path.stem}#{args.case_id} to {path}")
+            return EXIT_PASSES
+        target = make_target(args.target or data["target"], timeout=args.timeout)
+    except (ReproducerError, TargetSpecError) as exc:
+        print(f"conformance replay: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        response, verdict = judge(case, target)
+    finally:
+        target.close()
+    print(describe(case, response, verdict))
+    hint = target.reproduce_hint(case.tool_id, case.version, case.input)
+    if hint and verdict.outcome != "passed":
+        print(f"  reproduce: {hint}")
+    print(f"replayed against {target.spec}: {'passes now' if verdict.outcome == 'passed' else 'still fails'}")
+    return EXIT_PASSES if verdict.outcome == "passed" else EXIT_FAILS

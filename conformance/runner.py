@@ -1,0 +1,99 @@
+"""`conformance run --target T`: a thin front on the pytest suite.
+
+It turns the fixed options of DESIGN.md into a ``pytest.main`` call on the suite
+(``--pyargs conformance.suite -p conformance.pytest_plugin``), which is exactly what a
+user can run by hand to get pytest's own ``-k``, ``-x``, ``--junitxml`` and plugins::
+
+    pytest --pyargs conformance.suite -p conformance.pytest_plugin --target oracle --profile quick
+
+and maps pytest's exit status onto the fixed one: 0 conformant, 1 non-conformant,
+2 usage, 3 could not conclude (target unreachable or unhealthy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.pytest_plugin import DEFAULT_REPORT_DIR, PROFILES
+
+SUITE_INI = Path(__file__).resolve().parent / "suite" / "pytest.ini"
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "run", help="check a target against the contracts",
+        description="Check a target against the contracts: golden fixtures plus generated cases. "
+                    "Exit 0 conformant, 1 non-conformant, 2 usage, 3 could not conclude.",
+    )
+    parser.add_argument("--target", required=True,
+                        help="oracle | python:MODULE | cmd:COMMAND ({tool}/{version} substituted) | http(s)://BASE")
+    parser.add_argument("--tools", default="", metavar="ID[@V],...", help="only these tools (default: all)")
+    parser.add_argument("--profile", default="default", choices=sorted(PROFILES),
+                        help="generated examples per family: " + ", ".join(f"{k} {v}" for k, v in PROFILES.items()))
+    parser.add_argument("--seed", type=int, default=None, help="same seed, same cases (default: random, printed)")
+    parser.add_argument("--report-dir", default=DEFAULT_REPORT_DIR, help=f"default {DEFAULT_REPORT_DIR}/")
+    parser.add_argument("--junit", default=None, metavar="FILE", help="also write the JUnit XML report here")
+    parser.add_argument("--known-failures", default=None, metavar="FILE",
+                        help='expected deviations: {"known_failures": [{"id": ..., "reason": ...}]}')
+    parser.add_argument("--strict", action="store_true", help="fail if a listed known failure now passes")
+    parser.add_argument("--write-known-failures", default=None, metavar="FILE",
+                        help="write this run's deviations as a known-failures file")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per request (default 10)")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="concurrent requests for the fixture cases (default 1)")
+    parser.add_argument("-k", dest="keyword", default=None, metavar="EXPR",
+                        help="only tests whose id matches (pytest -k syntax)")
+    parser.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
+    cases = parser.add_mutually_exclusive_group()
+    cases.add_argument("--fixtures-only", "--no-generated", dest="no_generated", action="store_true",
+                       help="golden fixture cases only")
+    cases.add_argument("--generated-only", "--no-fixtures", dest="no_fixtures", action="store_true",
+                       help="generated cases only")
+    parser.add_argument("-v", "--verbose", action="store_true", help="pytest's own per-test output")
+    parser.set_defaults(func=run)
+
+
+def pytest_args(args: argparse.Namespace) -> list[str]:
+    argv = [
+        "--pyargs", "conformance.suite",
+        "-p", "conformance.pytest_plugin",
+        "-c", str(SUITE_INI), "--rootdir", str(SUITE_INI.parent),
+        "--target", args.target,
+        "--tools", args.tools,
+        "--profile", args.profile,
+        "--report-dir", args.report_dir,
+        "--target-timeout", str(args.timeout),
+        "--target-workers", str(args.workers),
+        "-p", "no:cacheprovider",
+    ]
+    argv += ["-v", "--tb=short"] if args.verbose else ["-q", "--no-header", "--no-summary", "--tb=no",
+                                                       "--conformance-quiet"]
+    optional = {"--seed": args.seed, "--conformance-junit": args.junit, "--known-failures": args.known_failures,
+                "--write-known-failures": args.write_known_failures, "-k": args.keyword}
+    for flag, value in optional.items():
+        if value is not None:
+            argv += [flag, str(value)]
+    flags = {"--strict-known-failures": args.strict, "--exitfirst": args.exitfirst,
+             "--no-generated": args.no_generated, "--no-fixtures": args.no_fixtures}
+    argv += [flag for flag, on in flags.items() if on]
+    return argv
+
+
+def exit_code(status: int) -> int:
+    """pytest's exit status (after the plugin set its own) -> the fixed exit codes of `run`."""
+    if status in (0, 1, 3):
+        return status
+    if status == pytest.ExitCode.USAGE_ERROR:
+        return 2
+    if status == pytest.ExitCode.NO_TESTS_COLLECTED:
+        print("conformance run: no case selected (check --tools and -k)", file=sys.stderr)
+        return 2
+    return 3  # interrupted, or pytest's internal error: no conclusion
+
+
+def run(args: argparse.Namespace) -> int:
+    return exit_code(int(pytest.main(pytest_args(args))))
