@@ -36,6 +36,7 @@ their turn, each holding at most one capped body.
 from __future__ import annotations
 
 import logging
+import signal
 import socket
 import sys
 import time
@@ -114,7 +115,7 @@ def check_content_type(content_type: str | None) -> None:
     for param in params.split(";"):
         name, _, value = param.partition("=")
         if name.strip().lower() == "charset" and value.strip().strip('"').lower() not in ("utf-8", "utf8"):
-            raise ApiError(415, f"the body must be UTF-8, got charset {value.strip()[:40]!r}")
+            raise ApiError(415, f"the body must be application/json in UTF-8, got charset {value.strip()[:40]!r}")
 
 
 def check_declared_length(content_length: str | None) -> None:
@@ -240,11 +241,17 @@ class RequestLogMiddleware:
 
         try:
             await self.app(scope, receive, send_and_count)
+        except Exception:
+            # Starlette re-raises a bug after its handler answered 500 and logged it; once the
+            # answer is out there is nothing left to do, and uvicorn would log it a second time.
+            if not sent["status"]:
+                raise
         finally:
             client = scope.get("client") or ("-", 0)
             code = scope.get("conformance.error_code") or "-"
+            target = scope["path"] + ("?" + scope["query_string"].decode("latin-1") if scope.get("query_string") else "")
             log.info('%s:%s "%s %s HTTP/%s" %s %dB %.1fms %s', client[0], client[1], scope["method"],
-                     scope["path"][:200], scope.get("http_version", "1.1"), sent["status"] or "-",
+                     target[:200], scope.get("http_version", "1.1"), sent["status"] or "-",
                      sent["bytes"], (time.perf_counter() - started) * 1000, code)
 
 
@@ -278,7 +285,9 @@ def build_app() -> Starlette:
 
 def bind_socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto given explicitly: asyncio sets TCP_NODELAY only on sockets that say they are TCP, and
+    # without it every keep-alive answer (headers and body are two writes) waits 40 ms for an ACK
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(128)
@@ -316,5 +325,9 @@ def run(args) -> int:
         server_header=False,
         lifespan="off",
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        # uvicorn drains in-flight requests on SIGTERM/SIGINT, then re-raises the signal
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        return 128 + signal.SIGINT
     return 0
