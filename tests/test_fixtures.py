@@ -169,7 +169,7 @@ def test_no_lone_surrogate_reaches_a_bleu_tool(case):
 
 # A5: lowercase=true only on characters whose lowercase mapping and casing context are the
 # same in every Unicode version in use: ASCII, Latin-1, basic Greek, and U+0130.
-STABLE_CASING = {*range(0x20, 0x7F), *range(0xA0, 0x100), *range(0x391, 0x3CA), 0x130}
+STABLE_CASING = {*range(0x20, 0x7F), *range(0xA0, 0x100), *range(0x391, 0x3CA), 0x130, 0x307}
 
 
 @pytest.mark.parametrize(
