@@ -301,14 +301,21 @@ def fixture_topic(case_id: str) -> str:
     return parts[2] if len(parts) >= 3 else path
 
 
-def generated_family(result: CaseResult) -> str:
-    """``generated/<tool>/<family>/<n>`` -> ``<family>`` (the case's category if the id has none)."""
-    parts = result.case.case_id.split("/")
-    return parts[2] if len(parts) >= 4 and parts[0] == "generated" else result.case.category
-
-
 def property_name(tool_id: str, family: str) -> str:
+    """The property's id and JUnit testcase name: ``generated/<tool>/<family>``."""
     return f"generated/{tool_id}/{family}"
+
+
+def property_of_case(case_id: str, known: Iterable[str] = ()) -> str:
+    """The property a generated case id belongs to: ``generated/<tool>/<family>/<n>`` (a family
+    name may itself contain "/") or the property's own id (a result standing for the property)."""
+    known = set(known)
+    if case_id in known:
+        return case_id
+    head, _, tail = case_id.rpartition("/")
+    if head in known or (tail.isdigit() and head.count("/") >= 2):
+        return head
+    return case_id
 
 
 def is_problem(outcome: str, strict: bool) -> bool:
@@ -329,15 +336,19 @@ def combined_outcome(outcomes: Iterable[str]) -> str:
 class PropertyGroup:
     """A generated property with the recorded examples that belong to it."""
 
+    name: str  # generated/<tool>/<family>
     tool_id: str
     version: str
-    family: str
     summary: dict = field(default_factory=dict)  # the record's properties entry, if any
     results: list[CaseResult] = field(default_factory=list)
 
     @property
-    def name(self) -> str:
-        return property_name(self.tool_id, self.family)
+    def category(self) -> str:
+        if self.summary.get("category"):
+            return str(self.summary["category"])
+        if self.results:
+            return self.results[0].case.category
+        return str(self.summary.get("family", "")).split("/")[0]
 
     @property
     def outcome(self) -> str:
@@ -348,16 +359,16 @@ class PropertyGroup:
 
 
 def property_groups(record: RunRecord) -> list[PropertyGroup]:
-    """Every property: the record's entries, plus any family that has results but no entry."""
-    groups: dict[tuple[str, str, str], PropertyGroup] = {}
+    """Every property: the record's entries, plus any property that has results but no entry."""
+    groups: dict[str, PropertyGroup] = {}
     for entry in record.properties:
-        key = (str(entry.get("tool_id", "")), str(entry.get("version", "")), str(entry.get("family", "")))
-        groups[key] = PropertyGroup(*key, summary=entry)
+        tool_id, version = str(entry.get("tool_id", "")), str(entry.get("version", ""))
+        name = str(entry.get("id") or property_name(tool_id, str(entry.get("family", ""))))
+        groups[name] = PropertyGroup(name, tool_id, version, summary=entry)
     for result in record.results:
-        if result.case.origin != "generated":
-            continue
-        key = (result.case.tool_id, result.case.version, generated_family(result))
-        groups.setdefault(key, PropertyGroup(*key)).results.append(result)
+        if result.case.origin == "generated":
+            name = property_of_case(result.case.case_id, groups)
+            groups.setdefault(name, PropertyGroup(name, result.case.tool_id, result.case.version)).results.append(result)
     return list(groups.values())
 
 
@@ -409,13 +420,12 @@ def _matrix(title: str, row_heading: str, keyed: Iterable[tuple[str, str, str]],
 
 
 def summary_matrices(record: RunRecord) -> list[Matrix]:
-    """Tool x category over every recorded case, then tool x fixture topic."""
-    by_category = _matrix(
-        "Cases by tool and category",
-        "tool",
-        ((tool_label(r.case.tool_id, r.case.version), r.case.category, r.outcome) for r in record.results),
-        CATEGORY_ORDER,
-    )
+    """Tool x category, counting each fixture case and each generated property once (a property's
+    examples are counted in its own table); then fixture cases by topic x tool."""
+    checks = [
+        (tool_label(r.case.tool_id, r.case.version), r.case.category, r.outcome) for r in record.results if r.case.origin == "fixture"
+    ] + [(tool_label(g.tool_id, g.version), g.category, g.outcome) for g in property_groups(record)]
+    by_category = _matrix("Checks by tool and category (a fixture case or a generated property each)", "tool", checks, CATEGORY_ORDER)
     by_topic = _matrix(
         "Fixture cases by tool and topic",
         "topic",
@@ -440,8 +450,10 @@ def verdict(record: RunRecord) -> tuple[str, str]:
     headline = {
         0: "CONFORMANT",
         1: "NOT CONFORMANT",
-        2: "USAGE ERROR",
+        2: "USAGE ERROR OR INTERRUPTED",
         3: "COULD NOT CONCLUDE",
+        4: "USAGE ERROR",
+        5: "NO TESTS COLLECTED",
     }.get(record.exit_code, f"EXIT CODE {record.exit_code}")
     if record.unhealthy_reason:
         headline += f": {visible(record.unhealthy_reason, spaces=False)}"
@@ -506,15 +518,26 @@ def _describe_number(value: Any) -> str:
 
 
 def numeric_difference(delta: Any, tolerance: Any) -> str:
-    """``|expected − actual| = 3e-12, over the tolerance 4.4e-16 (6,818× the tolerance)``."""
-    text = f"|expected − actual| = {_describe_number(delta)}"
+    """``|expected − actual| = 1.8e-11, tolerance 4.4e-16 (41,021× the tolerance)``.
+
+    Three significant digits, unless the difference is so close to the tolerance that they
+    would look equal: then every digit.
+    """
+    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in (delta, tolerance))
+    ratio = delta / tolerance if numbers and tolerance > 0 else None
+    close_call = ratio is not None and 0.99 <= ratio <= 1.01
+
+    def show(value: Any) -> str:
+        if isinstance(value, float) and math.isfinite(value) and not close_call:
+            return f"{value:.3g}"
+        return _describe_number(value)
+
+    text = f"|expected − actual| = {show(delta)}"
     if tolerance is None:
         return text + " (compared exactly)"
-    text += f", tolerance {_describe_number(tolerance)}"
-    if isinstance(delta, (int, float)) and isinstance(tolerance, (int, float)) and tolerance > 0:
-        ratio = delta / tolerance
-        if math.isfinite(ratio):
-            text += f" ({ratio:,.0f}× the tolerance)" if ratio >= 100 else f" ({ratio:.3g}× the tolerance)"
+    text += f", tolerance {show(tolerance)}"
+    if ratio is not None:
+        text += f" ({ratio:,.0f}× the tolerance)" if ratio >= 100 else f" ({ratio:.3g}× the tolerance)"
     return text
 
 
@@ -570,7 +593,7 @@ def failure_view(number: int, result: CaseResult, header: dict) -> FailureView:
             facts.append((label, text + (f" ({note})" if note else "")))
         if mismatch.delta is not None:
             facts.append(("numeric difference", numeric_difference(mismatch.delta, mismatch.tolerance)))
-        if mismatch.message and mismatch.message != why:
+        if mismatch.message and mismatch.message not in why:
             facts.append(("detail", visible(mismatch.message, spaces=False)))
     if response is not None and response.kind != "result":
         said = [f"{response.kind.replace('_', ' ')}"]

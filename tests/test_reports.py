@@ -333,7 +333,7 @@ def test_junit_outcomes(written):
     failure = cases["generated/bleu-corpus-compute/valid"].find("failure")
     assert failure.get("message") == "bleu differs beyond the tolerance"
     # the readable diff in the body: pointer, both values, delta against the tolerance, seed, replay
-    for text in ('"/bleu"', "0.4518010018049224", "0.4518010018", "1.8049224e-11", "tolerance 4.4e-16", "seed: 1234",
+    for text in ('"/bleu"', "0.4518010018049224", "0.4518010018", "= 1.8e-11", "tolerance 4.4e-16", "seed: 1234",
                  "-  \"bleu\": 0.4518010018049224,", "+  \"bleu\": 0.4518010018,", "conformance replay reports/latest/cases/bleu-7.json"):
         assert text in failure.text
 
@@ -404,11 +404,15 @@ def test_markdown_summary_matrix(written):
     text = read(written["markdown"])
     assert "**NOT CONFORMANT** (exit code 1)" in text
     assert "2 passed · 6 failed · 1 errored · 1 skipped · 1 xfailed · 1 fixed" in text
-    # bleu-corpus-compute, valid: identity passed, float failure, needs-http skipped, tie xfailed, zero fixed, = 5 cases;
-    # boundary: one-token passed, max-segments errored; invalid: the answered invalid input.
+    # One check per fixture case and per generated property. bleu-corpus-compute, valid: identity passed,
+    # needs-http skipped, tie xfailed, zero fixed, property valid failed = 5; boundary: one-token passed,
+    # max-segments errored, property boundary passed = 3; invalid: property invalid failed = 1.
     assert "| tool | valid | boundary | invalid |" in text
-    assert ("| bleu-corpus-compute@1\\.0\\.0 | 1/5 passed · 1 failed · 1 skipped · 1 xfailed · 1 fixed ✗ "
-            "| 1/2 passed · 1 errored ✗ | 0/1 passed · 1 failed ✗ |") in text.replace("@1.0.0", "@1\\.0\\.0")
+    assert ("| bleu-corpus-compute@1.0.0 | 1/5 passed · 1 failed · 1 skipped · 1 xfailed · 1 fixed ✗ "
+            "| 2/3 passed · 1 errored ✗ | 0/1 passed · 1 failed ✗ |") in text
+    # bleu-ngrams-count: the empty-hypothesis fixture and the boundary property; chrF++: whitespace fixture + valid property
+    assert "| bleu-ngrams-count@1.0.0 | 0/1 passed · 1 failed ✗ | 0/1 passed · 1 failed ✗ | – |" in text
+    assert "| chrf-plus-plus-compute@1.0.0 | 0/2 passed · 2 failed ✗ | – | – |" in text
     assert "| basics | 2/3 passed · 1 skipped | 0/1 passed · 1 failed ✗ | – |" in text  # topic x (bleu, ngrams, chrf)
 
 
@@ -423,7 +427,7 @@ def test_markdown_failure_sections(written):
         '- **first difference at:** `JSON pointer "/bleu"`',
         "- **expected:** `0.4518010018049224`",
         "- **actual:** `0.4518010018`",
-        "- **numeric difference:** `|expected − actual| = 1.8049224e-11, tolerance 4.4e-16 (41,021× the tolerance)`",
+        "- **numeric difference:** `|expected − actual| = 1.8e-11, tolerance 4.4e-16 (41,021× the tolerance)`",
         "-  \"bleu\": 0.4518010018049224,",
         "+  \"bleu\": 0.4518010018,",
         "conformance replay reports/latest/cases/bleu-7.json",
@@ -510,8 +514,8 @@ def test_html_has_a_matrix_and_one_details_per_failure(written):
     assert [tag for tag, _ in page.tags].count("details") == 7
     words = " ".join(page.text)
     assert "NOT CONFORMANT" in words
-    assert "Cases by tool and category" in words and "1/2 passed · 1 errored" in words
-    assert "|expected − actual| = 1.8049224e-11, tolerance 4.4e-16 (41,021× the tolerance)" in words
+    assert "Checks by tool and category" in words and "2/3 passed · 1 errored" in words
+    assert "|expected − actual| = 1.8e-11, tolerance 4.4e-16 (41,021× the tolerance)" in words
     assert "truncated; the full value is in report.json" in words
 
 
@@ -570,3 +574,59 @@ def test_html_renders_in_a_headless_browser():
         capture_output=True, text=True, timeout=120, cwd=ROOT,
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+# ---------------------------------------------------------------- records as the runner builds them
+
+
+@pytest.mark.parametrize(
+    "delta, tolerance, shown",
+    [
+        (1.8049224e-11, 4.4e-16, "|expected − actual| = 1.8e-11, tolerance 4.4e-16 (41,021× the tolerance)"),
+        (3e-16, 2e-16, "|expected − actual| = 3e-16, tolerance 2e-16 (1.5× the tolerance)"),
+        # 2.4536e-14 / 2.4535e-14 = 1.00004: three digits would print the same number twice
+        (2.4536e-14, 2.4535e-14, "|expected − actual| = 2.4536e-14, tolerance 2.4535e-14 (1× the tolerance)"),
+        (1, None, "|expected − actual| = 1 (compared exactly)"),
+    ],
+)
+def test_numeric_difference(delta, tolerance, shown):
+    assert reports.numeric_difference(delta, tolerance) == shown
+
+
+@pytest.mark.parametrize(
+    "case_id, known, prop",
+    [
+        ("generated/bleu-corpus-compute/valid/12", (), "generated/bleu-corpus-compute/valid"),
+        ("generated/bleu-corpus-compute/valid/shared-ngrams/283", (), "generated/bleu-corpus-compute/valid/shared-ngrams"),
+        ("generated/bleu-corpus-compute/valid/shared-ngrams", {"generated/bleu-corpus-compute/valid/shared-ngrams"}, "generated/bleu-corpus-compute/valid/shared-ngrams"),
+        ("generated/chrf-plus-plus-compute/boundary/beta/2", {"generated/chrf-plus-plus-compute/boundary/beta"}, "generated/chrf-plus-plus-compute/boundary/beta"),
+    ],
+)
+def test_property_of_case(case_id, known, prop):
+    assert reports.property_of_case(case_id, known) == prop
+
+
+def test_family_names_with_slashes_and_a_property_level_result(tmp_path):
+    """Property entries carry their id; a listed property that now passes is one result whose
+    case id is the property id (input None)."""
+    shrunk = float_failure()
+    shrunk.case.case_id = "generated/bleu-corpus-compute/valid/shared-ngrams/283"
+    now_passing = CaseResult(
+        case=Case(BLEU, "1.0.0", "generated/bleu-corpus-compute/boundary/decimals", "generated", "boundary", None, Expectation("output")),
+        outcome="fixed", message="37 examples passed", known_failure_reason="issue 3",
+    )
+    properties = [
+        {"id": "generated/bleu-corpus-compute/valid/shared-ngrams", "tool_id": BLEU, "version": "1.0.0", "family": "valid/shared-ngrams",
+         "category": "valid", "outcome": "failed", "message": "bleu differs", "seed": 5, "examples": 284, "passed": 283, "failed": 1, "errored": 0},
+        {"id": "generated/bleu-corpus-compute/boundary/decimals", "tool_id": BLEU, "version": "1.0.0", "family": "boundary/decimals",
+         "category": "boundary", "outcome": "fixed", "message": "", "seed": 5, "examples": 37, "known_failure_reason": "issue 3"},
+    ]
+    record = RunRecord(header=header(strict=True), results=[shrunk, now_passing], properties=properties, exit_code=1)
+    paths = reports.write_reports(record, tmp_path)
+    cases = junit_cases(paths["junit"])
+    assert sorted(cases) == ["generated/bleu-corpus-compute/boundary/decimals", "generated/bleu-corpus-compute/valid/shared-ngrams"]
+    assert "284 examples run" in cases["generated/bleu-corpus-compute/valid/shared-ngrams"].find("failure").text
+    assert cases["generated/bleu-corpus-compute/boundary/decimals"].find("failure") is not None  # fixed, strict
+    markdown = read(paths["markdown"])
+    assert "| `generated/bleu-corpus-compute/valid/shared-ngrams` | bleu-corpus-compute@1.0.0 | 284 | failed | 1 |" in markdown
+    assert "| bleu-corpus-compute@1.0.0 | 0/1 passed · 1 failed ✗ | 0/1 passed · 1 fixed ✗ |" in markdown
