@@ -100,7 +100,8 @@ def test_mutated_valid_input(server, session, tool, data, cut, ascii_only):
 
 path_segment = st.sampled_from(["v1", "tools", "versions", "execute", "1.0.0", "..", ".", "%2F", "%00", ""]
                                + TOOLS) | st.text(st.characters(codec="ascii", exclude_characters="/?#"), max_size=10)
-header_value = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=60)
+# printable ASCII without leading/trailing spaces: anything else the client library refuses to send
+header_value = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=60).map(str.strip)
 
 
 @FUZZ
