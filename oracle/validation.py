@@ -27,8 +27,8 @@ from oracle.errors import INVALID_INPUT, LIMIT_EXCEEDED, ContractError
 
 # Schema keywords whose bound is one of the contract's named limits.
 LIMIT_KEYWORDS = frozenset({"maxItems", "maxLength"})
-# Which violation is reported first within one property: the shallowest path,
-# then this keyword order (chrF++: "array, at most 256 segments, at least one, strings").
+# Which violation is reported first within one property: the shallowest path, then the
+# first in document order, then this keyword order (chrF++: "array, at most 256 segments, at least one, strings").
 _KEYWORD_RANK = {"type": 0, "maxItems": 1, "minItems": 2}
 
 
@@ -125,10 +125,9 @@ class Schema:
         errors = list(validator.iter_errors(payload[self.prop]))
         if not errors:
             return
-        first = min(
-            errors,
-            key=lambda e: (len(e.absolute_path), _KEYWORD_RANK.get(e.validator, 9), list(map(str, e.absolute_path))),
-        )
+        # the shallowest violation, then the first in document order, then by keyword rank
+        first = min(errors, key=lambda e: (len(e.absolute_path), [(isinstance(p, str), p) for p in e.absolute_path],
+                                           _KEYWORD_RANK.get(e.validator, 9)))
         code = LIMIT_EXCEEDED if first.validator in LIMIT_KEYWORDS else INVALID_INPUT
         path = format_path([self.prop, *first.absolute_path])
         raise ContractError(code, f"{path}: {_describe(first)}")
@@ -165,7 +164,9 @@ def check_object_shape(tool_id: str, version: str, payload: Any) -> None:
     for key in payload:
         if not isinstance(key, str) or key not in known:
             allowed = ", ".join(known)
-            raise ContractError(INVALID_INPUT, f"{_short_repr(key)}: unknown field (allowed: {allowed})")
+            # the key itself is the path (cut short: it comes from the caller and may be huge)
+            name = key[:60] + "..." if isinstance(key, str) and len(key) > 60 else key
+            raise ContractError(INVALID_INPUT, f"{format_path([name])}: unknown field (allowed: {allowed})")
     for key in schema.get("required", []):
         if key not in payload:
             raise ContractError(INVALID_INPUT, f"{key}: required field is missing")
