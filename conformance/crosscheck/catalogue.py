@@ -13,6 +13,7 @@ holds every entry to a reproducer where it applies and the values differ).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from typing import Callable
 
 import oracle
@@ -24,10 +25,14 @@ class Divergence:
     id: str
     libraries: tuple[str, ...]
     checks: tuple[str, ...]  # the Check ids whose values it can change
+    fields: tuple[str, ...]  # the compared values it can change (fnmatch patterns of Comparison names)
     what_differs: str
     mechanism: str
     contract_clause: str
     applies: Callable[[dict], bool]
+
+    def changes(self, field_name: str) -> bool:
+        return any(fnmatchcase(field_name, pattern) for pattern in self.fields)
 
 
 # --- conditions on BLEU inputs --------------------------------------------------
@@ -112,7 +117,8 @@ CATALOGUE = [
         id="sacrebleu-bp-empty-candidate",
         libraries=("sacrebleu",),
         checks=("sacrebleu/corpus_score:smooth=none", "sacrebleu/corpus_score:smooth=exp",
-                "sacrebleu/corpus_score:effective_order"),
+                "sacrebleu/corpus_score:effective_order", "sacrebleu/sentence_score"),
+        fields=("brevity_penalty",),
         what_differs="brevity penalty of an empty candidate against an empty reference: 1 instead of 0",
         mechanism="BLEU.compute_bleu sets bp = 1.0 and only computes exp(1 - r/c) (or 0) when sys_len < ref_len, "
                   "so c = r = 0 keeps bp = 1.0 (the score is 0 either way: no n-gram matched)",
@@ -122,7 +128,8 @@ CATALOGUE = [
     Divergence(
         id="sacrebleu-exp-smoothing",
         libraries=("sacrebleu",),
-        checks=("sacrebleu/corpus_score:smooth=exp",),
+        checks=("sacrebleu/corpus_score:smooth=exp", "sacrebleu/sentence_score"),
+        fields=("bleu * 100",),
         what_differs="BLEU when some order has no match: positive instead of exactly 0",
         mechanism="BLEU(smooth_method='exp'), sacreBLEU's default: compute_bleu replaces a zero precision by "
                   "100 / (2^k * total) (NIST 'exp' smoothing, Chen and Cherry method 3)",
@@ -133,7 +140,8 @@ CATALOGUE = [
     Divergence(
         id="sacrebleu-effective-order",
         libraries=("sacrebleu",),
-        checks=("sacrebleu/corpus_score:effective_order",),
+        checks=("sacrebleu/corpus_score:effective_order", "sacrebleu/sentence_score"),
+        fields=("bleu * 100",),
         what_differs="BLEU when every hypothesis is shorter than some order: positive instead of exactly 0",
         mechanism="BLEU(effective_order=True) (recommended for sentence_score): compute_bleu stops at the first "
                   "order with total 0 and averages the logs over the orders before it only",
@@ -145,6 +153,7 @@ CATALOGUE = [
         id="sacrebleu-chrf-drops-unmatched-orders",
         libraries=("sacrebleu",),
         checks=("sacrebleu/chrf++",),
+        fields=("score",),
         what_differs="corpus chrF++ score of a corpus where one segment's reference lacks an n-gram order its "
                      "hypothesis has (open point A4; segment scores agree)",
         mechanism="CHRF._get_match_statistics returns a hypothesis count of 0 for an order whose reference "
@@ -157,6 +166,7 @@ CATALOGUE = [
         id="nltk-bleu-zero-precision-floor",
         libraries=("nltk",),
         checks=("nltk/corpus_bleu",),
+        fields=("bleu",),
         what_differs="BLEU when some order has no match but unigrams matched: a tiny positive number (and a "
                      "warning) instead of exactly 0",
         mechanism="corpus_bleu's default SmoothingFunction().method0 replaces a zero precision by "
@@ -170,6 +180,7 @@ CATALOGUE = [
         id="nltk-bleu-short-segment-denominator",
         libraries=("nltk",),
         checks=("nltk/corpus_bleu", "nltk/modified_precision"),
+        fields=("bleu", "segments[[]*[]].totals"),
         what_differs="the precision denominator of an order a segment is too short for: 1 instead of 0 "
                      "(so corpus BLEU is lower when other segments have that order)",
         mechanism="modified_precision returns Fraction(numerator, max(1, count), _normalize=False) and "
@@ -182,6 +193,7 @@ CATALOGUE = [
         id="nltk-chrf-whitespace-set",
         libraries=("nltk",),
         checks=("nltk/chrf_statistics", "nltk/corpus_chrf"),
+        fields=("segment[[]*[]].char*", "score / 100"),
         what_differs="character n-grams of a text holding U+001C-U+001F: NLTK keeps them as characters",
         mechanism="chrf_score._preprocess removes whitespace with nltk.redos.sub(r'\\s+', ...), backed by the "
                   "third-party regex module whose \\s is Unicode White_Space, which excludes the information "
@@ -194,6 +206,7 @@ CATALOGUE = [
         id="nltk-chrf-definition",
         libraries=("nltk",),
         checks=("nltk/corpus_chrf",),
+        fields=("score / 100",),
         what_differs="the score itself: NLTK's chrF is a different metric from the contract's chrF++; they agree "
                      "only where every segment's hypothesis equals its reference and has all six character orders",
         mechanism="corpus_chrf/sentence_chrf: character n-grams only (no word n-grams), F computed per order and "
@@ -208,6 +221,72 @@ CATALOGUE = [
 CATALOGUE_BY_ID = {divergence.id: divergence for divergence in CATALOGUE}
 
 
-def explaining(check_id: str, payload: dict) -> list[str]:
-    """The ids of the catalogue entries that can explain a difference of ``check_id`` on ``payload``."""
-    return [d.id for d in CATALOGUE if check_id in d.checks and d.applies(payload)]
+def explaining(check_id: str, payload: dict, differences: list[str] | None = None) -> list[str]:
+    """The ids of the catalogue entries that apply to ``payload`` for ``check_id`` (and can change a differing value).
+
+    The differences are explained when every differing value is one an applicable entry can change
+    (``explains``).
+    """
+    return [d.id for d in CATALOGUE if check_id in d.checks and d.applies(payload)
+            and (differences is None or any(d.changes(name) for name in differences))]
+
+
+def explains(divergence_ids: list[str], differences: list[str]) -> bool:
+    entries = [CATALOGUE_BY_ID[i] for i in divergence_ids]
+    return all(any(d.changes(name) for d in entries) for name in differences)
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """An area where a library could have departed from the contract and, checked by running it, does not."""
+
+    area: str
+    finding: str
+    checks: tuple[str, ...]
+
+
+AGREEMENTS = [
+    Agreement("closest reference length",
+              "sacreBLEU BLEU._get_closest_ref_len and NLTK closest_ref_length both break a tie to the shorter "
+              "reference, as the contract does", ("sacrebleu/corpus_score:smooth=none",
+                                                  "nltk/closest_ref_length+brevity_penalty")),
+    Agreement("reference counting",
+              "both clip by the largest count of the n-gram in any single reference (sacreBLEU "
+              "BLEU._extract_reference_info, NLTK modified_precision), not the sum over references",
+              ("sacrebleu/statistics", "nltk/modified_precision")),
+    Agreement("zero matches, logarithm guard",
+              "with smooth_method='none' sacreBLEU's my_log(0) = -9999999999 makes exp(...) exactly 0.0, the "
+              "contract's 0; a hypothesis shorter than n stops compute_bleu's loop with that precision 0, also 0",
+              ("sacrebleu/corpus_score:smooth=none",)),
+    Agreement("empty hypotheses",
+              "NLTK corpus_bleu returns 0 when no unigram matched (every hypothesis empty included) and "
+              "brevity_penalty returns 0 for hyp_len 0; sacreBLEU's statistics and score (0) agree too, only its "
+              "brevity penalty departs (sacrebleu-bp-empty-candidate)",
+              ("nltk/corpus_bleu", "nltk/closest_ref_length+brevity_penalty", "sacrebleu/statistics")),
+    Agreement("percent scale",
+              "sacreBLEU's BLEU is 100 x the contract's within 1e-9 relative (it adds ln(100 m/l)); chrF++ scores "
+              "are on 0..100 on both sides", ("sacrebleu/corpus_score:smooth=none", "sacrebleu/chrf++")),
+    Agreement("chrF++ whitespace set",
+              "sacreBLEU removes and splits on str.split()'s whitespace, which in Python 3 is exactly the "
+              "contract's list (U+0009-U+000D, U+001C-U+001F, U+0020, U+0085, U+00A0, U+1680, U+2000-U+200A, "
+              "U+2028, U+2029, U+202F, U+205F, U+3000; tests/test_sacrebleu_agreement.py proves it over every code "
+              "point); U+200B and U+FEFF are kept by both", ("sacrebleu/chrf++",)),
+    Agreement("chrF++ punctuation splitting",
+              "CHRF._remove_punctuation is the contract's rule: one ASCII mark at most per word, a one-code-point "
+              "word kept, U+00BF never split", ("sacrebleu/chrf++",)),
+    Agreement("chrF++ case mapping",
+              "sacreBLEU's lowercase is Python's str.lower, the oracle's mapping (final sigma included); it can "
+              "differ from the contract's toLowerCase only where Unicode versions differ (open point A5), which "
+              "the generated inputs avoid", ("sacrebleu/chrf++",)),
+    Agreement("chrF++ orders absent from one side",
+              "sacreBLEU averages P and R only over orders both sides have (effective order), as the contract "
+              "does: segment scores agree on every input; only the corpus sum differs "
+              "(sacrebleu-chrf-drops-unmatched-orders)", ("sacrebleu/chrf++",)),
+    Agreement("multiple references (chrF++)",
+              "sacreBLEU's CHRF scores each segment against its best-F reference; the contract takes exactly one "
+              "reference per segment, so no contract input exercises it (out of scope, not a divergence)", ()),
+    Agreement("tokens holding whitespace (BLEU)",
+              "sacreBLEU takes one string per segment and splits it with str.split(), so such a token has no "
+              "faithful conversion: those inputs are 'not comparable' for sacreBLEU; NLTK takes token lists and "
+              "is compared on them", ("nltk/corpus_bleu",)),
+]

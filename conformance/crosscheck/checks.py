@@ -135,6 +135,21 @@ def sacrebleu_corpus(smooth_method: str, effective_order: bool = False):
     return compare
 
 
+def sacrebleu_sentence(payload: dict, expected: dict) -> Comparison:
+    """BLEU(tokenize='none', effective_order=True).sentence_score: sacreBLEU's recommended sentence BLEU."""
+    if len(payload["hypotheses"]) != 1:
+        return not_comparable("sentence_score takes a single segment")
+    refused = _unsplittable(payload)
+    if refused:
+        return refused
+    hypotheses, streams = sacrebleu_streams(payload)
+    score = sacrebleu_bleu(max_order(payload), "exp", True).sentence_score(hypotheses[0], [s[0] for s in streams])
+    comparison = Comparison()
+    comparison.close("brevity_penalty", expected["brevity_penalty"], score.bp)
+    comparison.close("bleu * 100", 100 * expected["bleu"], score.score)
+    return comparison
+
+
 @lru_cache(maxsize=None)
 def sacrebleu_chrf(beta: int, lowercase: bool):
     from sacrebleu.metrics import CHRF as SacreCHRF
@@ -253,6 +268,8 @@ CHECKS = [
     Check("sacrebleu/corpus_score:effective_order", "sacrebleu", BLEU_CORPUS,
           "BLEU(tokenize='none', smooth_method='none', effective_order=True).corpus_score(...)",
           sacrebleu_corpus("none", effective_order=True)),
+    Check("sacrebleu/sentence_score", "sacrebleu", BLEU_CORPUS,
+          "BLEU(tokenize='none', effective_order=True).sentence_score(hypothesis, references)", sacrebleu_sentence),
     Check("sacrebleu/chrf++", "sacrebleu", CHRF,
           "CHRF(word_order=2, beta=beta, lowercase=lowercase).corpus_score / sentence_score / _remove_punctuation",
           sacrebleu_chrf_scores),

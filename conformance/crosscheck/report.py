@@ -7,7 +7,7 @@ from fractions import Fraction
 from importlib.metadata import version
 from typing import Any
 
-from conformance.crosscheck.catalogue import CATALOGUE_BY_ID
+from conformance.crosscheck.catalogue import AGREEMENTS, CATALOGUE_BY_ID
 from conformance.crosscheck.checks import CHECKS_BY_ID
 from conformance.crosscheck.runner import CrosscheckResult, Reproducer
 
@@ -95,6 +95,13 @@ def render(result: CrosscheckResult) -> str:
                      f"| {stats.agreed} | {stats.explained} | {stats.not_comparable} | {stats.unexplained} |")
     lines += ["", "Not comparable: a token holding a whitespace code point, which sacreBLEU's str.split() would "
               "break apart (its input is one string per segment).", ""]
+
+    lines += ["## Areas checked where the libraries agree", "",
+              "| area | finding | checks |", "|---|---|---|"]
+    for agreement in AGREEMENTS:
+        checks = ", ".join(f"`{c}`" for c in agreement.checks) or "none"
+        lines.append(f"| {agreement.area} | {cell(agreement.finding)} | {checks} |")
+    lines.append("")
 
     if result.unexplained:
         lines += ["## Unexplained disagreements", "",

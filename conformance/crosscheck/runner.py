@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, Phase, find, given, seed as hypothesis_seed, settings
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
-from conformance.crosscheck.catalogue import CATALOGUE, Divergence, explaining
+from conformance.crosscheck.catalogue import CATALOGUE, Divergence, explaining, explains
 from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, Check, evaluate, oracle_output
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.inputs import STRATEGIES
@@ -81,8 +81,8 @@ def classify(check: Check, payload: dict, comparison: Comparison) -> tuple[str, 
         return "not_comparable", []
     if not comparison.differences:
         return "agreed", []
-    ids = explaining(check.id, payload)
-    return ("explained", ids) if ids else ("unexplained", [])
+    ids = explaining(check.id, payload, comparison.differences)
+    return ("explained", ids) if ids and explains(ids, comparison.differences) else ("unexplained", ids)
 
 
 def is_unexplained(check: Check, payload: dict) -> bool:
@@ -109,13 +109,18 @@ def divergence_reproducer(divergence: Divergence, seed: int, libraries: list[str
         for check in checks:
 
             def differs(payload: dict, check: Check = check, alone: bool = alone) -> bool:
-                ids = explaining(check.id, payload)
-                applies = ids == [divergence.id] if alone else divergence.id in ids
-                return applies and bool(evaluate(check, payload).differences)
+                if not divergence.applies(payload):
+                    return False
+                differences = evaluate(check, payload).differences
+                ids = explaining(check.id, payload, differences)
+                if alone:
+                    return ids == [divergence.id] and explains(ids, differences)
+                return divergence.id in ids
 
             found = shrink(check.tool_id, differs, seed)
             if found is not None:
-                return Reproducer(check, found, evaluate(check, found), explaining(check.id, found))
+                comparison = evaluate(check, found)
+                return Reproducer(check, found, comparison, explaining(check.id, found, comparison.differences))
     return None
 
 
@@ -133,7 +138,7 @@ def run_crosscheck(libraries: list[str], examples: int, seed: int, find_reproduc
                 stats = statistics[check.id]
                 setattr(stats, outcome, getattr(stats, outcome) + 1)
                 stats.compared += outcome != "not_comparable"
-                for divergence_id in ids:
+                for divergence_id in ids if outcome == "explained" else []:
                     fired[divergence_id].add((tool_id, index))
                 if outcome == "unexplained":
                     first_failure.setdefault(check.id, payload)
