@@ -41,9 +41,15 @@ from conformance import known_failures, progress
 from conformance.model import Case, CaseResult, Expectation, RunRecord, TargetResponse, Verdict
 from conformance.targets import DEFAULT_TIMEOUT, TargetSpecError, make_target
 
-# Hypothesis examples per generated family. `default` is sized so the whole suite
-# against the in-process oracle runs well under a minute on 2 cores.
-PROFILES = {"quick": 8, "default": 60, "thorough": 600}
+# Hypothesis examples per generated family, by category. Boundary families draw inputs at
+# the size limits (up to 50,000 tokens), each costing ~100 ms of oracle time, and their
+# space is small (each limit, both sides), so they get fewer examples. `default` is sized
+# so the whole suite against the in-process oracle runs well under a minute on 2 cores.
+PROFILES = {
+    "quick": {"valid": 8, "boundary": 3, "invalid": 6},
+    "default": {"valid": 60, "boundary": 12, "invalid": 40},
+    "thorough": {"valid": 600, "boundary": 100, "invalid": 300},
+}
 DEFAULT_REPORT_DIR = "reports/latest"
 
 # Circuit breaker: the target is unhealthy after this many transport errors in a row,
@@ -181,7 +187,7 @@ class ConformanceRun:
             raise pytest.UsageError(f"--target: {exc}") from None
         self.config = config
         self.profile = option("--profile")
-        self.max_examples = PROFILES[self.profile]
+        self.examples = PROFILES[self.profile]
         self.seed = option("--seed") if option("--seed") is not None else random.SystemRandom().randrange(2**32)
         self.report_dir = Path(option("--report-dir"))
         self.strict = option("--strict-known-failures")
@@ -238,7 +244,7 @@ class ConformanceRun:
             strict=self.strict,
             retries=getattr(self.target, "retries", 0),
             retries_made=self.health.retries,
-            examples_per_family=self.max_examples,
+            examples_per_family=self.examples,
             timeout_s=self.config.getoption("--target-timeout"),
             workers=self.workers,
             hypothesis=hypothesis.__version__,
@@ -328,7 +334,7 @@ class ConformanceRun:
         family = spec.family
 
         @settings(
-            max_examples=self.max_examples, database=None, deadline=None, derandomize=False,
+            max_examples=self.examples[family.category], database=None, deadline=None, derandomize=False,
             suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False,
             phases=(Phase.explicit, Phase.generate, Phase.shrink),
         )
@@ -405,11 +411,11 @@ class ConformanceRun:
         if self._pool:
             self._pool.shutdown(wait=False, cancel_futures=True)
         self.target.close()
+        if session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+            return  # nothing selected (-k, --tools): a usage problem, with nothing to report
         if session.exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR,
                                   pytest.ExitCode.USAGE_ERROR):
             code = int(session.exitstatus)
-        elif session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and not self.health.unhealthy:
-            code = int(pytest.ExitCode.NO_TESTS_COLLECTED)
         else:
             code = self.exit_code()
         record = RunRecord(header=self.header(), results=self.results, properties=self.properties, exit_code=code,

@@ -33,7 +33,8 @@ def register(subparsers) -> None:
                         help="oracle | python:MODULE | cmd:COMMAND ({tool}/{version} substituted) | http(s)://BASE")
     parser.add_argument("--tools", default="", metavar="ID[@V],...", help="only these tools (default: all)")
     parser.add_argument("--profile", default="default", choices=sorted(PROFILES),
-                        help="generated examples per family: " + ", ".join(f"{k} {v}" for k, v in PROFILES.items()))
+                        help="generated examples per family (valid/boundary/invalid): " + "; ".join(
+                            f"{name} {'/'.join(str(n) for n in sizes.values())}" for name, sizes in PROFILES.items()))
     parser.add_argument("--seed", type=int, default=None, help="same seed, same cases (default: random, printed)")
     parser.add_argument("--report-dir", default=DEFAULT_REPORT_DIR, help=f"default {DEFAULT_REPORT_DIR}/")
     parser.add_argument("--junit", default=None, metavar="FILE", help="also write the JUnit XML report here")

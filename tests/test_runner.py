@@ -1,0 +1,214 @@
+"""`conformance run` end to end: verdicts, exit codes, reproducers, replay, seeds, health.
+
+Each test runs the real command in a subprocess (as a user would), on a small slice of
+the suite (one tool, the quick profile, or fixtures only) to keep the project's test run
+fast. The faulty implementations are written out below, each with the bug it carries.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+PYTHON = shlex.quote(sys.executable)
+BLEU = "bleu-corpus-compute"
+
+# Brevity penalty with the ratio inverted: exp(1 - c/r) instead of the contract's
+# exp(1 - r/c) ("brevity_penalty is 1 when c > r, 0 when c = 0, otherwise exp(1 - r/c)").
+# For c = r both are 1, so only hypotheses shorter than their references expose it,
+# e.g. the contract's second example: c = 17, r = 18, bp = exp(1 - 18/17) = 0.942873,
+# where the bug gives exp(1 - 17/18) = 1.057...
+INVERTED_BREVITY_PENALTY = """
+    import math
+    import oracle
+
+    def execute(tool_id, version, payload):
+        output = oracle.execute(tool_id, version, payload)
+        c, r = output.get("candidate_length"), output.get("reference_length")
+        if tool_id == "bleu-corpus-compute" and 0 < c < r:
+            wrong = math.exp(1 - c / r)
+            if output["brevity_penalty"]:
+                output["bleu"] = output["bleu"] / output["brevity_penalty"] * wrong
+            output["brevity_penalty"] = wrong
+            if "decimals" in payload:
+                output["bleu"] = round(output["bleu"], payload["decimals"])
+                output["brevity_penalty"] = round(wrong, payload["decimals"])
+        return output
+"""
+
+# Answers the first call (the preflight) and then crashes on every input.
+CRASHES_AFTER_PREFLIGHT = """
+    import oracle
+    calls = []
+
+    def execute(tool_id, version, payload):
+        calls.append(1)
+        if len(calls) > 1:
+            raise RuntimeError("segfault simulated")
+        return oracle.execute(tool_id, version, payload)
+"""
+
+# The oracle, logging every input it is sent (one JSON line each) to the file named by
+# the environment variable INPUT_LOG: shows which cases a run generated.
+LOGGING_ORACLE = """
+    import json, os
+    import oracle
+
+    def execute(tool_id, version, payload):
+        with open(os.environ["INPUT_LOG"], "a", encoding="utf-8") as log:
+            log.write(json.dumps([tool_id, payload], ensure_ascii=True) + "\\n")
+        return oracle.execute(tool_id, version, payload)
+"""
+
+
+def write_module(directory: Path, name: str, source: str) -> None:
+    (directory / f"{name}.py").write_text(textwrap.dedent(source), encoding="utf-8")
+
+
+def conformance(*args: str, cwd: Path, env: dict | None = None, timeout: float = 240) -> subprocess.CompletedProcess:
+    import os
+
+    full_env = {**os.environ, "PYTHONPATH": str(cwd), **(env or {})}
+    return subprocess.run([sys.executable, "-m", "conformance", *args], cwd=cwd, env=full_env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def report(directory: Path) -> dict:
+    return json.loads((directory / "report.json").read_text(encoding="utf-8"))
+
+
+def test_oracle_passes_quick_profile(tmp_path):
+    run = conformance("run", "--target", "oracle", "--profile", "quick", "--seed", "5",
+                      "--report-dir", "out", cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    record = report(tmp_path / "out")
+    assert record["header"]["seed"] == 5 and record["header"]["profile"] == "quick"
+    assert record["totals"]["failed"] == record["totals"]["errored"] == 0
+    tools = {result["case"]["tool_id"] for result in record["results"]}
+    assert tools == {"bleu-corpus-compute", "bleu-ngrams-count", "chrf-plus-plus-compute"}
+    assert record["properties"] and all(prop["outcome"] == "passed" and prop["examples"] > 0
+                                        for prop in record["properties"])
+    assert "seed 5" in run.stdout and "conformant" in run.stdout
+    for name in ("report.json", "junit.xml", "report.md", "report.html"):
+        assert (tmp_path / "out" / name).is_file()
+
+
+def test_exec_command_target_passes(tmp_path):
+    target = f"cmd:{PYTHON} -m conformance exec {{tool}}@{{version}}"
+    # one process per case: the contract's examples and the brevity-penalty topic are enough here
+    run = conformance("run", "--target", target, "--tools", BLEU, "--fixtures-only", "--workers", "2",
+                      "-k", "examples or brevity", "--report-dir", "out", cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    record = report(tmp_path / "out")
+    assert record["totals"]["passed"] == len(record["results"]) >= 8
+
+
+def test_wrong_brevity_penalty_fails_with_a_replayable_reproducer(tmp_path):
+    write_module(tmp_path, "inverted_bp", INVERTED_BREVITY_PENALTY)
+    run = conformance("run", "--target", "python:inverted_bp", "--tools", BLEU, "--profile", "quick",
+                      "--seed", "3", "-k", "examples or short-and-empty", "--report-dir", "out", cwd=tmp_path)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "NOT conformant" in run.stdout
+    record = report(tmp_path / "out")
+    failed = {result["case"]["case_id"]: result for result in record["results"] if result["outcome"] == "failed"}
+    # the contract's second worked example (c = 17 < r = 18) is one of the golden cases
+    example = failed["bleu-corpus-compute/1.0.0/examples#contract-example-2-three-segments"]
+    assert example["mismatch"]["pointer"] == "/brevity_penalty"
+    # a generated family of short hypotheses finds it too, shrunk to a small input
+    shrunk = [result for case_id, result in failed.items() if case_id.startswith("generated/")]
+    assert shrunk and len(json.dumps(shrunk[0]["case"]["input"])) < 200
+    first = shrunk[0]
+    assert first["case"]["case_id"] in run.stdout
+    reproducer = tmp_path / first["reproducer_file"]
+    saved = json.loads(reproducer.read_text(encoding="utf-8"))
+    assert saved["target"] == "python:inverted_bp" and saved["seed"] == 3
+    assert saved["case"]["input"] == first["case"]["input"]
+
+    still = conformance("replay", str(reproducer), cwd=tmp_path)
+    assert still.returncode == 1, still.stdout + still.stderr
+    assert "still fails" in still.stdout and "expected" in still.stdout
+    fixed = conformance("replay", str(reproducer), "--target", "oracle", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+
+
+def test_same_seed_same_cases(tmp_path):
+    write_module(tmp_path, "logging_oracle", LOGGING_ORACLE)
+    logs = []
+    for attempt in range(2):
+        log = tmp_path / f"inputs-{attempt}.jsonl"
+        run = conformance("run", "--target", "python:logging_oracle", "--tools", "bleu-ngrams-count",
+                          "--generated-only", "--profile", "quick", "--seed", "11", "-k", "valid",
+                          "--report-dir", f"out{attempt}", cwd=tmp_path, env={"INPUT_LOG": str(log)})
+        assert run.returncode == 0, run.stdout + run.stderr
+        logs.append(log.read_text(encoding="utf-8").splitlines())
+    assert len(logs[0]) > 10
+    assert logs[0] == logs[1]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--target", "oracle", "--tools", "no-such-tool"], "unknown tool"),
+        (["--target", "ftp://example.org"], "unknown target"),
+        (["--target", "python:no_such_module_for_tests"], "cannot import"),
+        (["--target", "oracle", "--known-failures", "missing.json"], "cannot read"),
+        (["--target", "oracle", "--profile", "huge"], "invalid choice"),
+        (["--tools", BLEU], "--target"),
+        (["--target", "oracle", "-k", "no_test_has_this_name"], "no case selected"),
+    ],
+)
+def test_bad_usage_exits_2(tmp_path, monkeypatch, capfd, args, message):
+    from conformance.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    try:
+        code = main(["run", *args, "--report-dir", "out", "--fixtures-only"])
+    except SystemExit as exc:  # argparse's own usage errors
+        code = exc.code
+    out, err = capfd.readouterr()
+    assert code == 2, out + err
+    assert message in out + err
+    assert not (tmp_path / "out" / "report.json").exists(), "a usage error runs nothing"
+
+
+def test_dead_command_target_exits_3_quickly(tmp_path):
+    started = time.monotonic()
+    run = conformance("run", "--target", "cmd:no-such-command-for-conformance-tests", "--report-dir", "out",
+                      cwd=tmp_path)
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert time.monotonic() - started < 30
+    record = report(tmp_path / "out")
+    assert "preflight" in record["unhealthy_reason"] and "not found" in record["unhealthy_reason"]
+    assert record["totals"]["passed"] == 0
+    assert "could not conclude" in run.stdout
+
+
+def test_circuit_breaker_stops_a_target_that_keeps_crashing(tmp_path):
+    write_module(tmp_path, "crashes", CRASHES_AFTER_PREFLIGHT)
+    started = time.monotonic()
+    run = conformance("run", "--target", "python:crashes", "--report-dir", "out", cwd=tmp_path)
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert time.monotonic() - started < 60
+    record = report(tmp_path / "out")
+    assert "transport errors in a row" in record["unhealthy_reason"]
+    assert "RuntimeError: segfault simulated" in record["unhealthy_reason"]
+    assert record["totals"]["errored"] == 5, "the breaker opens after 5 errors in a row"
+    assert record["totals"]["skipped"] > 50, "the rest is skipped without calling the target"
+
+
+def test_http_target_on_loopback_passes(tmp_path):
+    from faulty_servers import oracle_server
+
+    with oracle_server() as (url, _process, _log):
+        run = conformance("run", "--target", url, "--tools", BLEU, "--profile", "quick", "--seed", "2",
+                          "--report-dir", "out", cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    record = report(tmp_path / "out")
+    assert record["header"]["target"] == url and record["totals"]["passed"] > 10
