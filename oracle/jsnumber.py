@@ -10,7 +10,11 @@ gives "1.00". Python's ``round`` rounds ties to even and is therefore not it.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
+
+# Enough significant digits for any result: 21 integer digits + 100 fraction digits.
+# (Decimal's default context keeps 28 and would raise on e.g. (1e20).toFixed(15).)
+_EXACT = Context(prec=130)
 
 
 def to_fixed(x: float, digits: int) -> str:
@@ -20,7 +24,7 @@ def to_fixed(x: float, digits: int) -> str:
     exact = Decimal(x)  # the exact binary value, every digit of it
     sign = "-" if exact < 0 else ""
     # ties pick the larger n for x >= 0; ECMA-262 handles x < 0 as -(−x).toFixed()
-    rounded = abs(exact).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    rounded = exact.copy_abs().quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP, context=_EXACT)
     return sign + format(rounded, "f")
 
 
