@@ -485,7 +485,8 @@ def header_rows(record: RunRecord) -> list[tuple[str, str]]:
             rows.append((label, visible(text, spaces=False)))
     for key, value in header.items():
         if key not in labels:
-            rows.append((visible(str(key), spaces=False), render_value(value)[0]))
+            text = visible(value, spaces=False) if isinstance(value, str) else render_value(value)[0]
+            rows.append((visible(str(key), spaces=False), text))
     return rows
 
 
@@ -500,12 +501,16 @@ class Block:
     kind: str = "code"  # "code" (JSON) | "diff" | "command" | "text"
 
 
+# Facts that are sentences (shown as text); every other fact is a value (shown as code).
+PROSE_FACTS = frozenset({"outcome", "description", "why", "detail", "target said", "known failure reason"})
+
+
 @dataclass
 class FailureView:
     number: int
     outcome: str
     title: str
-    facts: list[tuple[str, str]]
+    facts: list[tuple[str, str]]  # (label, text); labels in PROSE_FACTS are sentences, the rest values
     blocks: list[Block]
 
     @property
@@ -671,7 +676,8 @@ def listed(record: RunRecord, outcome: str) -> list[CaseResult]:
 
 # ---------------------------------------------------------------- report.md
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~$])")
+# Markdown's active characters; "_" only where it could open or close emphasis (not inside a word).
+_MD_SPECIAL = re.compile(r"([\\`*\[\]<>|&~$]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 
 
 def md_text(text: str) -> str:
@@ -724,11 +730,10 @@ def render_markdown(record: RunRecord) -> str:
     if groups:
         lines += ["", "## Generated properties", ""]
         lines += _md_table(
-            ["property", "tool", "examples run", "outcome", "recorded failures"],
+            ["property", "examples run", "outcome", "recorded failures"],
             [
                 [
                     md_code(group.name),
-                    md_text(tool_label(group.tool_id, group.version)),
                     md_text(str(group.summary.get("examples", "?"))),
                     md_text(group.outcome),
                     str(sum(is_problem(r.outcome, strict) for r in group.results)),
@@ -743,7 +748,7 @@ def render_markdown(record: RunRecord) -> str:
         lines.append("None.")
     for view in views:
         lines += [f'### {view.number}. {md_text(view.title)}', ""]
-        lines += [f"- **{md_text(label)}:** {md_code(text)}" for label, text in view.facts]
+        lines += [f"- **{md_text(label)}:** {md_text(text) if label in PROSE_FACTS else md_code(text)}" for label, text in view.facts]
         for block in view.blocks:
             lines += ["", f"**{md_text(block.label)}**" + (f" ({md_text(block.note)})" if block.note else "")]
             if block.text:
@@ -826,7 +831,10 @@ def _html_diff(text: str) -> str:
 
 
 def _html_failure(view: FailureView) -> str:
-    facts = "".join(f"<dt>{_e(label)}</dt><dd><code>{_e(text)}</code></dd>" for label, text in view.facts)
+    facts = "".join(
+        f"<dt>{_e(label)}</dt><dd>{_e(text)}</dd>" if label in PROSE_FACTS else f"<dt>{_e(label)}</dt><dd><code>{_e(text)}</code></dd>"
+        for label, text in view.facts
+    )
     blocks = []
     for block in view.blocks:
         note = f' <span class="note">({_e(block.note)})</span>' if block.note else ""
@@ -874,11 +882,10 @@ def render_html(record: RunRecord) -> str:
         parts.append("<h2>Generated properties</h2>")
         parts.append(
             _html_table(
-                ["property", "tool", "examples run", "outcome", "recorded failures"],
+                ["property", "examples run", "outcome", "recorded failures"],
                 (
                     [
                         (f"<code>{_e(visible(group.name, spaces=False))}</code>", ""),
-                        (_e(tool_label(group.tool_id, group.version)), ""),
                         (_e(str(group.summary.get("examples", "?"))), ""),
                         (_e(group.outcome), "bad" if is_problem(group.outcome, strict) else "ok" if group.outcome in ("passed", "fixed") else "warn"),
                         (str(sum(is_problem(r.outcome, strict) for r in group.results)), ""),
