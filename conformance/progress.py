@@ -25,6 +25,7 @@ class Progress:
         self.counts: dict[str, Counter] = defaultdict(Counter)
         self._line_shown = False
         self._last_draw = 0.0
+        self.current = ""  # the property running now, shown on the live line
 
     def case_done(self, tool_id: str, outcome: str) -> None:
         self.counts[tool_id][outcome] += 1
@@ -53,7 +54,7 @@ class Progress:
         for tool_id, counts in self.counts.items():
             bad = sum(counts[outcome] for outcome in NOT_PASSING)
             parts.append(f"{tool_id} {counts['done']}" + (f" ({bad} failing)" if bad else ""))
-        return "running: " + " | ".join(parts)
+        return "done: " + " | ".join(parts) + (f"  [{self.current}]" if self.current else "")
 
     def _draw(self) -> None:
         self._last_draw = time.monotonic()

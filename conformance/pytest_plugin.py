@@ -178,6 +178,9 @@ class ConformanceRun:
             raise pytest.UsageError(f"--tools: {exc}") from None
         if option("--target-timeout") <= 0 or option("--target-workers") < 1:
             raise pytest.UsageError("--timeout must be > 0 and --workers >= 1")
+        if getattr(config.option, "numprocesses", None):
+            raise pytest.UsageError("the conformance suite keeps one run record per session: use --workers "
+                                    "(concurrent target calls) instead of pytest-xdist's -n")
         if option("--no-generated") and option("--no-fixtures"):
             raise pytest.UsageError("--no-generated and --no-fixtures together leave nothing to run")
         self.known_entries = self._load_known_failures(option("--known-failures"))
@@ -359,6 +362,7 @@ class ConformanceRun:
                  "category": family.category, "outcome": "passed", "message": "", "seed": self.seed}
         self.properties.append(entry)
         known = self.known.get(spec.id)
+        self.progress.current = spec.id
         started = time.monotonic()
         result: CaseResult | None = None
         try:
@@ -413,9 +417,8 @@ class ConformanceRun:
         self.target.close()
         if session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
             return  # nothing selected (-k, --tools): a usage problem, with nothing to report
-        if session.exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR,
-                                  pytest.ExitCode.USAGE_ERROR):
-            code = int(session.exitstatus)
+        if session.exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR):
+            code = EXIT_UNCONCLUDED  # the partial report is still written
         else:
             code = self.exit_code()
         record = RunRecord(header=self.header(), results=self.results, properties=self.properties, exit_code=code,

@@ -36,7 +36,7 @@ class ReproducerError(ValueError):
 
 def safe_name(case_id: str) -> str:
     """A file name for a case id: letters, digits, dot, dash and underscore only."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", case_id).strip("_")[:180] or "case"
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", case_id).strip("._")[:180] or "case"
 
 
 def reproducer(result: CaseResult, target_spec: str, seed: int | None) -> dict:
@@ -100,6 +100,12 @@ def describe(case: Case, response, verdict: Verdict) -> str:
         lines.append(f"    actual:   {json.dumps(mismatch.actual, ensure_ascii=False)}")
         if mismatch.delta is not None:
             lines.append(f"    delta {mismatch.delta!r}, tolerance {mismatch.tolerance!r}")
+    if verdict.outcome == "failed" and case.expect.kind == "output":
+        from conformance.compare import expected_for
+
+        lines.append(f"  expected output (oracle): {json.dumps(expected_for(case), ensure_ascii=False)[:2000]}")
+        if response is not None and response.kind == "result":
+            lines.append(f"  actual output:            {json.dumps(response.result, ensure_ascii=False)[:2000]}")
     if response is not None and response.kind == "transport_error":
         lines.append(f"  target: {response.detail}")
         if response.raw:

@@ -80,6 +80,17 @@ def conformance(*args: str, cwd: Path, env: dict | None = None, timeout: float =
                           capture_output=True, text=True, timeout=timeout)
 
 
+def conformance_in_process(*args: str, cwd: Path, monkeypatch, capfd) -> tuple[int, str]:
+    """The same command in this process: the suite is pytest-native, so a run nests cleanly."""
+    from conformance.cli import main
+
+    monkeypatch.chdir(cwd)
+    monkeypatch.syspath_prepend(str(cwd))
+    code = main(list(args))
+    out, err = capfd.readouterr()
+    return code, out + err
+
+
 def report(directory: Path) -> dict:
     return json.loads((directory / "report.json").read_text(encoding="utf-8"))
 
@@ -138,15 +149,17 @@ def test_wrong_brevity_penalty_fails_with_a_replayable_reproducer(tmp_path):
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
 
 
-def test_same_seed_same_cases(tmp_path):
+def test_same_seed_same_cases(tmp_path, monkeypatch, capfd):
     write_module(tmp_path, "logging_oracle", LOGGING_ORACLE)
     logs = []
     for attempt in range(2):
         log = tmp_path / f"inputs-{attempt}.jsonl"
-        run = conformance("run", "--target", "python:logging_oracle", "--tools", "bleu-ngrams-count",
-                          "--generated-only", "--profile", "quick", "--seed", "11", "-k", "valid",
-                          "--report-dir", f"out{attempt}", cwd=tmp_path, env={"INPUT_LOG": str(log)})
-        assert run.returncode == 0, run.stdout + run.stderr
+        monkeypatch.setenv("INPUT_LOG", str(log))
+        code, output = conformance_in_process(
+            "run", "--target", "python:logging_oracle", "--tools", "bleu-ngrams-count", "--generated-only",
+            "--profile", "quick", "--seed", "11", "-k", "valid", "--report-dir", f"out{attempt}",
+            cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+        assert code == 0, output
         logs.append(log.read_text(encoding="utf-8").splitlines())
     assert len(logs[0]) > 10
     assert logs[0] == logs[1]
@@ -178,23 +191,24 @@ def test_bad_usage_exits_2(tmp_path, monkeypatch, capfd, args, message):
     assert not (tmp_path / "out" / "report.json").exists(), "a usage error runs nothing"
 
 
-def test_dead_command_target_exits_3_quickly(tmp_path):
+def test_dead_command_target_exits_3_quickly(tmp_path, monkeypatch, capfd):
     started = time.monotonic()
-    run = conformance("run", "--target", "cmd:no-such-command-for-conformance-tests", "--report-dir", "out",
-                      cwd=tmp_path)
-    assert run.returncode == 3, run.stdout + run.stderr
+    code, output = conformance_in_process("run", "--target", "cmd:no-such-command-for-conformance-tests",
+                                          "--report-dir", "out", cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    assert code == 3, output
     assert time.monotonic() - started < 30
     record = report(tmp_path / "out")
     assert "preflight" in record["unhealthy_reason"] and "not found" in record["unhealthy_reason"]
     assert record["totals"]["passed"] == 0
-    assert "could not conclude" in run.stdout
+    assert "could not conclude" in output
 
 
-def test_circuit_breaker_stops_a_target_that_keeps_crashing(tmp_path):
+def test_circuit_breaker_stops_a_target_that_keeps_crashing(tmp_path, monkeypatch, capfd):
     write_module(tmp_path, "crashes", CRASHES_AFTER_PREFLIGHT)
     started = time.monotonic()
-    run = conformance("run", "--target", "python:crashes", "--report-dir", "out", cwd=tmp_path)
-    assert run.returncode == 3, run.stdout + run.stderr
+    code, output = conformance_in_process("run", "--target", "python:crashes", "--report-dir", "out",
+                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    assert code == 3, output
     assert time.monotonic() - started < 60
     record = report(tmp_path / "out")
     assert "transport errors in a row" in record["unhealthy_reason"]
