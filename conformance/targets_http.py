@@ -42,6 +42,7 @@ from conformance.model import TargetResponse
 from conformance.targets import excerpt, read_error_code
 
 READ_CHUNK = 64 * 1024
+DETAIL_EXCERPT_CHARS = 80  # of a bad answer, quoted in the one-line detail (``raw`` holds more)
 MAX_CONNECT_TIMEOUT = 5.0  # a loopback or LAN connect takes milliseconds; a dead host should fail fast
 BACKOFF_SECONDS = 0.2  # doubled on each retry: 0.2 s, 0.4 s, ...
 RETRYABLE_STATUSES = frozenset({408, 429, 502, 503, 504})
@@ -49,7 +50,9 @@ NOT_A_VERDICT_4XX = frozenset({408, 429})  # 4xx that say nothing about the inpu
 
 
 class _Oversize(Exception):
-    pass
+    def __init__(self, reason: str, head: bytes = b""):
+        super().__init__(reason)
+        self.head = head  # the start of what came back, for the report
 
 
 class _DeadlinePassed(Exception):
@@ -88,7 +91,7 @@ def read_capped(response: requests.Response, max_bytes: int, deadline: float, re
             return bytes(body)
         body += chunk
         if len(body) > max_bytes:
-            raise _Oversize(f"more than {max_bytes} bytes")
+            raise _Oversize(f"more than {max_bytes} bytes", bytes(body[:READ_CHUNK]))
 
 
 def classify(status: int, body: bytes, content_type: str, started: float) -> TargetResponse:
@@ -97,6 +100,8 @@ def classify(status: int, body: bytes, content_type: str, started: float) -> Tar
     raw = excerpt(body)
 
     def transport_error(detail: str) -> TargetResponse:
+        if body.strip():  # the report line names what came back, not only that it was wrong
+            detail += f"; the body starts {excerpt(body.strip(), DETAIL_EXCERPT_CHARS)!r}"
         return TargetResponse("transport_error", status=status, raw=raw, detail=detail, duration_ms=elapsed)
 
     if 400 <= status < 500 and status not in NOT_A_VERDICT_4XX:
@@ -180,7 +185,7 @@ class HttpTarget:
                 data = read_capped(response, self.max_bytes, deadline, self.timeout)
             except _Oversize as exc:
                 return failed(f"HTTP {status} answer larger than the {self.max_bytes}-byte cap ({exc}); "
-                              f"stopped reading", False, status)
+                              f"stopped reading", False, status, excerpt(exc.head))
             except (_DeadlinePassed, urllib3.exceptions.ReadTimeoutError, TimeoutError):
                 return failed(f"HTTP {status} answer not complete within {self.timeout:g} s", True, status)
             except (urllib3.exceptions.HTTPError, requests.exceptions.RequestException, OSError) as exc:

@@ -162,6 +162,7 @@ def test_html_page_is_a_transport_error():
     with faulty_server("html_page") as server:
         response = HttpTarget(server.url).call(TOOL, VERSION, PAYLOAD)
     assert response.kind == "transport_error" and "text/html" in response.detail
+    assert "502 Bad Gateway" in response.detail  # the one-line detail names what came back
     assert response.raw.startswith("<!DOCTYPE html>")
 
 
@@ -181,6 +182,7 @@ def test_huge_body_is_cut_at_the_cap_with_bounded_memory():
         assert response.kind == "transport_error" and "cap" in response.detail
         assert len(response.raw) < 1000  # the report gets an excerpt, not megabytes
     assert "Content-Length 41943040" in declared.detail
+    assert undeclared.raw.startswith('{"result":')  # what came back, as far as it was read
     assert peak < 4 * cap  # the 40 MB never came into memory
 
 
