@@ -13,6 +13,9 @@ class ContractError(Exception):
     def __init__(self, code: str, message: str):
         if code not in HTTP_STATUS:
             raise ValueError(f"unknown error code {code!r}")
+        # a message quotes input (a key, a token); a lone surrogate in it is written as \udXXX so
+        # the message itself is always valid UTF-8, whatever it quotes
+        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
         super().__init__(message)
         self.code = code
         self.message = message
