@@ -47,6 +47,7 @@ DIFF_MAX_LINES = 400  # pretty-printed outputs longer than this get no whole-out
 MAX_DETAILED_FAILURES = 200  # sections per report; the rest are listed by id only
 MAX_LISTED = 500  # rows of the known-failure and skipped lists
 MAX_DEPTH = 100  # JSON nesting kept in report.json (a python: target can return anything)
+STRING_CAP = 100_000  # characters of one string made visible before the budgets above cut it
 
 CATEGORY_ORDER = ("valid", "boundary", "invalid")
 PROBLEM_OUTCOMES = ("failed", "errored")
@@ -111,19 +112,16 @@ _SELF_ESCAPED = frozenset("␣⇥↵⟨")
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"})
 _MARK_CATEGORIES = frozenset({"Mn", "Me", "Mc"})
 # Default-ignorable code points outside the categories above (fillers, variation selectors).
-_IGNORABLE_RANGES = (
-    (0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x3164, 0x3164),
-    (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF),
+_IGNORABLE = frozenset(
+    chr(value)
+    for low, high in ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x3164, 0x3164),
+                      (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF))
+    for value in range(low, high + 1)
 )
 
 
 def code_point(ch: str) -> str:
     return f"⟨U+{ord(ch):04X}⟩"
-
-
-def _is_ignorable(ch: str) -> bool:
-    value = ord(ch)
-    return any(low <= value <= high for low, high in _IGNORABLE_RANGES)
 
 
 def visible(text: str, *, spaces: bool = True) -> str:
@@ -135,6 +133,8 @@ def visible(text: str, *, spaces: bool = True) -> str:
     on a visible base character: then an NFC/NFD difference (which these contracts never
     normalize away) is visible, while ordinary accented or Indic text stays readable.
     """
+    if text.isascii() and text.isprintable():  # the common case: only the space needs a glyph
+        return text.replace(" ", "␣") if spaces else text
     try:
         nfc = unicodedata.is_normalized("NFC", text)
     except (UnicodeError, ValueError):  # lone surrogates
@@ -151,7 +151,7 @@ def visible(text: str, *, spaces: bool = True) -> str:
             previous_shown = False
             continue
         category = unicodedata.category(ch)
-        if ch in _SELF_ESCAPED or category in _INVISIBLE_CATEGORIES or _is_ignorable(ch):
+        if ch in _SELF_ESCAPED or category in _INVISIBLE_CATEGORIES or ch in _IGNORABLE:
             out.append(code_point(ch))
             previous_shown = False
         elif category in _MARK_CATEGORIES and not (nfc and previous_shown):
@@ -188,8 +188,11 @@ def _json_scalar(value: Any) -> str:
 
 def _value_pieces(value: Any, indent: int | None, level: int) -> Iterator[str]:
     """JSON text of ``value`` in pieces, strings made visible; lazy so a budget can stop it early."""
-    if isinstance(value, str):
-        yield json.dumps(visible(value), ensure_ascii=False)
+    if level > MAX_DEPTH:
+        yield f"<nested deeper than {MAX_DEPTH} levels>"
+    elif isinstance(value, str):
+        # Every budget is far below STRING_CAP, so a string cut here is always reported as truncated.
+        yield json.dumps(visible(value[:STRING_CAP]), ensure_ascii=False)
     elif value is None or isinstance(value, (bool, int, float)):
         yield _json_scalar(value)
     elif isinstance(value, (list, tuple)) and indent and _is_short_flat(value):
@@ -705,7 +708,7 @@ def _md_table(heading: list[str], rows: list[list[str]]) -> list[str]:
     return lines
 
 
-def render_markdown(record: RunRecord) -> str:
+def render_markdown(record: RunRecord, views: list[FailureView] | None = None) -> str:
     header, totals = record.header, record.totals()
     strict = bool(header.get("strict"))
     headline, _ = verdict(record)
@@ -741,7 +744,7 @@ def render_markdown(record: RunRecord) -> str:
                 for group in groups
             ],
         )
-    views = failure_views(record)
+    views = failure_views(record) if views is None else views
     problems = problem_results(record)
     lines += ["", f"## Failures ({len(problems)})", ""]
     if not problems:
@@ -849,7 +852,7 @@ def _html_failure(view: FailureView) -> str:
     )
 
 
-def render_html(record: RunRecord) -> str:
+def render_html(record: RunRecord, views: list[FailureView] | None = None) -> str:
     header, totals = record.header, record.totals()
     strict = bool(header.get("strict"))
     headline, state = verdict(record)
@@ -895,7 +898,7 @@ def render_html(record: RunRecord) -> str:
             )
         )
     problems = problem_results(record)
-    views = failure_views(record)
+    views = failure_views(record) if views is None else views
     parts.append(f"<h2>Failures ({len(problems)})</h2>")
     if not problems:
         parts.append("<p>None.</p>")
@@ -968,10 +971,10 @@ def _junit_outcome(element: ElementTree.Element, outcome: str, message: str, bod
     return counter
 
 
-def render_junit(record: RunRecord) -> str:
+def render_junit(record: RunRecord, views: list[FailureView] | None = None) -> str:
     header = record.header
     strict = bool(header.get("strict"))
-    views = {id(result): view for result, view in zip(problem_results(record), failure_views(record))}
+    views_by_result = dict(zip(map(id, problem_results(record)), failure_views(record) if views is None else views))
     suites: dict[str, ElementTree.Element] = {}
     counters: dict[str, dict[str, float]] = {}
     root = ElementTree.Element("testsuites", name="conformance")
@@ -998,7 +1001,7 @@ def render_junit(record: RunRecord) -> str:
     for result in record.results:
         if result.case.origin != "fixture":
             continue
-        view = views.get(id(result))
+        view = views_by_result.get(id(result))
         message = _junit_message(result)
         add_case(
             tool_label(result.case.tool_id, result.case.version),
@@ -1009,10 +1012,8 @@ def render_junit(record: RunRecord) -> str:
             result.response.duration_ms if result.response else 0.0,
         )
     for group in property_groups(record):
-        failing = [views[id(r)] for r in group.results if id(r) in views]
-        message = group.summary.get("message") or next((_junit_message(r) for r in group.results if is_problem(r.outcome, strict)), "")
-        if not message and group.outcome == "xfailed":
-            message = next((_junit_message(r) for r in group.results if r.outcome == "xfailed"), "known failure")
+        failing = [views_by_result[id(r)] for r in group.results if id(r) in views_by_result]
+        message = _property_message(group)
         milliseconds = group.summary.get("duration_ms")
         if not isinstance(milliseconds, (int, float)):
             milliseconds = sum(r.response.duration_ms for r in group.results if r.response)
@@ -1033,13 +1034,26 @@ def render_junit(record: RunRecord) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"
 
 
+def _outcome_message(outcome: str, message: str, known_failure_reason: str) -> str:
+    """The one-line JUnit message: the reason for a known failure, else what went wrong."""
+    if outcome == "xfailed":
+        return f"known failure: {known_failure_reason or message}"
+    if outcome == "fixed":
+        return f"fixed: listed as a known failure ({known_failure_reason}) but now passes"
+    return visible(message or outcome, spaces=False)
+
+
 def _junit_message(result: CaseResult) -> str:
-    if result.outcome == "xfailed":
-        return f"known failure: {result.known_failure_reason or result.message}"
-    if result.outcome == "fixed":
-        return f"fixed: listed as a known failure ({result.known_failure_reason}) but now passes"
-    text = result.message or (result.mismatch.message if result.mismatch else "") or result.outcome
-    return visible(text, spaces=False)
+    message = result.message or (result.mismatch.message if result.mismatch else "")
+    return _outcome_message(result.outcome, message, result.known_failure_reason)
+
+
+def _property_message(group: PropertyGroup) -> str:
+    deciding = next((r for r in group.results if r.outcome == group.outcome), None)
+    if deciding is not None:
+        return _junit_message(deciding)
+    summary = group.summary
+    return _outcome_message(group.outcome, str(summary.get("message", "")), str(summary.get("known_failure_reason", "")))
 
 
 # ---------------------------------------------------------------- writing
@@ -1060,11 +1074,12 @@ def write_reports(record: RunRecord, report_dir: Path, junit_path: Path | None =
         "markdown": report_dir / "report.md",
         "html": report_dir / "report.html",
     }
+    views = failure_views(record)  # rendered once, shown three times
     contents = {
         "json": dump_report_json(document),
-        "junit": render_junit(record),
-        "markdown": render_markdown(record),
-        "html": render_html(record),
+        "junit": render_junit(record, views),
+        "markdown": render_markdown(record, views),
+        "html": render_html(record, views),
     }
     for kind, path in paths.items():
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -637,3 +637,13 @@ def test_markdown_escaping():
     assert reports.md_text("retries_made _x_ <b> | * [l](u) `c` & ~ $") == "retries_made \\_x\\_ \\<b\\> \\| \\* \\[l\\](u) \\`c\\` \\& \\~ \\$"
     assert reports.md_code("a `b` c") == "``a `b` c``"
     assert reports.md_code("`x`") == "`` `x` ``"
+
+
+def test_a_known_failing_property_is_skipped_with_its_reason(tmp_path):
+    shrunk = float_failure()
+    shrunk.outcome, shrunk.known_failure_reason = "xfailed", "issue 7: bleu rounded to 10 digits"
+    properties = [{"id": "generated/bleu-corpus-compute/valid", "tool_id": BLEU, "version": "1.0.0", "family": "valid",
+                   "outcome": "xfailed", "message": "bleu differs beyond the tolerance", "examples": 12}]
+    record = RunRecord(header=header(), results=[shrunk], properties=properties, exit_code=0)
+    skipped = junit_cases(reports.write_reports(record, tmp_path)["junit"])["generated/bleu-corpus-compute/valid"].find("skipped")
+    assert skipped.get("message") == "known failure: issue 7: bleu rounded to 10 digits"
