@@ -68,38 +68,22 @@ _STABLE_CONTROLS = (0x0009, 0x000A, 0x000B, 0x000C, 0x000D, 0x001C, 0x001D, 0x00
 LOWERCASE_DIFFERENCES_FILE = Path(__file__).resolve().parents[2] / "oracle" / "data" / "lowercase_unicode_differences.json"
 
 
-def _code_points_in(document, under_code_point_key: bool = False) -> set[int]:
-    """Every code point a differences file lists: "U+XXXX" strings anywhere, and integers or
-    one-character strings under a key naming code points (the file's exact layout is its author's)."""
-    found: set[int] = set()
-    if isinstance(document, dict):
-        for key, value in document.items():
-            found |= _code_points_in(key)
-            found |= _code_points_in(value, under_code_point_key or _names_code_points(key))
-    elif isinstance(document, list):
-        for item in document:
-            found |= _code_points_in(item, under_code_point_key)
-    elif isinstance(document, int) and not isinstance(document, bool):
-        if under_code_point_key and 0 <= document <= 0x10FFFF:
-            found.add(document)
-    elif isinstance(document, str):
-        found |= {int(hex_digits, 16) for hex_digits in re.findall(r"U\+([0-9A-Fa-f]{4,6})", document)}
-        if under_code_point_key and len(document) == 1:
-            found.add(ord(document))
-    return found
-
-
-def _names_code_points(key: str) -> bool:
-    folded = key.lower().replace("_", "").replace("-", "").replace(" ", "")
-    return "codepoint" in folded or folded in ("char", "chars", "character", "characters", "cp", "cps")
+def _code_point(text: str) -> int:
+    return int(text.removeprefix("U+"), 16)
 
 
 @functools.lru_cache(maxsize=None)
 def lowercase_unstable_code_points() -> frozenset[int]:
-    """Code points whose toLowerCase differs between Unicode versions (the oracle's data file, when present)."""
+    """Code points whose toLowerCase (or the Final_Sigma context they give) differs between the
+    oracle's Unicode version and a JavaScript runtime's, and those assigned only in the latter:
+    the oracle's data file ``code_points`` and ``assigned_in_javascript_only`` ranges."""
     if not LOWERCASE_DIFFERENCES_FILE.is_file():
         return frozenset()
-    return frozenset(_code_points_in(json.loads(LOWERCASE_DIFFERENCES_FILE.read_text(encoding="utf-8"))))
+    table = json.loads(LOWERCASE_DIFFERENCES_FILE.read_text(encoding="utf-8"))
+    unstable = {_code_point(text) for text in table.get("code_points", [])}
+    for first, last in table.get("assigned_in_javascript_only", []):
+        unstable.update(range(_code_point(first), _code_point(last) + 1))
+    return frozenset(unstable)
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,0 +1,370 @@
+"""The generated cases: every family draws inputs the oracle treats as the family says,
+no valid or boundary case depends on an open point of the contracts, the aimed values
+are all reached, and a seed reproduces the cases."""
+
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+import subprocess
+
+import fastjsonschema
+import jsonschema
+import pytest
+
+import oracle
+from conformance.strategies import GeneratedCase, describe_families, draw_examples, families, supported
+from conformance.strategies.alphabets import (
+    ASCII_PUNCTUATION,
+    WHITESPACE_NEAR_MISSES,
+    contract_whitespace,
+    lowercase_safe,
+    lowercase_safe_alphabet,
+)
+from conformance.strategies.chrf_plus_plus_compute import CASED_WORDS
+
+SEED = 20240
+BLEU_TOOLS = ("bleu-ngrams-count", "bleu-corpus-compute")
+CHRF = "chrf-plus-plus-compute"
+# Families of large inputs (thousands of tokens or segments) get fewer examples.
+LARGE = {"boundary/max-segments", "boundary/total-tokens", "boundary/total-token-bytes", "boundary/output-size",
+         "boundary/text-bytes", "invalid/limits"}
+
+
+def examples_per_family(name: str) -> int:
+    return 8 if name in LARGE else 40
+
+
+@functools.lru_cache(maxsize=None)
+def drawn(tool_id: str, version: str, family_name: str) -> tuple[GeneratedCase, ...]:
+    family = next(f for f in families(tool_id, version) if f.name == family_name)
+    return tuple(draw_examples(family.strategy, examples_per_family(family_name), seed=SEED))
+
+
+FAMILIES = [
+    pytest.param(tool_id, version, family.name, id=f"{tool_id}:{family.name}")
+    for tool_id, version in supported()
+    for family in families(tool_id, version)
+]
+
+
+def contract(tool_id: str, version: str) -> dict:
+    return oracle.load_contract(tool_id, version)
+
+
+def utf8(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+# --- the families themselves -------------------------------------------------------
+
+
+def test_every_oracle_tool_has_families_in_all_three_categories():
+    tools = [(t, v) for t, v in oracle.available() if oracle.implemented(t, v)]
+    assert sorted(tools) == supported()
+    for tool_id, version in supported():
+        found = families(tool_id, version)
+        names = [f.name for f in found]
+        assert len(names) == len(set(names)), names
+        assert {f.category for f in found} == {"valid", "boundary", "invalid"}
+        assert all(f.summary for f in found)
+
+
+def test_unknown_tool_has_no_families():
+    assert families("no-such-tool", "1.0.0") == []
+
+
+def test_describe_families_names_every_family():
+    text = describe_families()
+    for tool_id, version in supported():
+        assert f"{tool_id}@{version}" in text
+        for family in families(tool_id, version):
+            assert f"`{family.name}`" in text
+
+
+def test_whitespace_is_read_from_the_contract():
+    whitespace = contract_whitespace(CHRF, "1.0.0")
+    # the contract's list, counted by hand: 5 + 4 + 1 + 1 + 1 + 1 + 11 + 5 = 29 code points
+    assert len(whitespace) == 29
+    assert {"\t", "\r", "\x1c", "\x1f", " ", "\x85", "\xa0", "\u1680", "\u2000", "\u200a", "\u3000"} <= set(whitespace)
+    assert not set(WHITESPACE_NEAR_MISSES) & set(whitespace)
+
+
+def test_ascii_punctuation_is_the_contracts_32_marks():
+    sentence = next(s for s in contract(CHRF, "1.0.0")["semantics"] if "ASCII punctuation" in s)
+    assert len(ASCII_PUNCTUATION) == 32
+    assert ASCII_PUNCTUATION in sentence
+
+
+# --- what the oracle makes of every generated case ---------------------------------
+
+
+@pytest.mark.parametrize("tool_id, version, family_name", FAMILIES)
+def test_oracle_treats_every_case_as_its_family_says(tool_id, version, family_name):
+    cases = drawn(tool_id, version, family_name)
+    assert cases
+    output_schema = jsonschema.Draft202012Validator(contract(tool_id, version)["output_schema"])
+    for generated in cases:
+        assert generated.description
+        # every input travels as JSON: strict, no NaN, and unchanged by the trip
+        assert json.loads(json.dumps(generated.input, allow_nan=False)) == generated.input
+        if generated.expect.kind == "output":
+            output = oracle.execute(tool_id, version, generated.input)
+            output_schema.validate(output)
+        else:
+            with pytest.raises(oracle.ContractError) as rejected:
+                oracle.execute(tool_id, version, generated.input)
+            if generated.expect.error_code != "any":
+                assert rejected.value.code == generated.expect.error_code, (generated.description, rejected.value.message)
+
+
+@pytest.mark.parametrize("tool_id, version, family_name", FAMILIES)
+def test_family_category_matches_its_expectations(tool_id, version, family_name):
+    cases = drawn(tool_id, version, family_name)
+    category = family_name.split("/")[0]
+    kinds = {c.expect.kind for c in cases}
+    if category == "valid":
+        assert kinds == {"output"}
+    elif category == "invalid":
+        assert kinds == {"error"}
+        assert all(c.expect.error_code in ("invalid_input", "limit_exceeded", "any") for c in cases)
+
+
+def test_valid_inputs_stay_small():
+    """Size is the point of the boundary families only: valid cases stay quick over HTTP."""
+    for tool_id, version in supported():
+        for family in families(tool_id, version):
+            if family.category == "valid":
+                for generated in drawn(tool_id, version, family.name):
+                    assert len(json.dumps(generated.input)) < 20_000, (family.name, generated.description)
+
+
+# --- no generated case depends on an open point --------------------------------------
+
+
+def bleu_tokens(payload: dict) -> tuple[list[str], list[str]]:
+    hypothesis = [t for h in payload["hypotheses"] for t in h]
+    reference = [t for refs in payload["references"] for r in refs for t in r]
+    return hypothesis, reference
+
+
+def all_strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for item in value for s in all_strings(item)]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in [k, *all_strings(v)]]
+    return []
+
+
+def has_lone_surrogate(text: str) -> bool:
+    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
+
+
+@functools.lru_cache(maxsize=None)
+def compiled_input_schema(tool_id: str, version: str):
+    # compiled: jsonschema takes seconds on the 50,000-token boundary inputs
+    return fastjsonschema.compile(contract(tool_id, version)["input_schema"])
+
+
+def schema_valid(tool_id: str, version: str, payload) -> bool:
+    try:
+        compiled_input_schema(tool_id, version)(payload)
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True
+
+
+def most_verbose_size(output: dict) -> int:
+    """Indented, every non-ASCII character \\u-escaped, inside the {"result": ...} envelope."""
+    return len(json.dumps({"result": output}, indent=4, ensure_ascii=True).encode("utf-8"))
+
+
+def most_compact_size(output: dict) -> int:
+    """JSON.stringify's form, non-ASCII characters raw, no envelope."""
+    return len(json.dumps(output, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+
+
+@pytest.mark.parametrize("tool_id", BLEU_TOOLS)
+def test_bleu_cases_avoid_open_points(tool_id):
+    version = "1.0.0"
+    limit = contract(tool_id, version)["limits"]
+    for family in families(tool_id, version):
+        for generated in drawn(tool_id, version, family.name):
+            payload, expect = generated.input, generated.expect
+            # A3: no lone surrogates anywhere in a BLEU input
+            assert not any(has_lone_surrogate(s) for s in all_strings(payload)), generated.description
+            if not schema_valid(tool_id, version, payload):
+                continue
+            hypothesis, reference = bleu_tokens(payload)
+            both = hypothesis + reference
+            if expect.kind == "output":
+                # A1: within the totals counting hypothesis and reference tokens
+                assert len(both) <= limit["max_total_tokens"]
+                assert sum(map(utf8, both)) <= limit["max_total_token_bytes"]
+                if "max_output_bytes" in limit:  # A2: under the limit in the most verbose serialisation
+                    output = oracle.execute(tool_id, version, payload)
+                    assert most_verbose_size(output) <= limit["max_output_bytes"], generated.description
+            elif expect.error_code == "limit_exceeded":
+                # A1/A2/A6: a named limit is broken under every reading, and no schema rule is
+                over_per_token = any(utf8(t) > limit["max_token_bytes"] for t in both)
+                over_by_hypothesis = (len(hypothesis) > limit["max_total_tokens"]
+                                      or sum(map(utf8, hypothesis)) > limit["max_total_token_bytes"])
+                over_output = False
+                if not (over_per_token or over_by_hypothesis) and "max_output_bytes" in limit:
+                    within = {**payload, "detail": "totals"}
+                    oracle.execute(tool_id, version, within)  # the input limits hold
+                    with pytest.raises(oracle.ContractError):
+                        oracle.execute(tool_id, version, payload)
+                    # the output oracle.execute refused, rebuilt from the statistics to measure it
+                    over_output = compact_ngrams_size(payload) > limit["max_output_bytes"]
+                assert over_per_token or over_by_hypothesis or over_output, generated.description
+            elif expect.error_code == "invalid_input":
+                # no named limit is broken under any reading (else the code would be open)
+                assert all(utf8(t) <= limit["max_token_bytes"] for t in both)
+                assert len(both) <= limit["max_total_tokens"]
+                assert sum(map(utf8, both)) <= limit["max_total_token_bytes"]
+
+
+def compact_ngrams_size(payload: dict) -> int:
+    """Lower bound of the compact output size: the "ngrams" rows alone, built from sacreBLEU-free counting."""
+    from collections import Counter
+
+    size = 0
+    for i, (hypothesis, references) in enumerate(zip(payload["hypotheses"], payload["references"])):
+        for n in range(1, payload.get("max_order", 4) + 1):
+            grams = Counter(tuple(hypothesis[k : k + n]) for k in range(len(hypothesis) - n + 1))
+            for gram, count in grams.items():
+                row = {"segment": i, "order": n, "ngram": list(gram), "count": count,
+                       "max_reference_count": 0, "clipped_count": 0}
+                size += most_compact_size(row) + 1
+    return size
+
+
+def test_output_size_cases_are_clearly_on_one_side():
+    """A2: accepted outputs fit even indented and escaped; rejected ones exceed even compact."""
+    limit = contract("bleu-ngrams-count", "1.0.0")["limits"]["max_output_bytes"]
+    sides = set()
+    for generated in drawn("bleu-ngrams-count", "1.0.0", "boundary/output-size"):
+        if generated.expect.kind == "output":
+            size = most_verbose_size(oracle.execute("bleu-ngrams-count", "1.0.0", generated.input))
+            assert size <= 0.9 * limit, size
+        else:
+            assert compact_ngrams_size(generated.input) >= 1.1 * limit
+        sides.add(generated.expect.kind)
+    assert sides == {"output", "error"}
+
+
+def test_chrf_cases_avoid_open_points():
+    version = "1.0.0"
+    limit = contract(CHRF, version)["limits"]
+    for family in families(CHRF, version):
+        for generated in drawn(CHRF, version, family.name):
+            payload = generated.input
+            if not isinstance(payload, dict):
+                continue
+            # A5: lowercase=true only on the lowercase-safe alphabet
+            if payload.get("lowercase") is True:
+                assert lowercase_safe(*payload["hypotheses"], *payload["references"]), generated.description
+            if generated.expect.error_code == "limit_exceeded":
+                assert schema_valid(CHRF, version, payload)
+                assert sum(map(utf8, payload["hypotheses"] + payload["references"])) > limit["max_text_bytes"]
+            if generated.expect.kind == "output":
+                texts = payload["hypotheses"] + payload["references"]
+                assert not any(has_lone_surrogate(t) for t in texts)
+
+
+def test_no_case_depends_on_an_open_point_but_a4():
+    """Per the catalogue's own predicates: no generated case touches an open point (A4 is compared
+    under both readings), and every stated error code is the only one any reading allows."""
+    readings = pytest.importorskip("conformance.readings")
+    for tool_id, version in supported():
+        for family in families(tool_id, version):
+            for generated in drawn(tool_id, version, family.name)[: 4 if family.name in LARGE else 10]:
+                points = set(readings.depends_on_open_point(tool_id, version, generated.input)) - {"A4"}
+                assert not points, (family.name, generated.description, points)
+                if generated.expect.error_code in ("invalid_input", "limit_exceeded") and texts_are_lists(generated.input):
+                    codes = readings.acceptable_error_codes(tool_id, version, generated.input)
+                    assert codes == {generated.expect.error_code}, (family.name, generated.description, codes)
+
+
+def texts_are_lists(payload) -> bool:
+    # acceptable_error_codes expects list-valued hypotheses and references (it reads chrF++ texts)
+    return isinstance(payload, dict) and all(isinstance(payload.get(k), list) for k in ("hypotheses", "references"))
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_lowercase_safe_alphabet_lowercases_alike_in_javascript():
+    """A5: on the safe alphabet and the sigma words, String.prototype.toLowerCase agrees with Python."""
+    texts = list(lowercase_safe_alphabet()) + list(CASED_WORDS) + [" ".join(CASED_WORDS)]
+    script = "let t=JSON.parse(require('fs').readFileSync(0,'utf8'));process.stdout.write(JSON.stringify(t.map(s=>s.toLowerCase())))"
+    result = subprocess.run(["node", "-e", script], input=json.dumps(texts), capture_output=True, text=True,
+                            timeout=60, check=True)
+    javascript = json.loads(result.stdout)
+    differ = [(t, j) for t, j in zip(texts, javascript) if t.lower() != j]
+    assert not differ
+
+
+def test_lowercase_words_are_in_the_safe_alphabet():
+    assert lowercase_safe(*CASED_WORDS)
+    # the hand-picked Final_Sigma cases: ΟΔΟΣ ends in ς, a lone Σ is σ
+    assert "\u039f\u0394\u039f\u03a3".lower().endswith("\u03c2")
+    assert "\u03a3".lower() == "\u03c3"
+
+
+# --- the aimed values are all reached --------------------------------------------------
+
+
+def option_values(tool_id: str, key: str) -> set:
+    """Every value of option ``key`` in the accepted cases drawn under the test seed."""
+    values = set()
+    for family in families(tool_id, "1.0.0"):
+        for generated in drawn(tool_id, "1.0.0", family.name):
+            if generated.expect.kind == "output" and key in generated.input:
+                values.add(json.dumps(generated.input[key]))
+    return {json.loads(v) for v in values}
+
+
+@pytest.mark.parametrize("tool_id", BLEU_TOOLS)
+def test_every_max_order_is_drawn(tool_id):
+    assert option_values(tool_id, "max_order") == set(range(1, 9))
+
+
+def test_every_detail_decimals_beta_and_lowercase_is_drawn():
+    assert option_values("bleu-ngrams-count", "detail") == {"totals", "segments", "ngrams"}
+    assert option_values("bleu-corpus-compute", "decimals") == set(range(16))
+    assert option_values(CHRF, "beta") == set(range(1, 17))
+    assert option_values(CHRF, "lowercase") == {True, False}
+
+
+def test_every_whitespace_code_point_and_near_miss_is_drawn():
+    seen = set()
+    for generated in drawn(CHRF, "1.0.0", "valid/whitespace"):
+        for text in generated.input["hypotheses"] + generated.input["references"]:
+            seen |= set(text)
+    assert set(contract_whitespace(CHRF, "1.0.0")) <= seen
+    assert set(WHITESPACE_NEAR_MISSES) <= seen
+
+
+@pytest.mark.parametrize("tool_id, version, family_name", [p for p in FAMILIES if p.values[2].startswith("boundary/")])
+def test_boundary_families_reach_both_sides(tool_id, version, family_name):
+    """Each limit is generated exactly at it (accepted) and just past it (rejected)."""
+    if family_name in ("boundary/max-order", "boundary/decimals", "boundary/beta"):
+        pytest.skip("option extremes: both values are accepted")
+    kinds = {c.expect.kind for c in drawn(tool_id, version, family_name)}
+    assert kinds == {"output", "error"}
+
+
+# --- reproducible under a seed ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tool_id, version, family_name", [p for p in FAMILIES if p.values[2] not in LARGE])
+def test_same_seed_same_cases(tool_id, version, family_name):
+    family = next(f for f in families(tool_id, version) if f.name == family_name)
+    first = draw_examples(family.strategy, 10, seed=99)
+    assert all(isinstance(c, GeneratedCase) for c in first)
+    assert first == draw_examples(family.strategy, 10, seed=99)
+    if family.name.startswith("valid/"):  # large example spaces: another seed, other cases
+        assert first != draw_examples(family.strategy, 10, seed=100)
