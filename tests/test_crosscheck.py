@@ -133,3 +133,29 @@ def test_planted_oracle_bug_fails_the_crosscheck_with_a_shrunk_reproducer(monkey
     assert len(minimal.input["hypotheses"]) == 1 and len(minimal.input["hypotheses"][0]) == 1
     assert "reference_length" in minimal.comparison.differences
     assert "## Unexplained disagreements" in render(result)
+
+
+def test_an_entry_excuses_only_the_values_it_can_change():
+    from conformance.crosscheck.comparison import Comparison
+    from conformance.crosscheck.runner import classify
+
+    payload = {"hypotheses": [["a", "a", "a", "a"]], "references": [[["a"]]]}  # exp smoothing applies: m_2 = 0
+    check = CHECKS_BY_ID["sacrebleu/corpus_score:smooth=exp"]
+    score_differs = Comparison(differences=["bleu * 100"])
+    count_differs = Comparison(differences=["bleu * 100", "matches"])
+    assert classify(check, payload, score_differs) == ("explained", ["sacrebleu-exp-smoothing"])
+    assert classify(check, payload, count_differs)[0] == "unexplained"
+
+
+def test_a_library_that_raises_disagrees():
+    from dataclasses import replace
+
+    from conformance.crosscheck.runner import classify
+
+    def broken(payload, expected):
+        raise ZeroDivisionError("division by zero")
+
+    check = replace(CHECKS_BY_ID["nltk/corpus_bleu"], compare=broken)
+    comparison = evaluate(check, PLAIN_BLEU)
+    assert comparison.library["raised"] == "ZeroDivisionError: division by zero"
+    assert classify(check, PLAIN_BLEU, comparison)[0] == "unexplained"

@@ -170,8 +170,9 @@ CATALOGUE = [
         what_differs="BLEU when some order has no match but unigrams matched: a tiny positive number (and a "
                      "warning) instead of exactly 0",
         mechanism="corpus_bleu's default SmoothingFunction().method0 replaces a zero precision by "
-                  "sys.float_info.min (2.2e-308) and warns; exp(w * ln(2.2e-308)) is about 1e-77 for N = 4, "
-                  "not 0 (corpus_bleu returns 0 only when no unigram matched)",
+                  "sys.float_info.min (2.2e-308) and warns; with k such orders of N the score carries a factor "
+                  "(2.2e-308)^(k/N), e.g. 1.2e-77 for one order of four, not 0 (corpus_bleu returns 0 only when "
+                  "no unigram matched)",
         contract_clause="bleu-corpus-compute: \"it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0 "
                         "(including l_n = 0)\"",
         applies=some_zero_match_order_yet_unigram_match,

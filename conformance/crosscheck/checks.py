@@ -38,8 +38,18 @@ def oracle_output(tool_id: str, payload: dict) -> dict:
     return oracle.execute(tool_id, VERSION, payload)
 
 
+def compare_safely(check: Check, payload: dict, expected: dict) -> Comparison:
+    """The check's comparison; a library that raises on a valid input disagrees (with nothing to excuse it)."""
+    try:
+        return check.compare(payload, expected)
+    except Exception as exc:  # any library failure is reported, never crashes the run
+        comparison = Comparison()
+        comparison.exact("raised", None, f"{type(exc).__name__}: {exc}")
+        return comparison
+
+
 def evaluate(check: Check, payload: dict) -> Comparison:
-    return check.compare(payload, oracle_output(check.tool_id, payload))
+    return compare_safely(check, payload, oracle_output(check.tool_id, payload))
 
 
 def max_order(payload: dict) -> int:

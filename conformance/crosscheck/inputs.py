@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-# Most tokens come from a three-word vocabulary so that hypotheses and references
-# share n-grams; the rest are faithful-conversion probes for sacreBLEU, whose
-# input is a string split with str.split(): a token holding a space, U+00A0 or
-# U+001C cannot be passed to it unchanged.
+# Tokens come from a three-word vocabulary so that hypotheses and references
+# share n-grams. One input in five also draws probes: tokens holding a space,
+# U+00A0 or U+001C (sacreBLEU's input is a string split with str.split(), so
+# these have no faithful conversion), and non-ASCII, astral and punctuation
+# tokens (which it takes unchanged).
 PLAIN_TOKENS = ["a", "b", "c"]
 PROBE_TOKENS = ["a b", "a\u00a0b", "x\u001c", "\u00e9", "\U0001f600", "."]
 
@@ -40,7 +41,7 @@ def bleu_inputs(draw, tool_id: str = "bleu-corpus-compute") -> dict:
     hypotheses = [draw(_token_list(with_probes)) for _ in range(segments)]
     references = [draw(st.lists(_token_list(with_probes), min_size=1, max_size=3)) for _ in range(segments)]
     payload: dict = {"hypotheses": hypotheses, "references": references}
-    max_order = draw(st.none() | st.integers(1, 5))
+    max_order = draw(st.none() | st.integers(1, 8))
     if max_order is not None:
         payload["max_order"] = max_order
     if tool_id == "bleu-ngrams-count":
@@ -49,14 +50,15 @@ def bleu_inputs(draw, tool_id: str = "bleu-corpus-compute") -> dict:
 
 
 # chrF texts: letters that repeat (shared character n-grams), every kind of
-# separator the contract's whitespace list names (tab, space, U+001C, U+00A0,
-# U+3000) and near-misses that are not on it (U+200B, U+FEFF), ASCII punctuation
-# that splits off word edges, a non-ASCII mark that does not (U+00BF), and
-# letters whose lowercase differs by position (final sigma) or by case.
+# separator the contract's whitespace list names (tab, space, U+001C, U+0085,
+# U+00A0, U+2028, U+3000) and near-misses that are not on it (U+180E, U+200B,
+# U+FEFF), ASCII punctuation that splits off word edges, a non-ASCII mark that
+# does not (U+00BF), and letters whose lowercase differs by position (final
+# sigma) or by case.
 CHRF_ALPHABET_STABLE_CASE = ["a", "b", "A", "B", "\u03a3", "\u03c3", "\u00e9", "\u00c9"]
-CHRF_SEPARATORS = [" ", "\t", "\u001c", "\u00a0", "\u3000", "\u200b", "\ufeff"]
+CHRF_SPACES_AND_NEAR_MISSES = [" ", "\t", "\u001c", "\u0085", "\u00a0", "\u2028", "\u3000", "\u180e", "\u200b", "\ufeff"]
 CHRF_PUNCTUATION = [".", "(", ")", ",", "\u00bf"]
-CHRF_CHARACTERS = CHRF_ALPHABET_STABLE_CASE + CHRF_SEPARATORS + CHRF_PUNCTUATION
+CHRF_CHARACTERS = CHRF_ALPHABET_STABLE_CASE + CHRF_SPACES_AND_NEAR_MISSES + CHRF_PUNCTUATION
 
 
 def _chrf_text():

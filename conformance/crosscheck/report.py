@@ -83,7 +83,8 @@ def render(result: CrosscheckResult) -> str:
         lines.append(f"| [{divergence_id}](#{divergence_id}) | {', '.join(divergence.libraries)} "
                      f"| {cell(divergence.what_differs)} | {cell(contract)} | {cell(library)} "
                      f"| {result.fired[divergence_id]} |")
-    lines += ["", "\"fired\": generated inputs on which the entry explained a disagreement (any of its checks).", ""]
+    lines += ["", "\"fired\": generated inputs on which the entry explained a disagreement, counted once per input "
+              "and tool (an entry whose checks span two tools counts the inputs of both).", ""]
 
     lines += ["## Agreement statistics", "",
               "| check | tool | library call | inputs | compared | agreed | explained | not comparable | unexplained |",
@@ -93,8 +94,9 @@ def render(result: CrosscheckResult) -> str:
         total = stats.compared + stats.not_comparable
         lines.append(f"| `{check_id}` | {check.tool_id} | `{cell(check.counterpart)}` | {total} | {stats.compared} "
                      f"| {stats.agreed} | {stats.explained} | {stats.not_comparable} | {stats.unexplained} |")
-    lines += ["", "Not comparable: a token holding a whitespace code point, which sacreBLEU's str.split() would "
-              "break apart (its input is one string per segment).", ""]
+    lines += ["", "Inputs: distinct generated inputs per tool. Not comparable: a token holding a whitespace code "
+              "point, which sacreBLEU's str.split() would break apart (its input is one string per segment), or, "
+              "for sentence_score, more than one segment.", ""]
 
     lines += ["## Areas checked where the libraries agree", "",
               "| area | finding | checks |", "|---|---|---|"]

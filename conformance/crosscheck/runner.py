@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, Phase, find, given, seed as hypothesis_seed,
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
 from conformance.crosscheck.catalogue import CATALOGUE, Divergence, explaining, explains
-from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, Check, evaluate, oracle_output
+from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, Check, compare_safely, evaluate, oracle_output
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.inputs import STRATEGIES
 
@@ -134,7 +134,7 @@ def run_crosscheck(libraries: list[str], examples: int, seed: int, find_reproduc
         for index, payload in enumerate(generate_inputs(tool_id, examples, seed)):
             expected = oracle_output(tool_id, payload)
             for check in (c for c in checks if c.tool_id == tool_id):
-                outcome, ids = classify(check, payload, check.compare(payload, expected))
+                outcome, ids = classify(check, payload, compare_safely(check, payload, expected))
                 stats = statistics[check.id]
                 setattr(stats, outcome, getattr(stats, outcome) + 1)
                 stats.compared += outcome != "not_comparable"
