@@ -647,3 +647,15 @@ def test_a_known_failing_property_is_skipped_with_its_reason(tmp_path):
     record = RunRecord(header=header(), results=[shrunk], properties=properties, exit_code=0)
     skipped = junit_cases(reports.write_reports(record, tmp_path)["junit"])["generated/bleu-corpus-compute/valid"].find("skipped")
     assert skipped.get("message") == "known failure: issue 7: bleu rounded to 10 digits"
+
+
+def test_untrusted_header_strings(tmp_path):
+    """The command line can hold undecodable bytes (surrogate-escaped) and the target spec anything."""
+    record = RunRecord(header=header(command="conformance run --target \udcff", target=f"cmd:{SCRIPT}"), exit_code=0)
+    paths = reports.write_reports(record, tmp_path)
+    page = read(paths["html"])
+    assert "<title>Conformance report: cmd:&lt;script&gt;" in page and "<script>" not in page
+    assert "`conformance run --target ⟨U+DCFF⟩`" in read(paths["markdown"])
+    assert json.loads(read(paths["json"]))["header"]["command"] == "conformance run --target \udcff"
+    properties = {p.get("name"): p.get("value") for p in ElementTree.fromstring(paths["junit"].read_bytes()).iter("property")}
+    assert properties == {}  # no testsuite in an empty run: nothing to hang the header on
