@@ -48,7 +48,7 @@ def fixture_validator():
 
 
 def test_there_are_fixtures_for_every_tool():
-    assert {case.tool_id for case in CASES} == {tool for tool, _ in oracle.available()}
+    assert {(case.tool_id, case.version) for case in CASES} == set(oracle.TOOLS)
 
 
 def test_fixtures_stay_small():
@@ -91,6 +91,14 @@ def libm_dependent(case, key: str, value) -> bool:
     )
 
 
+def near_tie_neighbour(case, key: str, value, actual) -> bool:
+    """A case tagged near-rounding-boundary may round to the neighbouring decimal on another libm (A8)."""
+    if "near-rounding-boundary" not in case.tags or key not in ("bleu", "brevity_penalty"):
+        return False
+    step = 10.0 ** -int(case.input["decimals"])
+    return math.isclose(abs(actual - value), step, rel_tol=1e-9)
+
+
 def assert_same_json(expected, actual, where: str = "") -> None:
     """JSON equality that does not let Python's True == 1 or 1 == 1.0 blur JSON types."""
     assert isinstance(actual, bool) == isinstance(expected, bool), f"{where}: {actual!r} vs {expected!r}"
@@ -115,6 +123,8 @@ def test_output_case_matches_oracle(case):
         if libm_dependent(case, key, value):
             assert math.isclose(actual[key], value, rel_tol=LIBM_REL_TOL), (key, actual[key], value)
             expected[key] = actual[key]
+        elif near_tie_neighbour(case, key, value, actual.get(key)):
+            expected[key] = actual[key]
     assert_same_json(expected, actual)
 
 
@@ -129,7 +139,7 @@ def test_error_case_is_rejected_by_oracle(case):
 
 EXAMPLES = [
     pytest.param(tool_id, version, index, example, id=f"{tool_id}@{version}#{index}")
-    for tool_id, version in oracle.available()
+    for tool_id, version in sorted(oracle.TOOLS)
     for index, example in enumerate(oracle.load_contract(tool_id, version)["examples"])
 ]
 
