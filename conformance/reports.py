@@ -463,6 +463,12 @@ def verdict(record: RunRecord) -> tuple[str, str]:
     return headline, {0: "ok", 1: "bad"}.get(record.exit_code, "warn")
 
 
+def harness_errors(record: RunRecord) -> list[str]:
+    """Errors of the suite itself (not of the target) that the runner put in the header."""
+    errors = record.header.get("harness_errors") or []
+    return [visible(str(error), spaces=False) for error in errors] if isinstance(errors, list) else [visible(str(errors), spaces=False)]
+
+
 def header_rows(record: RunRecord) -> list[tuple[str, str]]:
     """The run header as (label, text) rows, known keys first, in a fixed order."""
     header = record.header
@@ -487,7 +493,7 @@ def header_rows(record: RunRecord) -> list[tuple[str, str]]:
             text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
             rows.append((label, visible(text, spaces=False)))
     for key, value in header.items():
-        if key not in labels:
+        if key not in labels and key != "harness_errors":  # those get a section of their own
             text = visible(value, spaces=False) if isinstance(value, str) else render_value(value)[0]
             rows.append((visible(str(key), spaces=False), text))
     return rows
@@ -719,9 +725,12 @@ def render_markdown(record: RunRecord, views: list[FailureView] | None = None) -
         "",
         " · ".join(f"{totals[outcome]} {outcome}" for outcome in OUTCOMES),
         "",
-        "## Run",
-        "",
     ]
+    errors = harness_errors(record)
+    if errors:
+        lines += [f"## Harness errors ({len(errors)})", "", "The suite itself failed here, so the run could not conclude:", ""]
+        lines += [f"- {md_code(error)}" for error in errors] + [""]
+    lines += ["## Run", ""]
     lines += _md_table(["", ""], [[md_text(label), md_code(text)] for label, text in header_rows(record)])
     for matrix in summary_matrices(record):
         lines += ["", f"## {matrix.title}", ""]
@@ -868,6 +877,11 @@ def render_html(record: RunRecord, views: list[FailureView] | None = None) -> st
         "<h1>Conformance report</h1>",
         f'<div class="verdict {state}">{_e(headline)}</div> <span>exit code {record.exit_code} · target <code>{_e(target)}</code></span>',
         '<ul class="totals">' + "".join(f"<li><b>{totals[o]}</b>{_e(o)}</li>" for o in OUTCOMES) + "</ul>",
+        *(
+            [f"<h2>Harness errors ({len(harness_errors(record))})</h2><p>The suite itself failed here, so the run could not conclude:</p>",
+             '<ul class="plain">' + "".join(f"<li><code>{_e(error)}</code></li>" for error in harness_errors(record)) + "</ul>"]
+            if harness_errors(record) else []
+        ),
         "<h2>Run</h2>",
         _html_table([], ([(_e(label), ""), (f"<code>{_e(text)}</code>", "")] for label, text in header_rows(record)), "run"),
     ]

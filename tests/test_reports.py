@@ -659,3 +659,12 @@ def test_untrusted_header_strings(tmp_path):
     assert json.loads(read(paths["json"]))["header"]["command"] == "conformance run --target \udcff"
     properties = {p.get("name"): p.get("value") for p in ElementTree.fromstring(paths["junit"].read_bytes()).iter("property")}
     assert properties == {}  # no testsuite in an empty run: nothing to hang the header on
+
+
+def test_harness_errors_explain_an_inconclusive_run(tmp_path):
+    record = RunRecord(header=header(harness_errors=["conformance/suite.py::test_fixture (call): KeyError: 'expect'"]), exit_code=3)
+    paths = reports.write_reports(record, tmp_path)
+    markdown = read(paths["markdown"])
+    assert "## Harness errors (1)" in markdown and "- `conformance/suite.py::test_fixture (call): KeyError: 'expect'`" in markdown
+    assert "harness_errors" not in markdown  # not repeated in the run table
+    assert "<li><code>conformance/suite.py::test_fixture (call): KeyError: &#x27;expect&#x27;</code></li>" in read(paths["html"])
