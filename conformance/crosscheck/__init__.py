@@ -9,6 +9,7 @@ printed with a shrunk reproducer), 2 on usage errors.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -41,6 +42,11 @@ def run(args) -> int:
         libraries = parse_libraries(args.against)
     except ValueError as exc:
         print(f"conformance crosscheck: {exc}", file=sys.stderr)
+        return 2
+    missing = [name for name in libraries if importlib.util.find_spec(name) is None]
+    if missing:
+        print(f"conformance crosscheck: {', '.join(missing)} not installed; "
+              "pip install 'mt-metric-conformance[crosscheck]'", file=sys.stderr)
         return 2
     if args.examples < 1:
         print("conformance crosscheck: --examples must be at least 1", file=sys.stderr)
