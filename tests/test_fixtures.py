@@ -241,3 +241,20 @@ def test_load_cases_filters_by_tool():
     only = fixtures.load_cases({"bleu-corpus-compute"})
     assert only and {case.tool_id for case in only} == {"bleu-corpus-compute"}
     assert fixtures.load_cases(set()) == []
+
+
+def published_ids() -> list[str]:
+    text = (fixtures.fixtures_dir() / "published-ids.txt").read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def test_published_fixture_ids_never_disappear():
+    """Users pin known failures and reports on fixture ids: a published id must keep existing."""
+    current = {case.case_id for case in CASES}
+    missing = sorted(set(published_ids()) - current)
+    assert missing == [], f"published fixture ids were renamed or removed: {missing}"
+
+
+def test_every_fixture_id_is_published():
+    unlisted = sorted({case.case_id for case in CASES} - set(published_ids()))
+    assert unlisted == [], f"add the new ids to fixtures/published-ids.txt: {unlisted}"
