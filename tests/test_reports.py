@@ -651,14 +651,18 @@ def test_a_known_failing_property_is_skipped_with_its_reason(tmp_path):
 
 def test_untrusted_header_strings(tmp_path):
     """The command line can hold undecodable bytes (surrogate-escaped) and the target spec anything."""
-    record = RunRecord(header=header(command="conformance run --target \udcff", target=f"cmd:{SCRIPT}"), exit_code=0)
+    record = RunRecord(
+        header=header(command="conformance run --target \udcff\x1b", target=f"cmd:{SCRIPT}"),
+        results=[simple("passed", "bleu-corpus-compute/1.0.0/basics#identity")],
+    )
     paths = reports.write_reports(record, tmp_path)
     page = read(paths["html"])
     assert "<title>Conformance report: cmd:&lt;script&gt;" in page and "<script>" not in page
-    assert "`conformance run --target ⟨U+DCFF⟩`" in read(paths["markdown"])
-    assert json.loads(read(paths["json"]))["header"]["command"] == "conformance run --target \udcff"
+    assert "`conformance run --target ⟨U+DCFF⟩⟨U+001B⟩`" in read(paths["markdown"])
+    assert json.loads(read(paths["json"]))["header"]["command"] == "conformance run --target \udcff\x1b"
+    # the JUnit suite properties carry the header: still well-formed XML
     properties = {p.get("name"): p.get("value") for p in ElementTree.fromstring(paths["junit"].read_bytes()).iter("property")}
-    assert properties == {}  # no testsuite in an empty run: nothing to hang the header on
+    assert properties["command"] == "conformance run --target ⟨U+DCFF⟩⟨U+001B⟩"
 
 
 def test_harness_errors_explain_an_inconclusive_run(tmp_path):
