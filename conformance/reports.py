@@ -551,7 +551,8 @@ def numeric_difference(delta: Any, tolerance: Any) -> str:
         return text + " (compared exactly)"
     text += f", tolerance {show(tolerance)}"
     if ratio is not None:
-        text += f" ({ratio:,.0f}× the tolerance)" if ratio >= 100 else f" ({ratio:.3g}× the tolerance)"
+        precision = ".6g" if close_call else ".3g"
+        text += f" ({ratio:,.0f}× the tolerance)" if ratio >= 100 else f" ({ratio:{precision}}× the tolerance)"
     return text
 
 

@@ -585,7 +585,7 @@ def test_html_renders_in_a_headless_browser():
         (1.8049224e-11, 4.4e-16, "|expected − actual| = 1.8e-11, tolerance 4.4e-16 (41,021× the tolerance)"),
         (3e-16, 2e-16, "|expected − actual| = 3e-16, tolerance 2e-16 (1.5× the tolerance)"),
         # 2.4536e-14 / 2.4535e-14 = 1.00004: three digits would print the same number twice
-        (2.4536e-14, 2.4535e-14, "|expected − actual| = 2.4536e-14, tolerance 2.4535e-14 (1× the tolerance)"),
+        (2.4536e-14, 2.4535e-14, "|expected − actual| = 2.4536e-14, tolerance 2.4535e-14 (1.00004× the tolerance)"),
         (1, None, "|expected − actual| = 1 (compared exactly)"),
     ],
 )
