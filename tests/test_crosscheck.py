@@ -136,6 +136,7 @@ def test_planted_oracle_bug_fails_the_crosscheck_with_a_shrunk_reproducer(monkey
     assert {"nltk/closest_ref_length+brevity_penalty", "sacrebleu/corpus_score:smooth=none"} <= caught.keys()
     # shrunk to one segment whose one-token hypothesis sits between an empty and a two-token reference
     minimal = caught["nltk/closest_ref_length+brevity_penalty"]
+    assert minimal.shrunk
     assert len(minimal.input["hypotheses"]) == 1 and len(minimal.input["hypotheses"][0]) == 1
     assert "reference_length" in minimal.comparison.differences
     assert "## Unexplained disagreements" in render(result)

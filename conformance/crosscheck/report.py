@@ -40,7 +40,8 @@ def reproducer_section(reproducer: Reproducer) -> list[str]:
         f"Check `{reproducer.check.id}`: `{reproducer.check.counterpart}` against the oracle "
         f"(`{reproducer.check.tool_id}@1.0.0`).",
         "",
-        "Input (minimal, found by Hypothesis shrinking):",
+        "Input (minimal, found by Hypothesis shrinking):" if reproducer.shrunk
+        else "Input (as generated: shrinking did not reproduce it):",
         "",
         "```json",
         json.dumps(reproducer.input, ensure_ascii=False),

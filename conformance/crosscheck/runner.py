@@ -43,6 +43,7 @@ class Reproducer:
     input: dict
     comparison: Comparison
     divergence_ids: list[str] = field(default_factory=list)
+    shrunk: bool = True  # False: shrinking did not hit the condition again, this is the input as generated
 
 
 @dataclass
@@ -146,8 +147,9 @@ def run_crosscheck(libraries: list[str], examples: int, seed: int, find_reproduc
     unexplained = []
     for check_id, payload in first_failure.items():
         check = next(c for c in checks if c.id == check_id)
-        minimal = shrink(check.tool_id, lambda p, check=check: is_unexplained(check, p), seed) or payload
-        unexplained.append(Reproducer(check, minimal, evaluate(check, minimal)))
+        minimal = shrink(check.tool_id, lambda p, check=check: is_unexplained(check, p), seed)
+        found = minimal if minimal is not None else payload
+        unexplained.append(Reproducer(check, found, evaluate(check, found), shrunk=minimal is not None))
 
     reproducers = {
         divergence.id: divergence_reproducer(divergence, seed, libraries) if find_reproducers else None
