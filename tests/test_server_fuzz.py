@@ -26,7 +26,7 @@ VALID_BODIES = {
     "chrf-plus-plus-compute": {"hypotheses": ["The cat sat.", "(hi)"], "references": ["the cat sat!", "hi"],
                                "beta": 2, "lowercase": True},
 }
-FUZZ = settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 @pytest.fixture(scope="module")
