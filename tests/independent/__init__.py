@@ -1,0 +1,50 @@
+"""An independent correct implementation of the three tools, written from the contracts.
+
+It never imports the oracle, and it differs from it wherever the contracts allow:
+
+* floats: ln(m) - ln(l) instead of ln(m/l), s/N instead of (1/N)*s, brevity penalty as
+  exp((c - r)/c); toFixed from exact fractions instead of decimal quantisation;
+* n-grams are keyed by a tuple of token indices into a per-segment vocabulary;
+* A1: max_total_tokens / max_total_token_bytes count hypothesis tokens only;
+* A2: the output size is measured on Python's default json.dumps form (", " and ": "
+  separators, non-ASCII \\u-escaped), not compact JSON;
+* A3: lone surrogates in BLEU tokens are accepted;
+* A4: the chrF++ corpus sums drop a segment's hypothesis n-grams of an order its reference
+  lacks (sacreBLEU, chrF++.py);
+* A6: every schema violation is invalid_input, even where it mirrors a named limit.
+
+The harness must pass it with zero failures (tests/test_power.py). The faulty
+implementations in tests/mutants/ each subclass one part of it with one bug.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from independent.bleu import BleuCorpusCompute, BleuNgramsCount, BleuStatistics
+from independent.chrf import ChrfPlusPlus
+from independent.errors import Rejection
+
+__all__ = ["Implementation", "execute", "Rejection", "BleuStatistics", "BleuNgramsCount", "BleuCorpusCompute",
+           "ChrfPlusPlus"]
+
+
+class Implementation:
+    """The three tools; a faulty variant swaps in one buggy tool object."""
+
+    def __init__(self, ngrams_count=None, corpus_compute=None, chrf=None, statistics=None):
+        statistics = statistics or BleuStatistics()
+        self.tools = {
+            ("bleu-ngrams-count", "1.0.0"): ngrams_count or BleuNgramsCount(statistics),
+            ("bleu-corpus-compute", "1.0.0"): corpus_compute or BleuCorpusCompute(statistics),
+            ("chrf-plus-plus-compute", "1.0.0"): chrf or ChrfPlusPlus(),
+        }
+
+    def execute(self, tool_id: str, version: str, payload: Any) -> dict:
+        tool = self.tools.get((tool_id, version))
+        if tool is None:
+            raise Rejection("not_found", f"no tool {tool_id}@{version}")
+        return tool.execute(payload)
+
+
+execute = Implementation().execute

@@ -1,0 +1,16 @@
+"""Brevity penalty exp(1 - c/r) instead of exp(1 - r/c)."""
+import math
+
+from independent import BleuCorpusCompute, Implementation
+
+
+class CorpusCompute(BleuCorpusCompute):
+    def brevity_penalty(self, c, r):
+        if c > r:
+            return 1.0
+        if c == 0:
+            return 0.0
+        return math.exp(1 - c / r)
+
+
+execute = Implementation(corpus_compute=CorpusCompute()).execute

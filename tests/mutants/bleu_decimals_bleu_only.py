@@ -1,0 +1,13 @@
+"""Rounds bleu with decimals but leaves brevity_penalty at full precision."""
+from independent import BleuCorpusCompute, Implementation
+
+
+class CorpusCompute(BleuCorpusCompute):
+    def compute(self, payload):
+        output = super().compute(payload)
+        if "decimals" in payload:
+            output["brevity_penalty"] = self.brevity_penalty(output["candidate_length"], output["reference_length"])
+        return output
+
+
+execute = Implementation(corpus_compute=CorpusCompute()).execute

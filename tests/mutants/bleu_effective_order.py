@@ -1,0 +1,15 @@
+"""Uses effective order (sacreBLEU sentence-BLEU style): orders with no hypothesis n-grams are left out instead of making bleu 0."""
+import math
+
+from independent import BleuCorpusCompute, Implementation
+
+
+class CorpusCompute(BleuCorpusCompute):
+    def score(self, bp, matches, totals):
+        present = [(m, l) for m, l in zip(matches, totals) if l > 0]
+        if bp == 0.0 or not present or any(m == 0 for m, _ in present):
+            return 0.0
+        return bp * math.exp(sum(math.log(m / l) for m, l in present) / len(present))
+
+
+execute = Implementation(corpus_compute=CorpusCompute()).execute

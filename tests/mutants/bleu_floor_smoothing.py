@@ -1,0 +1,17 @@
+"""Smooths zero matches (sacreBLEU "floor", epsilon 0.1) instead of returning exactly 0."""
+import math
+
+from independent import BleuCorpusCompute, Implementation
+
+
+class CorpusCompute(BleuCorpusCompute):
+    def score(self, bp, matches, totals):
+        if bp == 0.0:
+            return 0.0
+        log_sum = 0.0
+        for m, l in zip(matches, totals):
+            log_sum += math.log((m if m else 0.1) / l) if l else math.log(0.1)
+        return bp * math.exp(log_sum / len(matches))
+
+
+execute = Implementation(corpus_compute=CorpusCompute()).execute

@@ -1,0 +1,11 @@
+"""Sorts the n-gram rows of each segment and order alphabetically instead of by first occurrence."""
+from independent import BleuNgramsCount, BleuStatistics, Implementation
+
+
+class NgramsCount(BleuNgramsCount):
+    def ngram_rows(self, segments):
+        rows = super().ngram_rows(segments)
+        return sorted(rows, key=lambda r: (r["segment"], r["order"], r["ngram"]))
+
+
+execute = Implementation(ngrams_count=NgramsCount(BleuStatistics())).execute

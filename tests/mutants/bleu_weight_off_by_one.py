@@ -1,0 +1,14 @@
+"""Weights the log precisions by 1/(N+1) instead of 1/N."""
+import math
+
+from independent import BleuCorpusCompute, Implementation
+
+
+class CorpusCompute(BleuCorpusCompute):
+    def score(self, bp, matches, totals):
+        if bp == 0.0 or 0 in matches:
+            return 0.0
+        return bp * math.exp(sum(math.log(m / l) for m, l in zip(matches, totals)) / (len(matches) + 1))
+
+
+execute = Implementation(corpus_compute=CorpusCompute()).execute

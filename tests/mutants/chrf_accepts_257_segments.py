@@ -1,0 +1,10 @@
+"""Does not enforce the 256-segment limit."""
+from independent import ChrfPlusPlus, Implementation
+
+
+class Chrf(ChrfPlusPlus):
+    def max_segments(self):
+        return 10**9
+
+
+execute = Implementation(chrf=Chrf()).execute

@@ -1,0 +1,10 @@
+"""Does not reject texts holding a lone surrogate (the contract's validation rejects them)."""
+from independent import ChrfPlusPlus, Implementation
+
+
+class Chrf(ChrfPlusPlus):
+    def check_surrogates(self, texts):
+        pass
+
+
+execute = Implementation(chrf=Chrf()).execute

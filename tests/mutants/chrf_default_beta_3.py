@@ -1,0 +1,9 @@
+"""An omitted beta means 3 (chrF3 habits) instead of 2."""
+from independent import ChrfPlusPlus, Implementation
+
+
+class Chrf(ChrfPlusPlus):
+    default_beta = 3
+
+
+execute = Implementation(chrf=Chrf()).execute

@@ -1,0 +1,10 @@
+"""Keeps the spaces in character n-grams (chrF with whitespace, which chrF++ leaves out)."""
+from independent import ChrfPlusPlus, Implementation
+
+
+class Chrf(ChrfPlusPlus):
+    def characters(self, text):
+        return list(text)
+
+
+execute = Implementation(chrf=Chrf()).execute

@@ -1,0 +1,16 @@
+"""Rounds the six-decimal scores half UP on the exact value instead of half to even."""
+import math
+
+from independent import ChrfPlusPlus, Implementation
+
+
+class Chrf(ChrfPlusPlus):
+    @staticmethod
+    def six_decimals(value):
+        whole = math.floor(value * 10**6 + Fraction(1, 2))
+        return f"{whole // 10**6}.{whole % 10**6:06d}"
+
+
+from fractions import Fraction  # noqa: E402
+
+execute = Implementation(chrf=Chrf()).execute

@@ -1,0 +1,12 @@
+"""Leaves segment_scores out of the output."""
+from independent import ChrfPlusPlus, Implementation
+
+
+class Chrf(ChrfPlusPlus):
+    def compute(self, payload):
+        output = super().compute(payload)
+        del output["segment_scores"]
+        return output
+
+
+execute = Implementation(chrf=Chrf()).execute
