@@ -28,25 +28,49 @@ from conformance.reports import write_reports  # noqa: E402
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--hide-scrollbars",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--hide-scrollbars",
 ]
 HOSTILE = "<script>document.title='pwned'</script><img src=x onerror=alert(1)>"
 
 
 def sample_record() -> RunRecord:
     def case(tool, case_id, origin="fixture", category="valid", input=None, expect=None):
-        return Case(tool, "1.0.0", case_id, origin, category, input or {"hypotheses": [["a"]], "references": [[["a"]]]}, expect or Expectation("output"), seed=7 if origin == "generated" else None)
+        return Case(
+            tool,
+            "1.0.0",
+            case_id,
+            origin,
+            category,
+            input or {"hypotheses": [["a"]], "references": [[["a"]]]},
+            expect or Expectation("output"),
+            seed=7 if origin == "generated" else None,
+        )
 
     # bleu = (1/24) ** 0.25 = 0.4518010018049224 for matches 4,1,1,1 of totals 4,2,3,4; the target drops digits.
-    expected_bleu = {"bleu": 0.4518010018049224, "brevity_penalty": 1, "candidate_length": 4, "reference_length": 4, "max_order": 4, "matches": [4, 1, 1, 1], "totals": [4, 2, 3, 4]}
+    expected_bleu = {
+        "bleu": 0.4518010018049224,
+        "brevity_penalty": 1,
+        "candidate_length": 4,
+        "reference_length": 4,
+        "max_order": 4,
+        "matches": [4, 1, 1, 1],
+        "totals": [4, 2, 3, 4],
+    }
     results = [
         CaseResult(case("bleu-corpus-compute", "bleu-corpus-compute/1.0.0/basics#identity"), "passed"),
         CaseResult(
             case("bleu-corpus-compute", "generated/bleu-corpus-compute/valid/4", "generated"),
             "failed",
             "bleu differs beyond the tolerance",
-            Mismatch("/bleu", 0.4518010018049224, 0.4518010018, "bleu differs beyond the tolerance", 1.8049224e-11, 4.4e-16),
+            Mismatch(
+                "/bleu", 0.4518010018049224, 0.4518010018, "bleu differs beyond the tolerance", 1.8049224e-11, 4.4e-16
+            ),
             TargetResponse("result", dict(expected_bleu, bleu=0.4518010018), 200),
             expected_bleu,
             replay="conformance replay reports/latest/cases/bleu-4.json",
@@ -54,7 +78,11 @@ def sample_record() -> RunRecord:
             reproducer_file="reports/latest/cases/bleu-4.json",
         ),
         CaseResult(
-            case("chrf-plus-plus-compute", "chrf-plus-plus-compute/1.0.0/whitespace#nbsp", input={"hypotheses": ["a\u00a0b"], "references": ["a b"]}),
+            case(
+                "chrf-plus-plus-compute",
+                "chrf-plus-plus-compute/1.0.0/whitespace#nbsp",
+                input={"hypotheses": ["a\u00a0b"], "references": ["a b"]},
+            ),
             "failed",
             "word_tokens differ",
             Mismatch("/word_tokens/0/hypothesis", ["a\u00a0b"], ["a", "b"], "word_tokens differ"),
@@ -75,15 +103,34 @@ def sample_record() -> RunRecord:
             "timed out after 10 s",
             response=TargetResponse("transport_error", detail="timed out after 10 s", raw=HOSTILE),
         ),
-        CaseResult(case("bleu-ngrams-count", "bleu-ngrams-count/1.0.0/basics#one", category="invalid", expect=Expectation("error", "any")), "xfailed", known_failure_reason="issue 4"),
+        CaseResult(
+            case(
+                "bleu-ngrams-count",
+                "bleu-ngrams-count/1.0.0/basics#one",
+                category="invalid",
+                expect=Expectation("error", "any"),
+            ),
+            "xfailed",
+            known_failure_reason="issue 4",
+        ),
     ]
     header = {
-        "suite_version": "0.1.0", "contracts": ["bleu-corpus-compute@1.0.0", "bleu-ngrams-count@1.0.0", "chrf-plus-plus-compute@1.0.0"],
-        "target": "http://127.0.0.1:8000", "seed": 7, "profile": "quick",
-        "started": "2026-11-30T09:00:00.000Z", "finished": "2026-11-30T09:00:03.000Z",
-        "python": "3.11", "platform": "Linux", "command": "conformance run --target http://127.0.0.1:8000", "strict": False, "retries": 0,
+        "suite_version": "0.1.0",
+        "contracts": ["bleu-corpus-compute@1.0.0", "bleu-ngrams-count@1.0.0", "chrf-plus-plus-compute@1.0.0"],
+        "target": "http://127.0.0.1:8000",
+        "seed": 7,
+        "profile": "quick",
+        "started": "2026-11-30T09:00:00.000Z",
+        "finished": "2026-11-30T09:00:03.000Z",
+        "python": "3.11",
+        "platform": "Linux",
+        "command": "conformance run --target http://127.0.0.1:8000",
+        "strict": False,
+        "retries": 0,
     }
-    properties = [{"tool_id": "bleu-corpus-compute", "version": "1.0.0", "family": "valid", "examples": 50, "outcome": "failed"}]
+    properties = [
+        {"tool_id": "bleu-corpus-compute", "version": "1.0.0", "family": "valid", "examples": 50, "outcome": "failed"}
+    ]
     return RunRecord(header, results, properties, exit_code=1)
 
 
@@ -131,7 +178,9 @@ def run_browser(browser: str, page: Path, *extra: str) -> subprocess.CompletedPr
     with tempfile.TemporaryDirectory() as profile:
         return subprocess.run(
             [browser, *FLAGS, f"--user-data-dir={profile}", *extra, page.as_uri()],
-            capture_output=True, text=True, timeout=90,
+            capture_output=True,
+            text=True,
+            timeout=90,
         )
 
 
@@ -147,7 +196,9 @@ def check_dom(dom: str) -> list[str]:
     for forbidden in ("script", "img", "link", "iframe"):
         if forbidden in tags:
             problems.append(f"the page has a <{forbidden}> element: target markup was not escaped")
-    loaders = [(tag, key) for tag, attrs in summary.tags for key in attrs if key in ("src", "href") or key.startswith("on")]
+    loaders = [
+        (tag, key) for tag, attrs in summary.tags for key in attrs if key in ("src", "href") or key.startswith("on")
+    ]
     if loaders:
         problems.append(f"elements that load or run something: {loaders}")
     if "pwned" in summary.title:
@@ -181,7 +232,9 @@ def main(argv: list[str] | None = None) -> int:
     for problem in problems:
         print("FAIL", problem)
     if not problems:
-        print(f"report.html renders in {Path(browser).name}: {FAILURES} failures, {len(EXPECTED_TEXT)} expected texts, target markup inert")
+        print(
+            f"report.html renders in {Path(browser).name}: {FAILURES} failures, {len(EXPECTED_TEXT)} expected texts, target markup inert"
+        )
     return 1 if problems else 0
 
 

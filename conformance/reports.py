@@ -114,8 +114,16 @@ _MARK_CATEGORIES = frozenset({"Mn", "Me", "Mc"})
 # Default-ignorable code points outside the categories above (fillers, variation selectors).
 _IGNORABLE = frozenset(
     chr(value)
-    for low, high in ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x3164, 0x3164),
-                      (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF))
+    for low, high in (
+        (0x034F, 0x034F),
+        (0x115F, 0x1160),
+        (0x17B4, 0x17B5),
+        (0x180B, 0x180F),
+        (0x3164, 0x3164),
+        (0xFE00, 0xFE0F),
+        (0xFFA0, 0xFFA0),
+        (0xE0100, 0xE01EF),
+    )
     for value in range(low, high + 1)
 )
 
@@ -196,7 +204,14 @@ def _value_pieces(value: Any, indent: int | None, level: int) -> Iterator[str]:
     elif value is None or isinstance(value, (bool, int, float)):
         yield _json_scalar(value)
     elif isinstance(value, (list, tuple)) and indent and _is_short_flat(value):
-        yield "[" + ", ".join(_json_scalar(item) if not isinstance(item, str) else json.dumps(visible(item), ensure_ascii=False) for item in value) + "]"
+        yield (
+            "["
+            + ", ".join(
+                _json_scalar(item) if not isinstance(item, str) else json.dumps(visible(item), ensure_ascii=False)
+                for item in value
+            )
+            + "]"
+        )
     elif isinstance(value, (list, tuple, dict)):
         is_object = isinstance(value, dict)
         opening, closing = ("{", "}") if is_object else ("[", "]")
@@ -281,7 +296,9 @@ def report_document(record: RunRecord) -> dict:
     """The report.json document, validated against report.schema.json."""
     for index, result in enumerate(record.results):
         if result.outcome not in OUTCOMES:  # to_dict() could not even count it
-            raise ReportSchemaError(f"report.json: /results/{index}/outcome {result.outcome!r} is not one of {', '.join(OUTCOMES)}")
+            raise ReportSchemaError(
+                f"report.json: /results/{index}/outcome {result.outcome!r} is not one of {', '.join(OUTCOMES)}"
+            )
     document = _json_safe(record.to_dict())
     error = jsonschema.exceptions.best_match(_report_validator().iter_errors(document))
     if error is not None:
@@ -371,7 +388,9 @@ def property_groups(record: RunRecord) -> list[PropertyGroup]:
     for result in record.results:
         if result.case.origin == "generated":
             name = property_of_case(result.case.case_id, groups)
-            groups.setdefault(name, PropertyGroup(name, result.case.tool_id, result.case.version)).results.append(result)
+            groups.setdefault(name, PropertyGroup(name, result.case.tool_id, result.case.version)).results.append(
+                result
+            )
     return list(groups.values())
 
 
@@ -390,7 +409,7 @@ class Cell:
         return " · ".join([f"{self.counts['passed']}/{self.total} passed", *extra])
 
     def state(self, strict: bool) -> str:
-        """"bad" if any case makes the run fail, "warn" for skips and known failures, else "ok"."""
+        """ "bad" if any case makes the run fail, "warn" for skips and known failures, else "ok"."""
         if not self.total:
             return "none"
         if any(self.counts[o] for o in OUTCOMES if is_problem(o, strict)):
@@ -406,7 +425,9 @@ class Matrix:
     rows: list[tuple[str, list[Cell]]]
 
 
-def _matrix(title: str, row_heading: str, keyed: Iterable[tuple[str, str, str]], column_order: Iterable[str] = ()) -> Matrix:
+def _matrix(
+    title: str, row_heading: str, keyed: Iterable[tuple[str, str, str]], column_order: Iterable[str] = ()
+) -> Matrix:
     """Count outcomes by (row, column) from (row, column, outcome) triples."""
     cells: dict[tuple[str, str], Cell] = {}
     row_names: list[str] = []
@@ -426,9 +447,13 @@ def summary_matrices(record: RunRecord) -> list[Matrix]:
     """Tool x category, counting each fixture case and each generated property once (a property's
     examples are counted in its own table); then fixture cases by topic x tool."""
     checks = [
-        (tool_label(r.case.tool_id, r.case.version), r.case.category, r.outcome) for r in record.results if r.case.origin == "fixture"
+        (tool_label(r.case.tool_id, r.case.version), r.case.category, r.outcome)
+        for r in record.results
+        if r.case.origin == "fixture"
     ] + [(tool_label(g.tool_id, g.version), g.category, g.outcome) for g in property_groups(record)]
-    by_category = _matrix("Checks by tool and category (a fixture case or a generated property each)", "tool", checks, CATEGORY_ORDER)
+    by_category = _matrix(
+        "Checks by tool and category (a fixture case or a generated property each)", "tool", checks, CATEGORY_ORDER
+    )
     by_topic = _matrix(
         "Fixture cases by tool and topic",
         "topic",
@@ -466,7 +491,11 @@ def verdict(record: RunRecord) -> tuple[str, str]:
 def harness_errors(record: RunRecord) -> list[str]:
     """Errors of the suite itself (not of the target) that the runner put in the header."""
     errors = record.header.get("harness_errors") or []
-    return [visible(str(error), spaces=False) for error in errors] if isinstance(errors, list) else [visible(str(errors), spaces=False)]
+    return (
+        [visible(str(error), spaces=False) for error in errors]
+        if isinstance(errors, list)
+        else [visible(str(errors), spaces=False)]
+    )
 
 
 def header_rows(record: RunRecord) -> list[tuple[str, str]]:
@@ -528,7 +557,11 @@ class FailureView:
 
 
 def _describe_number(value: Any) -> str:
-    return _json_scalar(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else render_value(value, 40)[0]
+    return (
+        _json_scalar(value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool)
+        else render_value(value, 40)[0]
+    )
 
 
 def numeric_difference(delta: Any, tolerance: Any) -> str:
@@ -537,7 +570,9 @@ def numeric_difference(delta: Any, tolerance: Any) -> str:
     Three significant digits, unless the difference is so close to the tolerance that they
     would look equal: then every digit.
     """
-    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in (delta, tolerance))
+    numbers = all(
+        isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in (delta, tolerance)
+    )
     ratio = delta / tolerance if numbers and tolerance > 0 else None
     close_call = ratio is not None and 0.99 <= ratio <= 1.01
 
@@ -602,7 +637,13 @@ def failure_view(number: int, result: CaseResult, header: dict) -> FailureView:
     if why:
         facts.append(("why", visible(why, spaces=False)))
     if mismatch is not None:
-        facts.append(("first difference at", f"JSON pointer {json.dumps(visible(mismatch.pointer), ensure_ascii=False)}" + (" (the whole output)" if mismatch.pointer == "" else "")))
+        facts.append(
+            (
+                "first difference at",
+                f"JSON pointer {json.dumps(visible(mismatch.pointer), ensure_ascii=False)}"
+                + (" (the whole output)" if mismatch.pointer == "" else ""),
+            )
+        )
         for label, value in (("expected", mismatch.expected), ("actual", mismatch.actual)):
             text, note = render_value(value)
             facts.append((label, text + (f" ({note})" if note else "")))
@@ -641,10 +682,17 @@ def failure_view(number: int, result: CaseResult, header: dict) -> FailureView:
             blocks.append(Block("expected → actual (whole output)", diff, diff_note, kind="diff"))
     elif case.expect.kind == "output":
         expected_text, expected_note = render_value(result.expected)
-        facts.append(("expected answer", f"an output: {expected_text}" + (f" ({expected_note})" if expected_note else "")))
+        facts.append(
+            ("expected answer", f"an output: {expected_text}" + (f" ({expected_note})" if expected_note else ""))
+        )
     else:
         code = case.expect.error_code
-        facts.append(("expected answer", "a rejection" + (f" with the code {code}" if code and code != "any" else " (any error code)")))
+        facts.append(
+            (
+                "expected answer",
+                "a rejection" + (f" with the code {code}" if code and code != "any" else " (any error code)"),
+            )
+        )
         if answered:
             text, note = render_value(response.result, BLOCK_LIMIT, indent=2)
             blocks.append(Block("actual answer (should have been a rejection)", text, note))
@@ -729,7 +777,12 @@ def render_markdown(record: RunRecord, views: list[FailureView] | None = None) -
     ]
     errors = harness_errors(record)
     if errors:
-        lines += [f"## Harness errors ({len(errors)})", "", "The suite itself failed here, so the run could not conclude:", ""]
+        lines += [
+            f"## Harness errors ({len(errors)})",
+            "",
+            "The suite itself failed here, so the run could not conclude:",
+            "",
+        ]
         lines += [f"- {md_code(error)}" for error in errors] + [""]
     lines += ["## Run", ""]
     lines += _md_table(["", ""], [[md_text(label), md_code(text)] for label, text in header_rows(record)])
@@ -737,7 +790,13 @@ def render_markdown(record: RunRecord, views: list[FailureView] | None = None) -
         lines += ["", f"## {matrix.title}", ""]
         lines += _md_table(
             [matrix.row_heading, *map(md_text, matrix.columns)],
-            [[md_text(row), *(md_text(cell.text()) + (" ✗" if cell.state(strict) == "bad" else "") for cell in cells)] for row, cells in matrix.rows],
+            [
+                [
+                    md_text(row),
+                    *(md_text(cell.text()) + (" ✗" if cell.state(strict) == "bad" else "") for cell in cells),
+                ]
+                for row, cells in matrix.rows
+            ],
         )
     groups = property_groups(record)
     if groups:
@@ -760,8 +819,11 @@ def render_markdown(record: RunRecord, views: list[FailureView] | None = None) -
     if not problems:
         lines.append("None.")
     for view in views:
-        lines += [f'### {view.number}. {md_text(view.title)}', ""]
-        lines += [f"- **{md_text(label)}:** {md_text(text) if label in PROSE_FACTS else md_code(text)}" for label, text in view.facts]
+        lines += [f"### {view.number}. {md_text(view.title)}", ""]
+        lines += [
+            f"- **{md_text(label)}:** {md_text(text) if label in PROSE_FACTS else md_code(text)}"
+            for label, text in view.facts
+        ]
         for block in view.blocks:
             lines += ["", f"**{md_text(block.label)}**" + (f" ({md_text(block.note)})" if block.note else "")]
             if block.text:
@@ -769,8 +831,12 @@ def render_markdown(record: RunRecord, views: list[FailureView] | None = None) -
         lines.append("")
     if len(problems) > len(views):
         lines.append(f"{len(problems) - len(views)} more failures are not shown here; see report.json:")
-        lines += [f"- {md_code(visible(r.case.case_id, spaces=False))}" for r in problems[len(views):][:MAX_LISTED]]
-    for outcome, title in (("xfailed", "Known failures (still failing)"), ("fixed", "Known failures now passing"), ("skipped", "Skipped")):
+        lines += [f"- {md_code(visible(r.case.case_id, spaces=False))}" for r in problems[len(views) :][:MAX_LISTED]]
+    for outcome, title in (
+        ("xfailed", "Known failures (still failing)"),
+        ("fixed", "Known failures now passing"),
+        ("skipped", "Skipped"),
+    ):
         results = listed(record, outcome)
         if outcome == "fixed" and strict or not results:
             continue  # under --strict the fixed cases are failures above
@@ -826,11 +892,17 @@ def _html_table(heading: list[str], rows: Iterable[list[tuple[str, str]]], css_c
     """Rows of (cell html, cell class) pairs; heading cells are plain text."""
     head = "".join(f"<th>{_e(cell)}</th>" for cell in heading)
     body = "".join(
-        "<tr>" + "".join(f'<td class="{_e(cls)}">{cell}</td>' if cls else f"<td>{cell}</td>" for cell, cls in row) + "</tr>"
+        "<tr>"
+        + "".join(f'<td class="{_e(cls)}">{cell}</td>' if cls else f"<td>{cell}</td>" for cell, cls in row)
+        + "</tr>"
         for row in rows
     )
     attribute = f' class="{css_class}"' if css_class else ""
-    return f"<table{attribute}>" + (f"<thead><tr>{head}</tr></thead>" if heading else "") + f"<tbody>{body}</tbody></table>"
+    return (
+        f"<table{attribute}>"
+        + (f"<thead><tr>{head}</tr></thead>" if heading else "")
+        + f"<tbody>{body}</tbody></table>"
+    )
 
 
 def _html_diff(text: str) -> str:
@@ -845,7 +917,9 @@ def _html_diff(text: str) -> str:
 
 def _html_failure(view: FailureView) -> str:
     facts = "".join(
-        f"<dt>{_e(label)}</dt><dd>{_e(text)}</dd>" if label in PROSE_FACTS else f"<dt>{_e(label)}</dt><dd><code>{_e(text)}</code></dd>"
+        f"<dt>{_e(label)}</dt><dd>{_e(text)}</dd>"
+        if label in PROSE_FACTS
+        else f"<dt>{_e(label)}</dt><dd><code>{_e(text)}</code></dd>"
         for label, text in view.facts
     )
     blocks = []
@@ -879,19 +953,29 @@ def render_html(record: RunRecord, views: list[FailureView] | None = None) -> st
         f'<div class="verdict {state}">{_e(headline)}</div> <span>exit code {record.exit_code} · target <code>{_e(target)}</code></span>',
         '<ul class="totals">' + "".join(f"<li><b>{totals[o]}</b>{_e(o)}</li>" for o in OUTCOMES) + "</ul>",
         *(
-            [f"<h2>Harness errors ({len(harness_errors(record))})</h2><p>The suite itself failed here, so the run could not conclude:</p>",
-             '<ul class="plain">' + "".join(f"<li><code>{_e(error)}</code></li>" for error in harness_errors(record)) + "</ul>"]
-            if harness_errors(record) else []
+            [
+                f"<h2>Harness errors ({len(harness_errors(record))})</h2><p>The suite itself failed here, so the run could not conclude:</p>",
+                '<ul class="plain">'
+                + "".join(f"<li><code>{_e(error)}</code></li>" for error in harness_errors(record))
+                + "</ul>",
+            ]
+            if harness_errors(record)
+            else []
         ),
         "<h2>Run</h2>",
-        _html_table([], ([(_e(label), ""), (f"<code>{_e(text)}</code>", "")] for label, text in header_rows(record)), "run"),
+        _html_table(
+            [], ([(_e(label), ""), (f"<code>{_e(text)}</code>", "")] for label, text in header_rows(record)), "run"
+        ),
     ]
     for matrix in summary_matrices(record):
         parts.append(f"<h2>{_e(matrix.title)}</h2>")
         parts.append(
             _html_table(
                 [matrix.row_heading, *matrix.columns],
-                ([(_e(row), ""), *((_e(cell.text()), cell.state(strict)) for cell in cells)] for row, cells in matrix.rows),
+                (
+                    [(_e(row), ""), *((_e(cell.text()), cell.state(strict)) for cell in cells)]
+                    for row, cells in matrix.rows
+                ),
                 "matrix",
             )
         )
@@ -905,7 +989,14 @@ def render_html(record: RunRecord, views: list[FailureView] | None = None) -> st
                     [
                         (f"<code>{_e(visible(group.name, spaces=False))}</code>", ""),
                         (_e(str(group.summary.get("examples", "?"))), ""),
-                        (_e(group.outcome), "bad" if is_problem(group.outcome, strict) else "ok" if group.outcome in ("passed", "fixed") else "warn"),
+                        (
+                            _e(group.outcome),
+                            "bad"
+                            if is_problem(group.outcome, strict)
+                            else "ok"
+                            if group.outcome in ("passed", "fixed")
+                            else "warn",
+                        ),
                         (str(sum(is_problem(r.outcome, strict) for r in group.results)), ""),
                     ]
                     for group in groups
@@ -920,8 +1011,19 @@ def render_html(record: RunRecord, views: list[FailureView] | None = None) -> st
     parts += [_html_failure(view) for view in views]
     if len(problems) > len(views):
         parts.append(f"<p>{len(problems) - len(views)} more failures are not shown here; see report.json:</p>")
-        parts.append('<ul class="plain">' + "".join(f"<li><code>{_e(visible(r.case.case_id, spaces=False))}</code></li>" for r in problems[len(views):][:MAX_LISTED]) + "</ul>")
-    for outcome, title in (("xfailed", "Known failures (still failing)"), ("fixed", "Known failures now passing"), ("skipped", "Skipped")):
+        parts.append(
+            '<ul class="plain">'
+            + "".join(
+                f"<li><code>{_e(visible(r.case.case_id, spaces=False))}</code></li>"
+                for r in problems[len(views) :][:MAX_LISTED]
+            )
+            + "</ul>"
+        )
+    for outcome, title in (
+        ("xfailed", "Known failures (still failing)"),
+        ("fixed", "Known failures now passing"),
+        ("skipped", "Skipped"),
+    ):
         results = listed(record, outcome)
         if outcome == "fixed" and strict or not results:
             continue
@@ -989,16 +1091,30 @@ def _junit_outcome(element: ElementTree.Element, outcome: str, message: str, bod
 def render_junit(record: RunRecord, views: list[FailureView] | None = None) -> str:
     header = record.header
     strict = bool(header.get("strict"))
-    views_by_result = dict(zip(map(id, problem_results(record)), failure_views(record) if views is None else views))
+    # the views stop at MAX_DETAILED_FAILURES: later failures get a message but no body
+    views = failure_views(record) if views is None else views
+    views_by_result = dict(zip(map(id, problem_results(record)), views, strict=False))
     suites: dict[str, ElementTree.Element] = {}
     counters: dict[str, dict[str, float]] = {}
     root = ElementTree.Element("testsuites", name="conformance")
 
     def suite_for(tool: str) -> ElementTree.Element:
         if tool not in suites:
-            suite = ElementTree.SubElement(root, "testsuite", name=xml_text(tool), timestamp=str(header.get("started", "")))
+            suite = ElementTree.SubElement(
+                root, "testsuite", name=xml_text(tool), timestamp=str(header.get("started", ""))
+            )
             properties = ElementTree.SubElement(suite, "properties")
-            for key in ("suite_version", "target", "seed", "profile", "strict", "retries", "command", "python", "platform"):
+            for key in (
+                "suite_version",
+                "target",
+                "seed",
+                "profile",
+                "strict",
+                "retries",
+                "command",
+                "python",
+                "platform",
+            ):
                 if key in header:
                     ElementTree.SubElement(properties, "property", name=key, value=xml_text(str(header[key])))
             suites[tool] = suite
@@ -1006,7 +1122,9 @@ def render_junit(record: RunRecord, views: list[FailureView] | None = None) -> s
         return suites[tool]
 
     def add_case(tool: str, name: str, outcome: str, message: str, body: str, milliseconds: float) -> None:
-        case = ElementTree.SubElement(suite_for(tool), "testcase", classname=xml_text(tool), name=xml_text(name), time=_seconds(milliseconds))
+        case = ElementTree.SubElement(
+            suite_for(tool), "testcase", classname=xml_text(tool), name=xml_text(name), time=_seconds(milliseconds)
+        )
         counter = _junit_outcome(case, outcome, message, body, strict)
         counters[tool]["tests"] += 1
         counters[tool]["time"] += max(milliseconds, 0.0) / 1000
@@ -1032,8 +1150,12 @@ def render_junit(record: RunRecord, views: list[FailureView] | None = None) -> s
         milliseconds = group.summary.get("duration_ms")
         if not isinstance(milliseconds, (int, float)):
             milliseconds = sum(r.response.duration_ms for r in group.results if r.response)
-        body = f"{group.summary.get('examples', '?')} examples run\n\n" + "\n\n".join(failure_text(view) for view in failing)
-        add_case(tool_label(group.tool_id, group.version), group.name, group.outcome, message, body.strip(), milliseconds)
+        body = f"{group.summary.get('examples', '?')} examples run\n\n" + "\n\n".join(
+            failure_text(view) for view in failing
+        )
+        add_case(
+            tool_label(group.tool_id, group.version), group.name, group.outcome, message, body.strip(), milliseconds
+        )
 
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for tool, suite in suites.items():
@@ -1068,7 +1190,9 @@ def _property_message(group: PropertyGroup) -> str:
     if deciding is not None:
         return _junit_message(deciding)
     summary = group.summary
-    return _outcome_message(group.outcome, str(summary.get("message", "")), str(summary.get("known_failure_reason", "")))
+    return _outcome_message(
+        group.outcome, str(summary.get("message", "")), str(summary.get("known_failure_reason", ""))
+    )
 
 
 # ---------------------------------------------------------------- writing

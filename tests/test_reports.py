@@ -50,7 +50,9 @@ def header(**changes) -> dict:
     return base
 
 
-def case(tool, case_id, *, origin="fixture", category="valid", input=None, expect=None, seed=None, description="") -> Case:
+def case(
+    tool, case_id, *, origin="fixture", category="valid", input=None, expect=None, seed=None, description=""
+) -> Case:
     return Case(
         tool_id=tool,
         version="1.0.0",
@@ -65,14 +67,21 @@ def case(tool, case_id, *, origin="fixture", category="valid", input=None, expec
 
 
 def answer(result, ms=12.5) -> TargetResponse:
-    return TargetResponse(kind="result", result=result, status=200, raw=json.dumps({"result": result})[:200], duration_ms=ms)
+    return TargetResponse(
+        kind="result", result=result, status=200, raw=json.dumps({"result": result})[:200], duration_ms=ms
+    )
 
 
 # bleu = exp(1/4 * (ln 1 + ln 1/2 + ln 1/3 + ln 1/4)) = (1/24) ** 0.25 = 0.4518010018049224 (brevity penalty 1);
 # the "target" answered 0.4518010018 (decimals dropped): delta 1.8049224e-11, tolerance 4.4e-16.
 BLEU_EXPECTED = {
-    "bleu": 0.4518010018049224, "brevity_penalty": 1, "candidate_length": 4, "reference_length": 4,
-    "max_order": 4, "matches": [4, 1, 1, 1], "totals": [4, 2, 3, 4],
+    "bleu": 0.4518010018049224,
+    "brevity_penalty": 1,
+    "candidate_length": 4,
+    "reference_length": 4,
+    "max_order": 4,
+    "matches": [4, 1, 1, 1],
+    "totals": [4, 2, 3, 4],
 }
 BLEU_ACTUAL = dict(BLEU_EXPECTED, bleu=0.4518010018)
 
@@ -82,7 +91,9 @@ def float_failure() -> CaseResult:
         case=case(BLEU, "generated/bleu-corpus-compute/valid/7", origin="generated", seed=1234),
         outcome="failed",
         message="bleu differs beyond the tolerance",
-        mismatch=Mismatch("/bleu", 0.4518010018049224, 0.4518010018, "bleu differs beyond the tolerance", 1.8049224e-11, 4.4e-16),
+        mismatch=Mismatch(
+            "/bleu", 0.4518010018049224, 0.4518010018, "bleu differs beyond the tolerance", 1.8049224e-11, 4.4e-16
+        ),
         response=answer(BLEU_ACTUAL),
         expected=BLEU_EXPECTED,
         replay="conformance replay reports/latest/cases/bleu-7.json",
@@ -96,7 +107,11 @@ def whitespace_failure() -> CaseResult:
     expected = {"word_tokens": [{"hypothesis": ["a\u00a0b", "c"], "reference": ["a\u00a0b"]}]}
     actual = {"word_tokens": [{"hypothesis": ["a", "b", "c"], "reference": ["a\u00a0b"]}]}
     return CaseResult(
-        case=case(CHRF, "chrf-plus-plus-compute/1.0.0/whitespace#nbsp-is-whitespace", input={"hypotheses": ["a\u00a0b c"], "references": ["a\u00a0b"]}),
+        case=case(
+            CHRF,
+            "chrf-plus-plus-compute/1.0.0/whitespace#nbsp-is-whitespace",
+            input={"hypotheses": ["a\u00a0b c"], "references": ["a\u00a0b"]},
+        ),
         outcome="failed",
         message="word_tokens differ",
         mismatch=Mismatch("/word_tokens/0/hypothesis/0", "a\u00a0b", "a", "word token differs"),
@@ -110,7 +125,13 @@ def hostile_failure() -> CaseResult:
     """Untrusted strings: markup, control characters, a lone surrogate, backticks and pipes."""
     nasty = f"{SCRIPT}\x01\x1b[31m\ud800 `x` | y"
     return CaseResult(
-        case=case(CHRF, "generated/chrf-plus-plus-compute/valid/3", origin="generated", seed=99, input={"hypotheses": [nasty], "references": ["x"]}),
+        case=case(
+            CHRF,
+            "generated/chrf-plus-plus-compute/valid/3",
+            origin="generated",
+            seed=99,
+            input={"hypotheses": [nasty], "references": ["x"]},
+        ),
         outcome="failed",
         message="score differs",
         mismatch=Mismatch("/metric", "chrF++", nasty, "metric differs"),
@@ -124,7 +145,13 @@ def huge_failure() -> CaseResult:
     """A 30,000-item answer: shown truncated, kept whole in report.json."""
     big = list(range(30_000))
     return CaseResult(
-        case=case(NGRAMS, "generated/bleu-ngrams-count/boundary/2", origin="generated", category="boundary", input={"hypotheses": [["w"] * 50_000], "references": [[["w"]]]}),
+        case=case(
+            NGRAMS,
+            "generated/bleu-ngrams-count/boundary/2",
+            origin="generated",
+            category="boundary",
+            input={"hypotheses": [["w"] * 50_000], "references": [[["w"]]]},
+        ),
         outcome="failed",
         message="matches differ",
         mismatch=Mismatch("/matches", [1], big, "matches has the wrong length"),
@@ -140,7 +167,14 @@ def errored() -> CaseResult:
         case=case(BLEU, "bleu-corpus-compute/1.0.0/limits#max-segments", category="boundary"),
         outcome="errored",
         message="the target answered HTTP 503",
-        response=TargetResponse(kind="transport_error", status=503, raw="<html>Service Unavailable\n</html>", detail="HTTP 503", duration_ms=30.0, retries=1),
+        response=TargetResponse(
+            kind="transport_error",
+            status=503,
+            raw="<html>Service Unavailable\n</html>",
+            detail="HTTP 503",
+            duration_ms=30.0,
+            retries=1,
+        ),
         expected=BLEU_EXPECTED,
     )
 
@@ -151,7 +185,13 @@ def over_rejection() -> CaseResult:
         case=case(NGRAMS, "bleu-ngrams-count/1.0.0/basics#empty-hypothesis"),
         outcome="failed",
         message="a valid input was rejected",
-        response=TargetResponse(kind="rejection", status=400, error_code="invalid_input", raw='{"error":{"code":"invalid_input"}}', detail="HTTP 400"),
+        response=TargetResponse(
+            kind="rejection",
+            status=400,
+            error_code="invalid_input",
+            raw='{"error":{"code":"invalid_input"}}',
+            detail="HTTP 400",
+        ),
         expected={"max_order": 4, "matches": [0, 0, 0, 0], "totals": [0, 0, 0, 0]},
     )
 
@@ -159,7 +199,14 @@ def over_rejection() -> CaseResult:
 def under_rejection() -> CaseResult:
     """An invalid input answered: failed, expected a rejection."""
     return CaseResult(
-        case=case(BLEU, "generated/bleu-corpus-compute/invalid/1", origin="generated", category="invalid", input={"hypotheses": []}, expect=Expectation("error", "invalid_input")),
+        case=case(
+            BLEU,
+            "generated/bleu-corpus-compute/invalid/1",
+            origin="generated",
+            category="invalid",
+            input={"hypotheses": []},
+            expect=Expectation("error", "invalid_input"),
+        ),
         outcome="failed",
         message="an invalid input was answered instead of rejected",
         response=answer({"bleu": 0}),
@@ -168,7 +215,9 @@ def under_rejection() -> CaseResult:
 
 
 def simple(outcome, case_id, tool=BLEU, category="valid", **extra) -> CaseResult:
-    return CaseResult(case=case(tool, case_id, category=category), outcome=outcome, response=answer({"ok": 1}, ms=4.0), **extra)
+    return CaseResult(
+        case=case(tool, case_id, category=category), outcome=outcome, response=answer({"ok": 1}, ms=4.0), **extra
+    )
 
 
 def full_record(**header_changes) -> RunRecord:
@@ -178,7 +227,11 @@ def full_record(**header_changes) -> RunRecord:
         float_failure(),
         errored(),
         simple("skipped", "bleu-corpus-compute/1.0.0/basics#needs-http", message="needs an HTTP target"),
-        simple("xfailed", "bleu-corpus-compute/1.0.0/brevity#tie", known_failure_reason="issue 12: ties go to the longer reference"),
+        simple(
+            "xfailed",
+            "bleu-corpus-compute/1.0.0/brevity#tie",
+            known_failure_reason="issue 12: ties go to the longer reference",
+        ),
         simple("fixed", "bleu-corpus-compute/1.0.0/brevity#zero", known_failure_reason="issue 9: c = 0"),
         whitespace_failure(),
         hostile_failure(),
@@ -187,8 +240,22 @@ def full_record(**header_changes) -> RunRecord:
         under_rejection(),
     ]
     properties = [
-        {"tool_id": BLEU, "version": "1.0.0", "family": "valid", "examples": 100, "outcome": "failed", "duration_ms": 2500.0},
-        {"tool_id": BLEU, "version": "1.0.0", "family": "boundary", "examples": 40, "outcome": "passed", "duration_ms": 800.0},
+        {
+            "tool_id": BLEU,
+            "version": "1.0.0",
+            "family": "valid",
+            "examples": 100,
+            "outcome": "failed",
+            "duration_ms": 2500.0,
+        },
+        {
+            "tool_id": BLEU,
+            "version": "1.0.0",
+            "family": "boundary",
+            "examples": 40,
+            "outcome": "passed",
+            "duration_ms": 800.0,
+        },
         {"tool_id": BLEU, "version": "1.0.0", "family": "invalid", "examples": 60, "outcome": "failed"},
         {"tool_id": CHRF, "version": "1.0.0", "family": "valid", "examples": 100, "outcome": "failed"},
         {"tool_id": NGRAMS, "version": "1.0.0", "family": "boundary", "examples": 40, "outcome": "failed"},
@@ -216,7 +283,13 @@ def test_schema_is_valid_json_schema_2020_12():
 
 @pytest.mark.parametrize(
     "definition, dataclass",
-    [("case", Case), ("expectation", Expectation), ("response", TargetResponse), ("mismatch", Mismatch), ("case_result", CaseResult)],
+    [
+        ("case", Case),
+        ("expectation", Expectation),
+        ("response", TargetResponse),
+        ("mismatch", Mismatch),
+        ("case_result", CaseResult),
+    ],
 )
 def test_schema_describes_every_field_of_the_model(definition, dataclass):
     """If model.py gains a field, the schema must describe it (else report.json is rejected)."""
@@ -259,7 +332,9 @@ def test_all_four_files_are_written_and_junit_can_go_elsewhere(tmp_path):
         lambda record: record.header.pop("seed"),
         lambda record: record.header.update(started="30/11/2026 09:00"),  # not ISO 8601 UTC
         lambda record: setattr(record.results[0], "outcome", "crashed"),
-        lambda record: setattr(record.results[0].case, "case_id", "basics#identity"),  # fixture id without tool/version/topic
+        lambda record: setattr(
+            record.results[0].case, "case_id", "basics#identity"
+        ),  # fixture id without tool/version/topic
         lambda record: setattr(record.results[2].mismatch, "delta", -1.0),
         lambda record: record.properties.append({"tool_id": BLEU, "family": "valid"}),
     ],
@@ -281,7 +356,12 @@ def test_non_finite_and_non_json_values_from_a_module_target_are_written_safely(
     document = json.loads(read(tmp_path / "report.json"))
     assert document["results"][0]["mismatch"]["actual"] == "NaN"
     assert document["results"][0]["mismatch"]["delta"] == "Infinity"
-    assert document["results"][0]["response"]["result"] == {"bleu": "-Infinity", "tuple": [1, 2], "3": "int key", "obj": "<class 'object'>"}
+    assert document["results"][0]["response"]["result"] == {
+        "bleu": "-Infinity",
+        "tuple": [1, 2],
+        "3": "int key",
+        "obj": "<class 'object'>",
+    }
     assert "|expected − actual| = Infinity" in read(tmp_path / "report.md")
 
 
@@ -333,8 +413,17 @@ def test_junit_outcomes(written):
     failure = cases["generated/bleu-corpus-compute/valid"].find("failure")
     assert failure.get("message") == "bleu differs beyond the tolerance"
     # the readable diff in the body: pointer, both values, delta against the tolerance, seed, replay
-    for text in ('"/bleu"', "0.4518010018049224", "0.4518010018", "= 1.8e-11", "tolerance 4.4e-16", "seed: 1234",
-                 "-  \"bleu\": 0.4518010018049224,", "+  \"bleu\": 0.4518010018,", "conformance replay reports/latest/cases/bleu-7.json"):
+    for text in (
+        '"/bleu"',
+        "0.4518010018049224",
+        "0.4518010018",
+        "= 1.8e-11",
+        "tolerance 4.4e-16",
+        "seed: 1234",
+        '-  "bleu": 0.4518010018049224,',
+        '+  "bleu": 0.4518010018,',
+        "conformance replay reports/latest/cases/bleu-7.json",
+    ):
         assert text in failure.text
 
 
@@ -408,8 +497,10 @@ def test_markdown_summary_matrix(written):
     # needs-http skipped, tie xfailed, zero fixed, property valid failed = 5; boundary: one-token passed,
     # max-segments errored, property boundary passed = 3; invalid: property invalid failed = 1.
     assert "| tool | valid | boundary | invalid |" in text
-    assert ("| bleu-corpus-compute@1.0.0 | 1/5 passed · 1 failed · 1 skipped · 1 xfailed · 1 fixed ✗ "
-            "| 2/3 passed · 1 errored ✗ | 0/1 passed · 1 failed ✗ |") in text
+    assert (
+        "| bleu-corpus-compute@1.0.0 | 1/5 passed · 1 failed · 1 skipped · 1 xfailed · 1 fixed ✗ "
+        "| 2/3 passed · 1 errored ✗ | 0/1 passed · 1 failed ✗ |"
+    ) in text
     # bleu-ngrams-count: the empty-hypothesis fixture and the boundary property; chrF++: whitespace fixture + valid property
     assert "| bleu-ngrams-count@1.0.0 | 0/1 passed · 1 failed ✗ | 0/1 passed · 1 failed ✗ | – |" in text
     assert "| chrf-plus-plus-compute@1.0.0 | 0/2 passed · 2 failed ✗ | – | – |" in text
@@ -428,8 +519,8 @@ def test_markdown_failure_sections(written):
         "- **expected:** `0.4518010018049224`",
         "- **actual:** `0.4518010018`",
         "- **numeric difference:** `|expected − actual| = 1.8e-11, tolerance 4.4e-16 (41,021× the tolerance)`",
-        "-  \"bleu\": 0.4518010018049224,",
-        "+  \"bleu\": 0.4518010018,",
+        '-  "bleu": 0.4518010018049224,',
+        '+  "bleu": 0.4518010018,',
         "conformance replay reports/latest/cases/bleu-7.json",
         "curl -sS -X POST http://127.0.0.1:8000/v1/tools/bleu-corpus-compute/versions/1.0.0/execute -d @reports/latest/cases/bleu-7.json",
     ):
@@ -448,14 +539,17 @@ def test_markdown_rejections_and_errors(written):
     assert "- **target said:** transport error, status 503, HTTP 503" in text
     assert "<html>Service␣Unavailable" not in text and "<html>Service Unavailable↵" not in text
     assert '- **target said:** rejection, status 400, error code "invalid_input", HTTP 400' in text
-    assert '- **expected answer:** `a rejection with the code invalid_input`' in text
+    assert "- **expected answer:** `a rejection with the code invalid_input`" in text
     assert '- **expected answer:** `an output: {"max_order":4,"matches":[0,0,0,0],"totals":[0,0,0,0]}`' in text
     assert "**actual answer (should have been a rejection)**" in text
 
 
 def test_markdown_lists_known_failures_and_skips(written):
     text = read(written["markdown"])
-    assert "## Known failures (still failing) (1)\n\n- `bleu-corpus-compute/1.0.0/brevity#tie`: issue 12: ties go to the longer reference" in text
+    assert (
+        "## Known failures (still failing) (1)\n\n- `bleu-corpus-compute/1.0.0/brevity#tie`: issue 12: ties go to the longer reference"
+        in text
+    )
     assert "## Known failures now passing (1)" in text
     assert "## Skipped (1)\n\n- `bleu-corpus-compute/1.0.0/basics#needs-http`: needs an HTTP target" in text
 
@@ -554,8 +648,13 @@ def test_generated_results_without_a_property_entry_still_get_a_testcase(tmp_pat
 
 def test_build_header_matches_the_schema():
     built = reports.build_header(
-        target="oracle", contracts=[f"{BLEU}@1.0.0"], seed=1, profile="quick",
-        started=reports.utc_timestamp(), finished=reports.utc_timestamp(), timeout=10.0,
+        target="oracle",
+        contracts=[f"{BLEU}@1.0.0"],
+        seed=1,
+        profile="quick",
+        started=reports.utc_timestamp(),
+        finished=reports.utc_timestamp(),
+        timeout=10.0,
     )
     jsonschema.Draft202012Validator(SCHEMA["$defs"]["header"] | {"$defs": SCHEMA["$defs"]}).validate(built)
     assert built["timeout"] == 10.0 and built["strict"] is False and built["retries"] == 0
@@ -564,14 +663,22 @@ def test_build_header_matches_the_schema():
 # ---------------------------------------------------------------- a real browser
 
 
-CHROMIUM = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)), None)
+CHROMIUM = next(
+    (shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)), None
+)
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium): the HTML is checked in a real browser only where one exists")
+@pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no chromium on PATH (apt-get install chromium): the HTML is checked in a real browser only where one exists",
+)
 def test_html_renders_in_a_headless_browser():
     completed = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "check_report_html.py")],
-        capture_output=True, text=True, timeout=120, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
 
@@ -597,9 +704,21 @@ def test_numeric_difference(delta, tolerance, shown):
     "case_id, known, prop",
     [
         ("generated/bleu-corpus-compute/valid/12", (), "generated/bleu-corpus-compute/valid"),
-        ("generated/bleu-corpus-compute/valid/shared-ngrams/283", (), "generated/bleu-corpus-compute/valid/shared-ngrams"),
-        ("generated/bleu-corpus-compute/valid/shared-ngrams", {"generated/bleu-corpus-compute/valid/shared-ngrams"}, "generated/bleu-corpus-compute/valid/shared-ngrams"),
-        ("generated/chrf-plus-plus-compute/boundary/beta/2", {"generated/chrf-plus-plus-compute/boundary/beta"}, "generated/chrf-plus-plus-compute/boundary/beta"),
+        (
+            "generated/bleu-corpus-compute/valid/shared-ngrams/283",
+            (),
+            "generated/bleu-corpus-compute/valid/shared-ngrams",
+        ),
+        (
+            "generated/bleu-corpus-compute/valid/shared-ngrams",
+            {"generated/bleu-corpus-compute/valid/shared-ngrams"},
+            "generated/bleu-corpus-compute/valid/shared-ngrams",
+        ),
+        (
+            "generated/chrf-plus-plus-compute/boundary/beta/2",
+            {"generated/chrf-plus-plus-compute/boundary/beta"},
+            "generated/chrf-plus-plus-compute/boundary/beta",
+        ),
     ],
 )
 def test_property_of_case(case_id, known, prop):
@@ -612,19 +731,54 @@ def test_family_names_with_slashes_and_a_property_level_result(tmp_path):
     shrunk = float_failure()
     shrunk.case.case_id = "generated/bleu-corpus-compute/valid/shared-ngrams/283"
     now_passing = CaseResult(
-        case=Case(BLEU, "1.0.0", "generated/bleu-corpus-compute/boundary/decimals", "generated", "boundary", None, Expectation("output")),
-        outcome="fixed", message="37 examples passed", known_failure_reason="issue 3",
+        case=Case(
+            BLEU,
+            "1.0.0",
+            "generated/bleu-corpus-compute/boundary/decimals",
+            "generated",
+            "boundary",
+            None,
+            Expectation("output"),
+        ),
+        outcome="fixed",
+        message="37 examples passed",
+        known_failure_reason="issue 3",
     )
     properties = [
-        {"id": "generated/bleu-corpus-compute/valid/shared-ngrams", "tool_id": BLEU, "version": "1.0.0", "family": "valid/shared-ngrams",
-         "category": "valid", "outcome": "failed", "message": "bleu differs", "seed": 5, "examples": 284, "passed": 283, "failed": 1, "errored": 0},
-        {"id": "generated/bleu-corpus-compute/boundary/decimals", "tool_id": BLEU, "version": "1.0.0", "family": "boundary/decimals",
-         "category": "boundary", "outcome": "fixed", "message": "", "seed": 5, "examples": 37, "known_failure_reason": "issue 3"},
+        {
+            "id": "generated/bleu-corpus-compute/valid/shared-ngrams",
+            "tool_id": BLEU,
+            "version": "1.0.0",
+            "family": "valid/shared-ngrams",
+            "category": "valid",
+            "outcome": "failed",
+            "message": "bleu differs",
+            "seed": 5,
+            "examples": 284,
+            "passed": 283,
+            "failed": 1,
+            "errored": 0,
+        },
+        {
+            "id": "generated/bleu-corpus-compute/boundary/decimals",
+            "tool_id": BLEU,
+            "version": "1.0.0",
+            "family": "boundary/decimals",
+            "category": "boundary",
+            "outcome": "fixed",
+            "message": "",
+            "seed": 5,
+            "examples": 37,
+            "known_failure_reason": "issue 3",
+        },
     ]
     record = RunRecord(header=header(strict=True), results=[shrunk, now_passing], properties=properties, exit_code=1)
     paths = reports.write_reports(record, tmp_path)
     cases = junit_cases(paths["junit"])
-    assert sorted(cases) == ["generated/bleu-corpus-compute/boundary/decimals", "generated/bleu-corpus-compute/valid/shared-ngrams"]
+    assert sorted(cases) == [
+        "generated/bleu-corpus-compute/boundary/decimals",
+        "generated/bleu-corpus-compute/valid/shared-ngrams",
+    ]
     assert "284 examples run" in cases["generated/bleu-corpus-compute/valid/shared-ngrams"].find("failure").text
     assert cases["generated/bleu-corpus-compute/boundary/decimals"].find("failure") is not None  # fixed, strict
     markdown = read(paths["markdown"])
@@ -634,7 +788,10 @@ def test_family_names_with_slashes_and_a_property_level_result(tmp_path):
 
 def test_markdown_escaping():
     # CommonMark: a backslash before ASCII punctuation makes it literal; "_" inside a word is already literal.
-    assert reports.md_text("retries_made _x_ <b> | * [l](u) `c` & ~ $") == "retries_made \\_x\\_ \\<b\\> \\| \\* \\[l\\](u) \\`c\\` \\& \\~ \\$"
+    assert (
+        reports.md_text("retries_made _x_ <b> | * [l](u) `c` & ~ $")
+        == "retries_made \\_x\\_ \\<b\\> \\| \\* \\[l\\](u) \\`c\\` \\& \\~ \\$"
+    )
     assert reports.md_code("a `b` c") == "``a `b` c``"
     assert reports.md_code("`x`") == "`` `x` ``"
 
@@ -642,10 +799,21 @@ def test_markdown_escaping():
 def test_a_known_failing_property_is_skipped_with_its_reason(tmp_path):
     shrunk = float_failure()
     shrunk.outcome, shrunk.known_failure_reason = "xfailed", "issue 7: bleu rounded to 10 digits"
-    properties = [{"id": "generated/bleu-corpus-compute/valid", "tool_id": BLEU, "version": "1.0.0", "family": "valid",
-                   "outcome": "xfailed", "message": "bleu differs beyond the tolerance", "examples": 12}]
+    properties = [
+        {
+            "id": "generated/bleu-corpus-compute/valid",
+            "tool_id": BLEU,
+            "version": "1.0.0",
+            "family": "valid",
+            "outcome": "xfailed",
+            "message": "bleu differs beyond the tolerance",
+            "examples": 12,
+        }
+    ]
     record = RunRecord(header=header(), results=[shrunk], properties=properties, exit_code=0)
-    skipped = junit_cases(reports.write_reports(record, tmp_path)["junit"])["generated/bleu-corpus-compute/valid"].find("skipped")
+    skipped = junit_cases(reports.write_reports(record, tmp_path)["junit"])["generated/bleu-corpus-compute/valid"].find(
+        "skipped"
+    )
     assert skipped.get("message") == "known failure: issue 7: bleu rounded to 10 digits"
 
 
@@ -661,14 +829,23 @@ def test_untrusted_header_strings(tmp_path):
     assert "`conformance run --target ⟨U+DCFF⟩⟨U+001B⟩`" in read(paths["markdown"])
     assert json.loads(read(paths["json"]))["header"]["command"] == "conformance run --target \udcff\x1b"
     # the JUnit suite properties carry the header: still well-formed XML
-    properties = {p.get("name"): p.get("value") for p in ElementTree.fromstring(paths["junit"].read_bytes()).iter("property")}
+    properties = {
+        p.get("name"): p.get("value") for p in ElementTree.fromstring(paths["junit"].read_bytes()).iter("property")
+    }
     assert properties["command"] == "conformance run --target ⟨U+DCFF⟩⟨U+001B⟩"
 
 
 def test_harness_errors_explain_an_inconclusive_run(tmp_path):
-    record = RunRecord(header=header(harness_errors=["conformance/suite.py::test_fixture (call): KeyError: 'expect'"]), exit_code=3)
+    record = RunRecord(
+        header=header(harness_errors=["conformance/suite.py::test_fixture (call): KeyError: 'expect'"]), exit_code=3
+    )
     paths = reports.write_reports(record, tmp_path)
     markdown = read(paths["markdown"])
-    assert "## Harness errors (1)" in markdown and "- `conformance/suite.py::test_fixture (call): KeyError: 'expect'`" in markdown
+    assert (
+        "## Harness errors (1)" in markdown
+        and "- `conformance/suite.py::test_fixture (call): KeyError: 'expect'`" in markdown
+    )
     assert "harness_errors" not in markdown  # not repeated in the run table
-    assert "<li><code>conformance/suite.py::test_fixture (call): KeyError: &#x27;expect&#x27;</code></li>" in read(paths["html"])
+    assert "<li><code>conformance/suite.py::test_fixture (call): KeyError: &#x27;expect&#x27;</code></li>" in read(
+        paths["html"]
+    )
