@@ -7,10 +7,13 @@ never silently rot and an oracle regression names the fixture it breaks.
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 from collections import Counter
 from pathlib import Path
 
+import fastjsonschema
 import jsonschema
 import pytest
 
@@ -175,6 +178,50 @@ def strings_in(value):
 def test_no_lone_surrogate_reaches_a_bleu_tool(case):
     """A3: whether BLEU tools accept lone surrogates is open."""
     assert not any(oracle.validation.has_lone_surrogate(s) for s in strings_in(case.input))
+
+
+def bleu_token_totals(payload) -> tuple[int, int, int, int]:
+    """(hypothesis tokens, all tokens, hypothesis UTF-8 bytes, all UTF-8 bytes) of a well-formed BLEU input."""
+    hyp = [t for h in payload["hypotheses"] for t in h]
+    ref = [t for refs in payload["references"] for r in refs for t in r]
+    size = lambda tokens: sum(len(t.encode("utf-8")) for t in tokens)
+    return len(hyp), len(hyp) + len(ref), size(hyp), size(hyp) + size(ref)
+
+
+@functools.lru_cache(maxsize=None)
+def compiled_input_schema(tool_id: str, version: str):
+    return fastjsonschema.compile(oracle.load_contract(tool_id, version)["input_schema"])
+
+
+def bleu_well_formed(case) -> bool:
+    """Only a filter for the guard below (jsonschema stays the authority in the tests above)."""
+    try:
+        compiled_input_schema(case.tool_id, case.version)(case.input)
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("case", by_case_id([c for c in CASES if c.tool_id.startswith("bleu-") and bleu_well_formed(c)]))
+def test_bleu_totals_do_not_depend_on_a1(case):
+    """A1: whether the total limits count reference tokens is open: never between the two readings."""
+    limits = oracle.load_contract(case.tool_id, case.version)["limits"]
+    hyp_tokens, all_tokens, hyp_bytes, all_bytes = bleu_token_totals(case.input)
+    assert not hyp_tokens <= limits["max_total_tokens"] < all_tokens
+    assert not hyp_bytes <= limits["max_total_token_bytes"] < all_bytes
+
+
+def most_verbose_size(output: dict) -> int:
+    return len(json.dumps({"result": output}, indent=4, ensure_ascii=True).encode("utf-8"))
+
+
+@pytest.mark.parametrize(
+    "case", by_case_id([c for c in OUTPUT_CASES if c.tool_id == "bleu-ngrams-count"])
+)
+def test_accepted_ngrams_outputs_do_not_depend_on_a2(case):
+    """A2: which serialisation max_output_bytes measures is open: accepted outputs fit in the most verbose one."""
+    limit = oracle.load_contract(case.tool_id, case.version)["limits"]["max_output_bytes"]
+    assert most_verbose_size(case.expect.output) <= limit
 
 
 # A5: lowercase=true only on characters whose lowercase mapping and casing context are the
