@@ -35,7 +35,7 @@ from xml.etree import ElementTree
 import jsonschema
 
 from conformance import __version__
-from conformance.model import OUTCOMES, CaseResult, RunRecord
+from conformance.model import OUTCOMES, CaseResult, Mismatch, RunRecord, TargetResponse
 
 SCHEMA_PATH = Path(__file__).with_name("report.schema.json")
 
@@ -519,8 +519,13 @@ def header_rows(record: RunRecord) -> list[tuple[str, str]]:
     for key, label in labels.items():
         if key in header:
             value = header[key]
-            text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            if isinstance(value, bool):
+                text = "yes" if value else "no"
+            else:
+                text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
             rows.append((label, visible(text, spaces=False)))
+        if key == "finished" and "started" in header:
+            rows.append(("duration", f"{_duration_seconds(header):.1f} s"))
     for key, value in header.items():
         if key not in labels and key != "harness_errors":  # those get a section of their own
             text = visible(value, spaces=False) if isinstance(value, str) else render_value(value)[0]
@@ -591,18 +596,6 @@ def numeric_difference(delta: Any, tolerance: Any) -> str:
     return text
 
 
-def actual_answer(result: CaseResult) -> Any:
-    """What the target did, as a value to diff against ``result.expected``."""
-    response = result.response
-    if response is None:
-        return None
-    if response.kind == "result":
-        return response.result
-    if response.kind == "rejection":
-        return {"rejected": {"status": response.status, "error_code": response.error_code}}
-    return {"transport_error": response.detail}
-
-
 def whole_output_diff(expected: Any, actual: Any) -> tuple[str, str]:
     """A unified diff of the pretty-printed values, or ("", reason) when there is none to show."""
     if not isinstance(expected, (dict, list)) or not isinstance(actual, (dict, list)):
@@ -617,14 +610,12 @@ def whole_output_diff(expected: Any, actual: Any) -> tuple[str, str]:
     return "\n".join(diff), ""
 
 
-def failure_view(number: int, result: CaseResult, header: dict) -> FailureView:
-    """Everything a person needs to understand and reproduce one failure."""
-    case, mismatch, response = result.case, result.mismatch, result.response
-    tool = tool_label(case.tool_id, case.version)
+def _case_facts(result: CaseResult, header: dict) -> list[tuple[str, str]]:
+    case = result.case
     case_label = case.case_id if case.origin == "fixture" else f"generated ({case.case_id})"
-    facts: list[tuple[str, str]] = [
+    facts = [
         ("outcome", OUTCOME_MEANING.get(result.outcome, result.outcome)),
-        ("tool", tool),
+        ("tool", tool_label(case.tool_id, case.version)),
         ("case", visible(case_label, spaces=False)),
         ("category", visible(case.category, spaces=False)),
     ]
@@ -633,26 +624,30 @@ def failure_view(number: int, result: CaseResult, header: dict) -> FailureView:
     seed = case.seed if case.seed is not None else header.get("seed")
     if seed is not None:
         facts.append(("seed", str(seed)))
-    why = result.message or (mismatch.message if mismatch else "")
-    if why:
-        facts.append(("why", visible(why, spaces=False)))
-    if mismatch is not None:
-        facts.append(
-            (
-                "first difference at",
-                f"JSON pointer {json.dumps(visible(mismatch.pointer), ensure_ascii=False)}"
-                + (" (the whole output)" if mismatch.pointer == "" else ""),
-            )
-        )
-        for label, value in (("expected", mismatch.expected), ("actual", mismatch.actual)):
-            text, note = render_value(value)
-            facts.append((label, text + (f" ({note})" if note else "")))
-        if mismatch.delta is not None:
-            facts.append(("numeric difference", numeric_difference(mismatch.delta, mismatch.tolerance)))
-        if mismatch.message and mismatch.message not in why:
-            facts.append(("detail", visible(mismatch.message, spaces=False)))
-    if response is not None and response.kind != "result":
-        said = [f"{response.kind.replace('_', ' ')}"]
+    return facts
+
+
+def _mismatch_facts(mismatch: Mismatch, why: str) -> list[tuple[str, str]]:
+    """Where the answer first differs, both values there, and the numeric delta against the tolerance."""
+    pointer = json.dumps(visible(mismatch.pointer), ensure_ascii=False)
+    facts = [
+        ("first difference at", f"JSON pointer {pointer}" + (" (the whole output)" if not mismatch.pointer else ""))
+    ]
+    for label, value in (("expected", mismatch.expected), ("actual", mismatch.actual)):
+        text, note = render_value(value)
+        facts.append((label, text + (f" ({note})" if note else "")))
+    if mismatch.delta is not None:
+        facts.append(("numeric difference", numeric_difference(mismatch.delta, mismatch.tolerance)))
+    if mismatch.message and mismatch.message not in why:
+        facts.append(("detail", visible(mismatch.message, spaces=False)))
+    return facts
+
+
+def _response_facts(response: TargetResponse) -> list[tuple[str, str]]:
+    """How a rejection or a transport error looked: kind, status, error code, explanation."""
+    facts = []
+    if response.kind != "result":
+        said = [response.kind.replace("_", " ")]
         if response.status is not None:
             said.append(f"status {response.status}")
         if response.error_code:
@@ -660,51 +655,71 @@ def failure_view(number: int, result: CaseResult, header: dict) -> FailureView:
         if response.detail:
             said.append(visible(response.detail, spaces=False))
         facts.append(("target said", ", ".join(said)))
-    if response is not None and response.retries:
+    if response.retries:
         facts.append(("retries", str(response.retries)))
-    if result.known_failure_reason:
-        facts.append(("known failure reason", visible(result.known_failure_reason, spaces=False)))
+    return facts
 
-    blocks: list[Block] = []
-    input_text, input_note = render_value(case.input, INPUT_INLINE_LIMIT)
-    if input_note and result.reproducer_file:
-        facts.append(("input", f"too large to show here; saved in {visible(result.reproducer_file, spaces=False)}"))
-        input_text, input_note = render_value(case.input, 300)
-        blocks.append(Block("input (beginning)", input_text, input_note))
-    else:
-        blocks.append(Block("input", input_text, input_note))
-        if result.reproducer_file:
-            facts.append(("reproducer file", visible(result.reproducer_file, spaces=False)))
+
+def _input_parts(result: CaseResult) -> tuple[list[tuple[str, str]], Block]:
+    """The (shrunk) input inline when small; else its beginning and the reproducer file holding it."""
+    text, note = render_value(result.case.input, INPUT_INLINE_LIMIT)
+    where = visible(result.reproducer_file, spaces=False)
+    if note and result.reproducer_file:
+        text, note = render_value(result.case.input, 300)
+        return [("input", f"too large to show here; saved in {where}")], Block("input (beginning)", text, note)
+    facts = [("reproducer file", where)] if result.reproducer_file else []
+    return facts, Block("input", text, note)
+
+
+def _answer_parts(result: CaseResult) -> tuple[list[tuple[str, str]], list[Block]]:
+    """What was expected against what came back: a whole-output diff when both are outputs."""
+    case, response = result.case, result.response
     answered = response is not None and response.kind == "result"
+    facts: list[tuple[str, str]] = []
+    blocks: list[Block] = []
     if case.expect.kind == "output" and answered:
-        diff, diff_note = whole_output_diff(result.expected, actual_answer(result))
-        if diff or diff_note:
-            blocks.append(Block("expected → actual (whole output)", diff, diff_note, kind="diff"))
+        diff, note = whole_output_diff(result.expected, response.result)
+        if diff or note:
+            blocks.append(Block("expected → actual (whole output)", diff, note, kind="diff"))
     elif case.expect.kind == "output":
-        expected_text, expected_note = render_value(result.expected)
-        facts.append(
-            ("expected answer", f"an output: {expected_text}" + (f" ({expected_note})" if expected_note else ""))
-        )
+        text, note = render_value(result.expected)
+        facts.append(("expected answer", f"an output: {text}" + (f" ({note})" if note else "")))
     else:
         code = case.expect.error_code
-        facts.append(
-            (
-                "expected answer",
-                "a rejection" + (f" with the code {code}" if code and code != "any" else " (any error code)"),
-            )
-        )
+        wanted = f" with the code {code}" if code and code != "any" else " (any error code)"
+        facts.append(("expected answer", "a rejection" + wanted))
         if answered:
             text, note = render_value(response.result, BLOCK_LIMIT, indent=2)
             blocks.append(Block("actual answer (should have been a rejection)", text, note))
-    if response is not None and response.kind == "transport_error" and response.raw:
+    if response is not None and not answered and response.raw:
+        # the target's own words: why it rejected, or what broke
         text, note = truncate(visible_lines(response.raw), BLOCK_LIMIT)
         blocks.append(Block("raw response", text, note, kind="text"))
+    return facts, blocks
+
+
+def failure_view(number: int, result: CaseResult, header: dict) -> FailureView:
+    """Everything a person needs to understand and reproduce one failure."""
+    case, mismatch, response = result.case, result.mismatch, result.response
+    why = result.message or (mismatch.message if mismatch else "")
+    facts = _case_facts(result, header)
+    if why:
+        facts.append(("why", visible(why, spaces=False)))
+    if mismatch is not None:
+        facts += _mismatch_facts(mismatch, why)
+    if response is not None:
+        facts += _response_facts(response)
+    if result.known_failure_reason:
+        facts.append(("known failure reason", visible(result.known_failure_reason, spaces=False)))
+    input_facts, input_block = _input_parts(result)
+    answer_facts, answer_blocks = _answer_parts(result)
+    blocks = [input_block, *answer_blocks]
     if result.replay:
         blocks.append(Block("replay", visible(result.replay, spaces=False), kind="command"))
     if result.curl:
         blocks.append(Block("curl", visible(result.curl, spaces=False), kind="command"))
-    title = f"{result.outcome} · {tool} · {visible(case.case_id, spaces=False)}"
-    return FailureView(number, result.outcome, title, facts, blocks)
+    title = f"{result.outcome} · {tool_label(case.tool_id, case.version)} · {visible(case.case_id, spaces=False)}"
+    return FailureView(number, result.outcome, title, facts + input_facts + answer_facts, blocks)
 
 
 def problem_results(record: RunRecord) -> list[CaseResult]:

@@ -849,3 +849,16 @@ def test_harness_errors_explain_an_inconclusive_run(tmp_path):
     assert "<li><code>conformance/suite.py::test_fixture (call): KeyError: &#x27;expect&#x27;</code></li>" in read(
         paths["html"]
     )
+
+
+def test_run_table(written):
+    text = read(written["markdown"])
+    # started 09:00:00.000, finished 09:00:42.500
+    assert "| finished (UTC) | `2026-11-30T09:00:42.500Z` |\n| duration | `42.5 s` |" in text
+    assert "| strict | `no` |" in text
+
+
+def test_an_over_rejection_shows_the_targets_own_words(written):
+    text = read(written["markdown"])
+    section = text.split("basics#empty-hypothesis", 1)[1].split("\n### ", 1)[0]
+    assert '**raw response**\n```text\n{"error":{"code":"invalid_input"}}\n```' in section
