@@ -772,6 +772,11 @@ def md_block(text: str, language: str = "") -> list[str]:
     return [fence + language, text, fence]
 
 
+def md_cell_code(text: str) -> str:
+    """A code span inside a table cell: GitHub-flavoured tables split cells on "|" even within code."""
+    return md_code(text).replace("|", "\\|")
+
+
 def _md_table(heading: list[str], rows: list[list[str]]) -> list[str]:
     lines = ["| " + " | ".join(heading) + " |", "|" + "|".join("---" for _ in heading) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -800,7 +805,7 @@ def render_markdown(record: RunRecord, views: list[FailureView] | None = None) -
         ]
         lines += [f"- {md_code(error)}" for error in errors] + [""]
     lines += ["## Run", ""]
-    lines += _md_table(["", ""], [[md_text(label), md_code(text)] for label, text in header_rows(record)])
+    lines += _md_table(["", ""], [[md_text(label), md_cell_code(text)] for label, text in header_rows(record)])
     for matrix in summary_matrices(record):
         lines += ["", f"## {matrix.title}", ""]
         lines += _md_table(
@@ -820,7 +825,7 @@ def render_markdown(record: RunRecord, views: list[FailureView] | None = None) -
             ["property", "examples run", "outcome", "recorded failures"],
             [
                 [
-                    md_code(group.name),
+                    md_cell_code(group.name),
                     md_text(str(group.summary.get("examples", "?"))),
                     md_text(group.outcome),
                     str(sum(is_problem(r.outcome, strict) for r in group.results)),

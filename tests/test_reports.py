@@ -133,7 +133,7 @@ def hostile_failure() -> CaseResult:
             input={"hypotheses": [nasty], "references": ["x"]},
         ),
         outcome="failed",
-        message="score differs",
+        message="metric differs: got <b>bold</b> | *not emphasis*",
         mismatch=Mismatch("/metric", "chrF++", nasty, "metric differs"),
         response=TargetResponse(kind="result", result={"metric": nasty}, status=200, raw=nasty),
         expected={"metric": "chrF++"},
@@ -862,3 +862,29 @@ def test_an_over_rejection_shows_the_targets_own_words(written):
     text = read(written["markdown"])
     section = text.split("basics#empty-hypothesis", 1)[1].split("\n### ", 1)[0]
     assert '**raw response**\n```text\n{"error":{"code":"invalid_input"}}\n```' in section
+
+
+def test_markdown_renders_as_meant(written):
+    """Rendered by a real CommonMark renderer with GitHub-style tables: every table row keeps its
+    columns (no "|" from a value splits a cell) and no markup from the target becomes HTML."""
+    markdown_it = pytest.importorskip("markdown_it")
+    rendered = markdown_it.MarkdownIt("commonmark", {"html": True}).enable("table").render(read(written["markdown"]))
+    page = parse_html(rendered)
+    tags = [tag for tag, _ in page.tags]
+    assert "script" not in tags and "b" not in tags and "em" not in tags
+    assert "<script>alert('pwned')</script>" in "".join(page.text)  # shown, as text
+    assert "metric differs: got <b>bold</b> | *not emphasis*" in "".join(page.text)
+    for table in re.findall(r"<table>.*?</table>", rendered, flags=re.S):
+        widths = {len(re.findall(r"<t[hd][ >]", row)) for row in re.findall(r"<tr>.*?</tr>", table, flags=re.S)}
+        assert len(widths) == 1, table[:300]
+
+
+def test_a_pipe_in_a_table_value_stays_in_its_cell(tmp_path):
+    markdown_it = pytest.importorskip("markdown_it")
+    record = RunRecord(header=header(command="conformance run --target 'cmd:impl | tee log'"))
+    rendered = (
+        markdown_it.MarkdownIt("commonmark")
+        .enable("table")
+        .render(read(reports.write_reports(record, tmp_path)["markdown"]))
+    )
+    assert "<td><code>conformance run --target 'cmd:impl | tee log'</code></td>" in rendered
