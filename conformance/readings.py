@@ -26,12 +26,12 @@ import json
 import math
 import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import jsonschema
 
 import oracle
+from conformance.strategies.alphabets import lowercase_unstable_code_points
 from oracle import bleu_ngrams_count, chrf_plus_plus_compute
 from oracle.errors import INVALID_INPUT, LIMIT_EXCEEDED, ContractError
 from oracle.validation import (
@@ -278,20 +278,10 @@ def depends_on_open_point(tool_id: str, version: str, payload: Any) -> list[str]
     """The ids of the open points (reports/ambiguities.md) whose readings may treat this input differently."""
     if not isinstance(payload, dict):
         return []
-    checks: list[tuple[str, Callable[[str, str, dict], bool]]] = [
-        ("A1", _token_totals_between_readings),
-        ("A2", _output_size_between_serialisations),
-        ("A3", _bleu_lone_surrogates),
-        ("A4", _chrf_corpus_sums_differ),
-        ("A5", _lowercase_version_dependent),
-        ("A9", _integer_written_as_float),
-        ("A10", _bleu_more_references_than_hypotheses),
-        ("A14", _lone_surrogate_byte_count_matters),
-    ]
     touched = []
-    for point, check in checks:
+    for point, detector in DETECTORS.items():
         try:
-            if check(tool_id, version, payload):
+            if detector(tool_id, version, payload):
                 touched.append(point)
         except (TypeError, AttributeError, KeyError, ValueError):
             pass  # malformed input: the schema rejects it under every reading
@@ -356,45 +346,15 @@ def _chrf_corpus_sums_differ(tool_id: str, version: str, payload: dict) -> bool:
 
 
 # A5: toLowerCase follows the runtime's Unicode version. The table of code points whose
-# lowercase mapping or casing context differs between Unicode 14 and later versions
-# (oracle/data/lowercase_unicode_differences.json) is used when present; until then a
-# conservative rule: no code point unassigned here, and next to a capital sigma (whose
-# Final_Sigma context reads the Cased and Case_Ignorable properties of its neighbours)
-# only ASCII, Latin-1 letters, Greek and the basic combining marks.
-_LOWERCASE_TABLE = Path(oracle.__file__).resolve().parent / "data" / "lowercase_unicode_differences.json"
+# lowercase mapping or Final_Sigma context differs between the oracle's Unicode version and a
+# JavaScript runtime's (oracle/data/lowercase_unicode_differences.json, read by the strategies'
+# alphabets) plus every code point unassigned here. Without the table, a conservative rule:
+# beside a capital sigma only ASCII, Latin-1 letters, combining marks and Greek.
 _SIGMA_SAFE_RANGES = ((0x0000, 0x007F), (0x00C0, 0x00FF), (0x0300, 0x03FF))
 
 
-@functools.lru_cache(maxsize=1)
-def _version_dependent_code_points() -> frozenset[int]:
-    if not _LOWERCASE_TABLE.is_file():
-        return frozenset()
-    data = json.loads(_LOWERCASE_TABLE.read_text(encoding="utf-8"))
-    return frozenset(_code_points_in(data))
-
-
-def _code_points_in(data: Any) -> Iterable[int]:
-    """Code points listed anywhere in the table, as integers or "U+XXXX" / hex strings."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if key.lower() in ("unicode_versions", "versions", "description", "source", "generated_by"):
-                continue
-            yield from _code_points_in(value)
-    elif isinstance(data, list):
-        for item in data:
-            yield from _code_points_in(item)
-    elif isinstance(data, int) and not isinstance(data, bool):
-        yield data
-    elif isinstance(data, str):
-        text = data.upper().removeprefix("U+").removeprefix("0X")
-        try:
-            yield int(text, 16)
-        except ValueError:
-            pass
-
-
 def lowercase_is_version_dependent(text: str) -> bool:
-    listed = _version_dependent_code_points()
+    listed = lowercase_unstable_code_points()
     for ch in text:
         cp = ord(ch)
         if cp in listed or (unicodedata.category(ch) == "Cn" and not 0xD800 <= cp <= 0xDFFF):
@@ -439,3 +399,16 @@ def _lone_surrogate_byte_count_matters(tool_id: str, version: str, payload: dict
     with_surrogates = sum(map(utf8_length, texts))
     without = sum(len(ch.encode("utf-8", "ignore")) for t in texts for ch in t)
     return without <= limit < with_surrogates
+
+
+# Open point id -> the predicate recognising the inputs it is about (reports/ambiguities.md).
+DETECTORS: dict[str, Callable[[str, str, dict], bool]] = {
+    "A1": _token_totals_between_readings,
+    "A2": _output_size_between_serialisations,
+    "A3": _bleu_lone_surrogates,
+    "A4": _chrf_corpus_sums_differ,
+    "A5": _lowercase_version_dependent,
+    "A9": _integer_written_as_float,
+    "A10": _bleu_more_references_than_hypotheses,
+    "A14": _lone_surrogate_byte_count_matters,
+}
