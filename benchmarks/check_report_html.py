@@ -1,6 +1,7 @@
 """Render a sample report.html in a real headless browser and check what a reader gets.
 
     python benchmarks/check_report_html.py [--screenshot report.png] [--keep DIR]
+    python benchmarks/check_report_html.py --report-dir reports/latest
 
 Writes the four reports of a small hand-built run (failures with a float delta, a
 no-break space, hostile markup from the target, a transport error), loads report.html
@@ -8,12 +9,15 @@ in headless Chromium (Debian: ``apt-get install chromium``) and checks the DOM t
 browser built: every failure is there in its own <details>, the target's markup is
 text rather than elements, no element loads anything, and the numbers and code points
 a person needs are on the page. Exit 0 when all checks hold, 1 otherwise, 2 when no
-browser is installed. ``--screenshot`` also saves a PNG to look at.
+browser is installed. ``--screenshot`` also saves a PNG to look at. ``--report-dir``
+checks the report of a real run instead: each failure's case id is on the page, in
+its own <details>, and nothing on the page loads or runs anything.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
@@ -24,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from conformance.model import Case, CaseResult, Expectation, Mismatch, RunRecord, TargetResponse  # noqa: E402
-from conformance.reports import write_reports  # noqa: E402
+from conformance.reports import MAX_DETAILED_FAILURES, visible, write_reports  # noqa: E402
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 FLAGS = [
@@ -184,16 +188,16 @@ def run_browser(browser: str, page: Path, *extra: str) -> subprocess.CompletedPr
         )
 
 
-def check_dom(dom: str) -> list[str]:
+def check_dom(dom: str, expected_text: list[str], failures: int) -> list[str]:
     """Problems with the DOM the browser built; empty when the page is right."""
     summary = DomSummary()
     summary.feed(dom)
     text = "".join(summary.text)
-    problems = [f"missing on the page: {needle!r}" for needle in EXPECTED_TEXT if needle not in text]
+    problems = [f"missing on the page: {needle!r}" for needle in expected_text if needle not in text]
     tags = [tag for tag, _ in summary.tags]
-    if tags.count("details") != FAILURES:
-        problems.append(f"expected {FAILURES} <details>, found {tags.count('details')}")
-    for forbidden in ("script", "img", "link", "iframe"):
+    if tags.count("details") != failures:
+        problems.append(f"expected {failures} <details>, found {tags.count('details')}")
+    for forbidden in ("script", "img", "link", "iframe", "object", "embed"):
         if forbidden in tags:
             problems.append(f"the page has a <{forbidden}> element: target markup was not escaped")
     loaders = [
@@ -203,37 +207,57 @@ def check_dom(dom: str) -> list[str]:
         problems.append(f"elements that load or run something: {loaders}")
     if "pwned" in summary.title:
         problems.append("the target's script ran (it changed the title)")
-    if "table" not in tags:
-        problems.append("no summary matrix table")
+    if "h1" not in tags:
+        problems.append("no heading: the page did not render")
     return problems
+
+
+def expectations_of(report_dir: Path) -> tuple[list[str], int]:
+    """For a report written by a real run: every detailed failure's case id, and how many there are."""
+    document = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    strict = bool(document["header"].get("strict"))
+    problems = [
+        result["case"]["case_id"]
+        for result in document["results"]
+        if result["outcome"] in ("failed", "errored") or (strict and result["outcome"] == "fixed")
+    ][:MAX_DETAILED_FAILURES]
+    return [visible(case_id, spaces=False) for case_id in problems], len(problems)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--screenshot", type=Path, help="also save a PNG of the page")
     parser.add_argument("--keep", type=Path, help="write the sample reports here instead of a temporary directory")
+    parser.add_argument("--report-dir", type=Path, help="check this run's report.html against its report.json instead")
     args = parser.parse_args(argv)
     browser = find_browser()
     if browser is None:
         print("no chromium on PATH (apt-get install chromium)", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as scratch:
-        report_dir = args.keep or Path(scratch)
-        page = write_reports(sample_record(), report_dir)["html"]
-        dumped = run_browser(browser, page, "--dump-dom")
+        if args.report_dir:
+            page = args.report_dir / "report.html"
+            expected_text, failures = expectations_of(args.report_dir)
+        else:
+            page = write_reports(sample_record(), args.keep or Path(scratch))["html"]
+            expected_text, failures = EXPECTED_TEXT, FAILURES
+        dumped = run_browser(browser, page.resolve(), "--dump-dom")
         if dumped.returncode != 0 or "<html" not in dumped.stdout:
             print(f"{browser} failed (exit {dumped.returncode}): {dumped.stderr[-2000:]}", file=sys.stderr)
             return 1
-        problems = check_dom(dumped.stdout)
+        problems = check_dom(dumped.stdout, expected_text, failures)
         if args.screenshot:
-            shot = run_browser(browser, page, "--window-size=1280,3000", f"--screenshot={args.screenshot.resolve()}")
+            shot = run_browser(
+                browser, page.resolve(), "--window-size=1280,3000", f"--screenshot={args.screenshot.resolve()}"
+            )
             if shot.returncode != 0 or not args.screenshot.exists():
                 problems.append(f"no screenshot (exit {shot.returncode}): {shot.stderr[-500:]}")
     for problem in problems:
         print("FAIL", problem)
     if not problems:
         print(
-            f"report.html renders in {Path(browser).name}: {FAILURES} failures, {len(EXPECTED_TEXT)} expected texts, target markup inert"
+            f"{page.name} renders in {Path(browser).name}: {failures} failures shown, "
+            f"{len(expected_text)} expected texts found, no active content"
         )
     return 1 if problems else 0
 
