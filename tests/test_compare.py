@@ -372,3 +372,14 @@ def test_javascript_math_passes():
         expected = output_of(c, r, matches, totals)
         assert float_verdict(expected, bleu_times, bp) is None, (c, r, matches)
         assert float_verdict(expected, bleu_divided, bp) is None, (c, r, matches)
+
+
+def test_a1_band_with_an_output_expectation_accepts_both_readings():
+    """A case stating an output in the A1 band (the oracle rejects, the hypothesis-only reading
+    answers): the answer of that reading and a rejection both pass; a wrong answer does not."""
+    payload = {"hypotheses": [["a"] * 10], "references": [[["a"] * 49_995]]}
+    case = case_of(CORPUS, payload)
+    other = compare.readings.expected_outputs(CORPUS, V, payload)[0]
+    assert compare.check(case, result(other)).outcome == "passed"
+    assert compare.check(case, rejection("limit_exceeded", 413)).outcome == "passed"
+    assert compare.check(case, result({**other, "reference_length": 1})).outcome == "failed"
