@@ -18,10 +18,14 @@ NOT_PASSING = ("failed", "errored")
 
 
 class Progress:
-    def __init__(self, write: Callable[[str], None], live: bool):
-        """``write`` prints text as is (the plugin routes it around pytest's capture)."""
+    def __init__(self, write: Callable[[str], None], live: bool, per_group: bool = True):
+        """``write`` prints text as is (the plugin routes it around pytest's capture).
+
+        ``per_group`` False: no status line or group lines (when pytest shows its own progress).
+        """
         self.write = write
-        self.live = live
+        self.live = live and per_group
+        self.per_group = per_group
         self.counts: dict[str, Counter] = defaultdict(Counter)
         self._line_shown = False
         self._last_draw = 0.0
@@ -35,6 +39,8 @@ class Progress:
 
     def group_done(self, label: str, counts: dict[str, int]) -> None:
         """A tool's fixtures or one generated family finished."""
+        if not self.per_group:
+            return
         if self.live:
             self._draw()
             return

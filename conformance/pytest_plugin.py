@@ -21,6 +21,8 @@ the transport level, so a dead, hanging or garbage-answering target ends the run
 from __future__ import annotations
 
 import concurrent.futures
+import shlex
+from collections import Counter, defaultdict
 import datetime as dt
 import json
 import random
@@ -58,6 +60,7 @@ MAX_CONSECUTIVE_TRANSPORT_ERRORS = 5
 EARLY_WINDOW = 20
 
 EXIT_OK, EXIT_NONCONFORMANT, EXIT_UNCONCLUDED = 0, 1, 3
+MAX_HINT_CHARS = 8192  # longer curl/shell lines are left out: the replay command re-sends any input
 
 RUN_KEY = pytest.StashKey["ConformanceRun"]()
 
@@ -204,8 +207,10 @@ class ConformanceRun:
         self.prefetched: dict[str, concurrent.futures.Future] = {}
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
         self._fixture_totals: dict[str, int] = {}
+        self._fixture_done: dict[str, Counter] = defaultdict(Counter)
         self._stdout = sys.stdout  # the real terminal: pytest captures sys.stdout during tests
-        self.progress = progress.Progress(self._write, live=self._stdout.isatty())
+        self.progress = progress.Progress(self._write, live=self._stdout.isatty(),
+                                          per_group=option("--conformance-quiet"))
 
     # -- set-up -------------------------------------------------------------------------
 
@@ -299,22 +304,22 @@ class ConformanceRun:
             from conformance.replay import write_reproducer
 
             result.expected = expected_for(case)
-            result.curl = self.target.reproduce_hint(case.tool_id, case.version, case.input)
+            hint = self.target.reproduce_hint(case.tool_id, case.version, case.input)
+            result.curl = hint if len(hint) <= MAX_HINT_CHARS else ""  # a 1 MB shell line helps nobody
             path = write_reproducer(self.report_dir / "reproducers", result, self.target.spec, self.seed)
             result.reproducer_file = str(path)
-            result.replay = f"conformance replay {path}"
+            result.replay = f"conformance replay {shlex.quote(str(path))}"
         return result
 
     def record(self, result: CaseResult) -> None:
         self.results.append(result)
-        self.progress.case_done(result.case.tool_id, result.outcome)
-        tool_id = result.case.tool_id
-        if result.case.origin == "fixture":
-            done = sum(1 for r in self.results if r.case.origin == "fixture" and r.case.tool_id == tool_id)
-            if done == self._fixture_totals.get(tool_id):
-                counts = {o: sum(1 for r in self.results if r.case.origin == "fixture" and r.case.tool_id == tool_id
-                                 and r.outcome == o) for o in ("passed", "failed", "errored", "skipped", "xfailed", "fixed")}
-                self.progress.group_done(f"{tool_id} fixtures", counts)
+        case = result.case
+        self.progress.case_done(case.tool_id, result.outcome)
+        if case.origin == "fixture":
+            done = self._fixture_done[case.tool_id]
+            done[result.outcome] += 1
+            if sum(done.values()) == self._fixture_totals.get(case.tool_id):
+                self.progress.group_done(f"{case.tool_id} fixtures", dict(done))
 
     # -- the two kinds of test ----------------------------------------------------------
 
@@ -544,7 +549,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> str:
     run = config.stash[RUN_KEY]
-    return f"conformance: target {run.target.spec}, seed {run.seed}, profile {run.profile}"
+    return (f"conformance: target {run.target.spec}, tools {', '.join(f'{t}@{v}' for t, v in run.tools)}, "
+            f"profile {run.profile}, seed {run.seed}")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -563,8 +569,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
              if hasattr(item, "callspec") and "fixture_case" in item.callspec.params]
     for case in cases:
         run._fixture_totals[case.tool_id] = run._fixture_totals.get(case.tool_id, 0) + 1
-    run.progress.line(f"conformance: target {run.target.spec}, tools "
-                      f"{', '.join(f'{t}@{v}' for t, v in run.tools)}, profile {run.profile}, seed {run.seed}")
+    if run.progress.per_group:  # otherwise pytest's header already says it
+        run.progress.line(f"conformance: target {run.target.spec}, tools "
+                          f"{', '.join(f'{t}@{v}' for t, v in run.tools)}, profile {run.profile}, seed {run.seed}")
     if session.items:
         run.preflight()
         if run.health.unhealthy:
@@ -591,7 +598,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config):
     if config.getoption("--conformance-quiet") and report.when == "call":
-        return report.outcome, "", ""
+        return ("xfailed" if hasattr(report, "wasxfail") else report.outcome), "", ""
     return None
 
 
