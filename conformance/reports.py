@@ -170,6 +170,27 @@ def visible(text: str, *, spaces: bool = True) -> str:
     return "".join(out)
 
 
+# In a command line only these are shown as code points: they cannot be pasted into a terminal
+# (controls, line separators) or written at all (lone surrogates).
+_UNPASTEABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def command_text(command: str) -> tuple[str, str]:
+    """(a command exactly as it must be pasted, or with ⟨U+XXXX⟩ where it cannot be; a note then).
+
+    Other invisible characters (a no-break space in a chrF input, say) stay as they are, so the
+    command still runs, with a note naming them: copying from a page can change them.
+    """
+    shown = _UNPASTEABLE.sub(lambda match: code_point(match.group()), command)
+    if shown != command:
+        return shown, "holds characters a terminal cannot take, shown as ⟨U+XXXX⟩: use the replay command instead"
+    invisible = sorted({ch for ch in command if ch != " " and visible(ch, spaces=False) != ch})
+    if invisible:
+        named = ", ".join(f"U+{ord(ch):04X}" for ch in invisible[:5]) + (", …" if len(invisible) > 5 else "")
+        return command, f"holds invisible characters ({named}) that copying may change: the replay command is exact"
+    return command, ""
+
+
 def visible_lines(text: str) -> str:
     """Multi-line untrusted text (a raw response): each line made visible, spaces kept."""
     return "\n".join(visible(line, spaces=False) for line in text.split("\n"))
@@ -714,10 +735,9 @@ def failure_view(number: int, result: CaseResult, header: dict) -> FailureView:
     input_facts, input_block = _input_parts(result)
     answer_facts, answer_blocks = _answer_parts(result)
     blocks = [input_block, *answer_blocks]
-    if result.replay:
-        blocks.append(Block("replay", visible(result.replay, spaces=False), kind="command"))
-    if result.curl:
-        blocks.append(Block("curl", visible(result.curl, spaces=False), kind="command"))
+    for label, command in (("replay", result.replay), ("curl", result.curl)):
+        if command:
+            blocks.append(Block(label, *command_text(command), kind="command"))
     title = f"{result.outcome} · {tool_label(case.tool_id, case.version)} · {visible(case.case_id, spaces=False)}"
     return FailureView(number, result.outcome, title, facts + input_facts + answer_facts, blocks)
 

@@ -888,3 +888,19 @@ def test_a_pipe_in_a_table_value_stays_in_its_cell(tmp_path):
         .render(read(reports.write_reports(record, tmp_path)["markdown"]))
     )
     assert "<td><code>conformance run --target 'cmd:impl | tee log'</code></td>" in rendered
+
+
+def test_commands_stay_pasteable():
+    # a chrF input with a no-break space and U+0085 (NEL, one of the contract's whitespace code points)
+    curl = 'curl -sS --data-binary \'{"hypotheses":["a\u00a0b"],"references":["a\u0085b"]}\' http://h/x'
+    shown, note = reports.command_text(curl)
+    assert shown == 'curl -sS --data-binary \'{"hypotheses":["a\u00a0b"],"references":["a⟨U+0085⟩b"]}\' http://h/x'
+    assert "use the replay command instead" in note
+    assert reports.command_text("curl --data-binary '[\"a\u00a0b\u200b\"]'") == (
+        "curl --data-binary '[\"a\u00a0b\u200b\"]'",
+        "holds invisible characters (U+00A0, U+200B) that copying may change: the replay command is exact",
+    )
+    assert reports.command_text("conformance replay 'reports/latest/a b.json'") == (
+        "conformance replay 'reports/latest/a b.json'",
+        "",
+    )
