@@ -187,7 +187,7 @@ def command_text(command: str) -> tuple[str, str]:
     invisible = sorted({ch for ch in command if ch != " " and visible(ch, spaces=False) != ch})
     if invisible:
         named = ", ".join(f"U+{ord(ch):04X}" for ch in invisible[:5]) + (", …" if len(invisible) > 5 else "")
-        return command, f"holds invisible characters ({named}) that copying may change: the replay command is exact"
+        return command, f"holds invisible or combining characters ({named}) that copying may change: replay is exact"
     return command, ""
 
 

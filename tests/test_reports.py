@@ -898,7 +898,7 @@ def test_commands_stay_pasteable():
     assert "use the replay command instead" in note
     assert reports.command_text("curl --data-binary '[\"a\u00a0b\u200b\"]'") == (
         "curl --data-binary '[\"a\u00a0b\u200b\"]'",
-        "holds invisible characters (U+00A0, U+200B) that copying may change: the replay command is exact",
+        "holds invisible or combining characters (U+00A0, U+200B) that copying may change: replay is exact",
     )
     assert reports.command_text("conformance replay 'reports/latest/a b.json'") == (
         "conformance replay 'reports/latest/a b.json'",
