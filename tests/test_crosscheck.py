@@ -4,7 +4,9 @@ The quick run (small N, fixed seed) makes an oracle change that breaks agreement
 with either library fail CI; the full run is `conformance crosscheck --examples 500`.
 """
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +21,7 @@ from conformance.crosscheck.runner import divergence_reproducer, run_crosscheck
 
 QUICK_EXAMPLES = 40
 SEED = 0
+REPORT = Path(__file__).resolve().parent.parent / "reports" / "divergences.md"
 
 
 @pytest.fixture(scope="module")
@@ -46,26 +49,48 @@ def test_quick_crosscheck_compares_most_inputs(quick_run):
     assert statistics.compared >= 0.75 * (statistics.compared + statistics.not_comparable)
 
 
-@pytest.fixture(scope="module")
-def reproducers():
-    return {d.id: divergence_reproducer(d, SEED, list(LIBRARIES)) for d in CATALOGUE}
+def committed_reproducers() -> dict[str, tuple[str, dict]]:
+    """divergence id -> (check id, input) of each minimal reproducer in the committed reports/divergences.md."""
+    text = REPORT.read_text(encoding="utf-8")
+    found = {}
+    for section in text.split("\n### ")[1:]:
+        divergence_id = section.split("\n", 1)[0].strip()
+        check = re.search(r"^Check `([^`]+)`", section, re.MULTILINE)
+        payload = re.search(r"^```json\n(.*?)\n```", section, re.MULTILINE | re.DOTALL)
+        if check and payload:
+            found[divergence_id] = (check.group(1), json.loads(payload.group(1)))
+    return found
+
+
+def test_committed_catalogue_has_a_reproducer_for_every_entry():
+    # regenerate with `conformance crosscheck --examples 500` after changing the catalogue
+    assert set(committed_reproducers()) == {d.id for d in CATALOGUE}
 
 
 @pytest.mark.parametrize("divergence", CATALOGUE, ids=lambda d: d.id)
-def test_divergence_applies_on_its_minimal_reproducer_and_values_differ(divergence, reproducers):
-    reproducer = reproducers[divergence.id]
-    assert reproducer is not None, f"no input found where {divergence.id} applies and the values differ"
-    assert divergence.applies(reproducer.input)
-    comparison = evaluate(reproducer.check, reproducer.input)
+def test_divergence_applies_on_its_minimal_reproducer_and_values_differ(divergence):
+    check_id, payload = committed_reproducers()[divergence.id]
+    assert check_id in divergence.checks
+    assert divergence.applies(payload)
+    comparison = evaluate(CHECKS_BY_ID[check_id], payload)
     assert comparison.differences, "the values agree on the reproducer"
-    assert divergence.id in explaining(reproducer.check.id, reproducer.input)
+    assert any(divergence.changes(name) for name in comparison.differences)
+    assert divergence.id in explaining(check_id, payload, comparison.differences)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("divergence", CATALOGUE, ids=lambda d: d.id)
+def test_shrinking_finds_a_reproducer_for_every_entry(divergence):
+    reproducer = divergence_reproducer(divergence, SEED, list(LIBRARIES))
+    assert reproducer is not None, f"no input found where {divergence.id} applies and the values differ"
+    assert divergence.applies(reproducer.input) and reproducer.comparison.differences
 
 
 # Plain inputs on which every library agrees with the contract: no catalogue entry may apply there,
 # or an entry would be excusing a difference that cannot exist.
 PLAIN_BLEU = {"hypotheses": [["a", "b", "c", "d", "a"]], "references": [[["a", "b", "c", "d"], ["c", "d", "a"]]]}
 PLAIN_CHRF = {"hypotheses": ["the cat sat."], "references": ["the cat sat."]}
-PLAIN_INPUTS = {"bleu-ngrams-count": {**PLAIN_BLEU, "detail": "segments"}, "bleu-corpus-compute": PLAIN_BLEU,
+PLAIN_INPUTS = {"bleu-ngrams-count": {**PLAIN_BLEU, "detail": "ngrams"}, "bleu-corpus-compute": PLAIN_BLEU,
                 "chrf-plus-plus-compute": PLAIN_CHRF}
 
 
@@ -130,7 +155,7 @@ def test_planted_oracle_bug_fails_the_crosscheck_with_a_shrunk_reproducer(monkey
         return output
 
     monkeypatch.setattr(oracle, "execute", tie_to_longer)
-    result = run_crosscheck(list(LIBRARIES), 60, SEED, find_reproducers=False)
+    result = run_crosscheck(list(LIBRARIES), 30, SEED, find_reproducers=False)
     assert result.exit_code == 1
     caught = {reproducer.check.id: reproducer for reproducer in result.unexplained}
     assert {"nltk/closest_ref_length+brevity_penalty", "sacrebleu/corpus_score:smooth=none"} <= caught.keys()

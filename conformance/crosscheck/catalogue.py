@@ -254,7 +254,10 @@ AGREEMENTS = [
     Agreement("reference counting",
               "both clip by the largest count of the n-gram in any single reference (sacreBLEU "
               "BLEU._extract_reference_info, NLTK modified_precision), not the sum over references",
-              ("sacrebleu/statistics", "nltk/modified_precision")),
+              ("sacrebleu/statistics", "sacrebleu/ngram_rows", "nltk/modified_precision")),
+    Agreement("clipping table rows",
+              "detail \"ngrams\" rows (n-gram, count, max_reference_count) equal sacreBLEU's own counters row for "
+              "row, in the same order (by order, then first occurrence)", ("sacrebleu/ngram_rows",)),
     Agreement("zero matches, logarithm guard",
               "with smooth_method='none' sacreBLEU's my_log(0) = -9999999999 makes exp(...) exactly 0.0, the "
               "contract's 0; a hypothesis shorter than n stops compute_bleu's loop with that precision 0, also 0",

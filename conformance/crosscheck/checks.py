@@ -123,6 +123,31 @@ def sacrebleu_statistics(payload: dict, expected: dict) -> Comparison:
     return comparison
 
 
+def sacrebleu_ngram_rows(payload: dict, expected: dict) -> Comparison:
+    """The clipping table of detail "ngrams" against sacreBLEU's own n-gram counters.
+
+    extract_all_word_ngrams counts the hypothesis n-grams order by order (a Counter keeps first occurrences in
+    order, the contract's row order) and BLEU._extract_reference_info keeps the largest count over references.
+    """
+    from sacrebleu.metrics.helpers import extract_all_word_ngrams
+
+    refused = _unsplittable(payload)
+    if refused:
+        return refused
+    n = max_order(payload)
+    bleu = sacrebleu_bleu(n, "none", False)
+    hypotheses, streams = sacrebleu_streams(payload)
+    comparison = Comparison()
+    for i, hypothesis in enumerate(hypotheses):
+        hypothesis_counts, _ = extract_all_word_ngrams(hypothesis, 1, n)
+        reference_counts = bleu._extract_reference_info([s[i] for s in streams if s[i] is not None])["ref_ngrams"]
+        rows = [row for row in expected["ngrams"] if row["segment"] == i]
+        comparison.exact(f"ngrams[segment {i}]",
+                         [(tuple(r["ngram"]), r["count"], r["max_reference_count"]) for r in rows],
+                         [(g, c, reference_counts.get(g, 0)) for g, c in hypothesis_counts.items()])
+    return comparison
+
+
 def sacrebleu_corpus(smooth_method: str, effective_order: bool = False):
     def compare(payload: dict, expected: dict) -> Comparison:
         refused = _unsplittable(payload)
@@ -271,6 +296,9 @@ def nltk_chrf_score(payload: dict, expected: dict) -> Comparison:
 CHECKS = [
     Check("sacrebleu/statistics", "sacrebleu", BLEU_NGRAMS,
           "BLEU(tokenize='none')._extract_corpus_statistics(...)", sacrebleu_statistics),
+    Check("sacrebleu/ngram_rows", "sacrebleu", BLEU_NGRAMS,
+          "extract_all_word_ngrams(hypothesis, 1, N) and BLEU._extract_reference_info(references)",
+          sacrebleu_ngram_rows),
     Check("sacrebleu/corpus_score:smooth=none", "sacrebleu", BLEU_CORPUS,
           "BLEU(tokenize='none', smooth_method='none').corpus_score(...)", sacrebleu_corpus("none")),
     Check("sacrebleu/corpus_score:smooth=exp", "sacrebleu", BLEU_CORPUS,

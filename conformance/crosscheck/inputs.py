@@ -45,7 +45,7 @@ def bleu_inputs(draw, tool_id: str = "bleu-corpus-compute") -> dict:
     if max_order is not None:
         payload["max_order"] = max_order
     if tool_id == "bleu-ngrams-count":
-        payload["detail"] = "segments"  # per-segment rows: what the libraries' per-segment functions return
+        payload["detail"] = "ngrams"  # per-segment and per-n-gram rows, as the libraries' own functions return them
     return payload
 
 

@@ -3,8 +3,9 @@
 Per tool, Hypothesis generates ``examples`` inputs from a fixed seed (same seed,
 same inputs). Every check of that tool classifies each input as not comparable,
 agreed, explained (the values differ and a catalogue entry applies) or
-unexplained. An unexplained disagreement is shrunk with ``hypothesis.find`` to a
-minimal reproducer; so is each catalogue entry (the smallest input where it
+unexplained. An unexplained disagreement is shrunk by Hypothesis to a
+minimal reproducer (the same seed replays the generation up to it, then
+Hypothesis shrinks it); so is each catalogue entry (the smallest input where it
 applies and the values really differ), for the report.
 """
 
@@ -12,18 +13,16 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, Phase, find, given, seed as hypothesis_seed, settings
-from hypothesis.errors import NoSuchExample, Unsatisfiable
+from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
 
 from conformance.crosscheck.catalogue import CATALOGUE, Divergence, explaining, explains
 from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, Check, compare_safely, evaluate, oracle_output
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.inputs import STRATEGIES
 
-SHRINK_EXAMPLES = 2000  # how many inputs find() may try to hit a condition before shrinking
+SHRINK_EXAMPLES = 2000  # how many inputs a search may try to hit a condition before shrinking
 
 
 @dataclass
@@ -90,14 +89,33 @@ def is_unexplained(check: Check, payload: dict) -> bool:
     return classify(check, payload, evaluate(check, payload))[0] == "unexplained"
 
 
-def shrink(tool_id: str, condition, seed: int) -> dict | None:
-    """The minimal input of the tool's strategy satisfying ``condition`` (Hypothesis shrinking), or None."""
+class _ConditionHolds(Exception):
+    """Raised inside a Hypothesis test to make it shrink the input towards a minimal one that still satisfies it."""
+
+
+def shrink(tool_id: str, condition, seed: int, examples: int = SHRINK_EXAMPLES) -> dict | None:
+    """The minimal input of the tool's strategy satisfying ``condition`` (Hypothesis shrinking), or None.
+
+    Generation is that of ``generate_inputs`` with the same seed, so an input the run found among its first
+    ``examples`` is found again at once and shrunk from there.
+    """
+    hits: list[dict] = []
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=examples, database=None, phases=[Phase.generate, Phase.shrink], derandomize=False,
+              deadline=None, verbosity=Verbosity.quiet, report_multiple_bugs=False,
+              suppress_health_check=list(HealthCheck))
+    @given(STRATEGIES[tool_id])
+    def probe(payload: dict) -> None:
+        if condition(payload):
+            hits.append(copy.deepcopy(payload))
+            raise _ConditionHolds
+
     try:
-        return find(STRATEGIES[tool_id], condition, random=random.Random(seed),
-                    settings=settings(max_examples=SHRINK_EXAMPLES, database=None, deadline=None,
-                                      suppress_health_check=list(HealthCheck)))
-    except (NoSuchExample, Unsatisfiable):
-        return None
+        probe()
+    except _ConditionHolds:
+        return hits[-1]  # Hypothesis replays the minimal input last
+    return None
 
 
 def divergence_reproducer(divergence: Divergence, seed: int, libraries: list[str]) -> Reproducer | None:
@@ -147,7 +165,7 @@ def run_crosscheck(libraries: list[str], examples: int, seed: int, find_reproduc
     unexplained = []
     for check_id, payload in first_failure.items():
         check = next(c for c in checks if c.id == check_id)
-        minimal = shrink(check.tool_id, lambda p, check=check: is_unexplained(check, p), seed)
+        minimal = shrink(check.tool_id, lambda p, check=check: is_unexplained(check, p), seed, max(examples, 1))
         found = minimal if minimal is not None else payload
         unexplained.append(Reproducer(check, found, evaluate(check, found), shrunk=minimal is not None))
 
