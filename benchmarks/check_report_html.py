@@ -31,9 +31,11 @@ from conformance.model import Case, CaseResult, Expectation, Mismatch, RunRecord
 from conformance.reports import MAX_DETAILED_FAILURES, visible, write_reports  # noqa: E402
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+# Run as root in a container: no sandbox, no GPU, no network chatter, /tmp instead of a small /dev/shm.
 FLAGS = [
     "--headless",
     "--no-sandbox",
+    "--disable-dev-shm-usage",
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
