@@ -189,6 +189,16 @@ def test_ngram_rows_follow_the_definitions(payload):
             assert distinct == {key[2] for key in keys if key[:2] == (i, n)}
 
 
+def test_exact_string_equality_and_no_ngram_across_segments():
+    # no case folding ("A" vs "a"), no normalization ("\u00e9" vs "e\u0301"), no trimming (" a" vs "a")
+    output = run(NGRAMS, {"hypotheses": [["A", "\u00e9", " a"]], "references": [[["a", "e\u0301", "a"]]],
+                          "max_order": 1})
+    assert output["matches"] == [0]
+    # segments "a" and "b" would form the bigram "a b" if n-grams crossed the boundary
+    output = run(NGRAMS, {"hypotheses": [["a"], ["b"]], "references": [[["a", "b"]], [["a", "b"]]], "max_order": 2})
+    assert (output["matches"], output["totals"]) == ([2, 0], [2, 0])
+
+
 def test_clipping_uses_the_largest_count_in_one_reference():
     # "the" 3 times in the hypothesis, twice in reference 1, once in reference 2: clipped at 2, not 3
     output = run(NGRAMS, {"hypotheses": [["the", "the", "the"]],
@@ -353,6 +363,20 @@ def test_chrf_punctuation_rule_examples_of_the_contract():
     output = run(CHRF, {"hypotheses": ["(hi) ... . a. .a a.b (a"], "references": ["x"]})
     assert output["word_tokens"][0]["hypothesis"] == [
         "(hi", ")", "..", ".", ".", "a", ".", ".", "a", "a.b", "(", "a"]
+
+
+def test_chrf_corpus_score_sums_counts_over_segments():
+    """Segments ("ab" vs "ab") and ("c" vs "d"), beta 2, worked out by hand.
+
+    Summed counts (hypothesis, reference, matches): char 1-grams 2+1, 2+1, 2+0 = (3, 3, 2);
+    char 2-grams (1, 1, 1); char 3-6 none; word 1-grams "ab"/"ab" and "c"/"d": (2, 2, 1); word
+    2-grams none. Effective: char 1, char 2, word 1. P = R = (2/3 + 1/1 + 1/2) / 3 = 13/18, so
+    F = 13/18 for any beta; x 100 = 650/9 = 72.2222... Segment scores: 100 and 0 (no match at all),
+    whose mean 50 is not the corpus score.
+    """
+    output = run(CHRF, {"hypotheses": ["ab", "c"], "references": ["ab", "d"]})
+    assert (output["score_fraction"], output["score"]) == ("650/9", "72.222222")
+    assert output["segment_scores"] == ["100.000000", "0.000000"]
 
 
 def test_chrf_nothing_to_compare_scores_0():
