@@ -97,7 +97,7 @@ def report(directory: Path) -> dict:
 
 def test_oracle_passes_quick_profile(tmp_path):
     run = conformance("run", "--target", "oracle", "--profile", "quick", "--seed", "5",
-                      "--report-dir", "out", cwd=tmp_path)
+                      "--report-dir", "out", "--junit", "ci/junit.xml", cwd=tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     record = report(tmp_path / "out")
     assert record["header"]["seed"] == 5 and record["header"]["profile"] == "quick"
@@ -109,6 +109,7 @@ def test_oracle_passes_quick_profile(tmp_path):
     assert "seed 5" in run.stdout and "conformant" in run.stdout
     for name in ("report.json", "junit.xml", "report.md", "report.html"):
         assert (tmp_path / "out" / name).is_file()
+    assert "<testsuite" in (tmp_path / "ci" / "junit.xml").read_text(encoding="utf-8")
 
 
 def test_exec_command_target_passes(tmp_path, monkeypatch, capfd):
