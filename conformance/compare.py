@@ -345,11 +345,18 @@ def first_difference(expected: Any, actual: Any, pointer: str = "", skip_top_lev
         return None
     if _same_scalar(expected, actual):
         return None
-    delta = None
-    if _is_number(expected) and _is_number(actual):
-        delta = abs(expected - actual) if math.isfinite(actual) else math.inf
-    return Mismatch(pointer, expected, actual, f"expected {expected!r}, got {_short(actual)!r}", delta=delta,
+    delta = _delta(expected, actual) if _is_number(expected) and _is_number(actual) else None
+    return Mismatch(pointer, expected, _short(actual), f"expected {expected!r}, got {_short(actual)!r}", delta=delta,
                     tolerance=0.0 if delta is not None else None)
+
+
+def _delta(expected: float, actual: float) -> float:
+    """|expected - actual| as a float; inf for NaN, infinities and integers beyond a double."""
+    try:
+        delta = float(abs(expected - actual))
+    except OverflowError:
+        return math.inf
+    return delta if math.isfinite(delta) else math.inf
 
 
 def _same_scalar(expected: Any, actual: Any) -> bool:
@@ -421,8 +428,8 @@ def full_precision_value(field: str, expected: dict) -> float:
 
 def _compare_float_field(field: str, payload: Any, expected: dict, actual: Any) -> Mismatch | None:
     pointer = f"/{field}"
-    if not _is_number(actual) or not math.isfinite(actual):
-        return Mismatch(pointer, expected[field], actual, f"expected a finite number, got {_short(actual)!r}")
+    if not _is_number(actual) or not math.isfinite(_delta(0, actual)):
+        return Mismatch(pointer, expected[field], _short(actual), f"expected a finite number, got {_short(actual)!r}")
     exact, bound = exact_full_precision(field, expected)
     decimals = payload.get("decimals") if isinstance(payload, dict) else None
     if exact is not None:

@@ -383,3 +383,12 @@ def test_a1_band_with_an_output_expectation_accepts_both_readings():
     assert compare.check(case, result(other)).outcome == "passed"
     assert compare.check(case, rejection("limit_exceeded", 413)).outcome == "passed"
     assert compare.check(case, result({**other, "reference_length": 1})).outcome == "failed"
+
+
+@pytest.mark.parametrize("huge", [10**400, -(10**400)])
+def test_integers_beyond_a_double_fail_without_crashing(huge):
+    payload, output = example(CORPUS, 0)
+    for field in ("candidate_length", "bleu"):
+        verdict = compare.check(case_of(CORPUS, payload), result({**output, field: huge}))
+        assert verdict.outcome == "failed"
+        assert len(str(verdict.mismatch.actual)) <= 200 if verdict.mismatch.actual is not None else True
