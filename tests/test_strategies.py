@@ -368,3 +368,83 @@ def test_same_seed_same_cases(tool_id, version, family_name):
     assert first == draw_examples(family.strategy, 10, seed=99)
     if family.name.startswith("valid/"):  # large example spaces: another seed, other cases
         assert first != draw_examples(family.strategy, 10, seed=100)
+
+
+# --- the families are aimed: each tells a plausible mistake from the contract ----------------
+# A mistake is modelled by what it does to the input before a correct computation: a tool that
+# normalises Unicode answers as the oracle does on normalised input. Each family must contain a
+# case where that answer differs from the oracle's.
+
+
+def map_tokens(payload: dict, change) -> dict:
+    return {**payload,
+            "hypotheses": [[t for token in h for t in change(token)] for h in payload["hypotheses"]],
+            "references": [[[t for token in r for t in change(token)] for r in refs] for refs in payload["references"]]}
+
+
+def map_texts(payload: dict, change) -> dict:
+    return {**payload, "hypotheses": [change(t) for t in payload["hypotheses"]],
+            "references": [change(t) for t in payload["references"]]}
+
+
+def normalise_nfc(token: str) -> list[str]:
+    import unicodedata
+
+    return [unicodedata.normalize("NFKC", token)]
+
+
+def sum_reference_counts(payload: dict) -> dict:
+    """Clipping by the sum over references: all references of a segment as one."""
+    merged = [[[t for r in refs for t in r]] for refs in payload["references"]]
+    return {**payload, "references": merged}
+
+
+def split_on_spaces(token: str) -> list[str]:
+    """N-grams as space-joined strings: a token with a space reads as two."""
+    return [part for part in token.split(" ") if part] or [token]
+
+
+def javascript_whitespace(text: str) -> str:
+    """JavaScript's \\s instead of the contract's list: U+FEFF is whitespace, U+001C-U+001F and U+0085 are not."""
+    return text.translate({0xFEFF: " ", 0x1C: "\u2400", 0x1D: "\u2400", 0x1E: "\u2400", 0x1F: "\u2400", 0x85: "\u2400"})
+
+
+def split_non_ascii_punctuation(text: str) -> str:
+    import re
+
+    return re.sub(r"([\u3002\u00bf\u00a1\u2026\u00ab\u00bb\u201c\u201d\uff0c])", r" \1 ", text)
+
+
+def lowercase_without_final_sigma(payload: dict) -> dict:
+    if payload.get("lowercase") is not True:
+        return payload
+    lowered = map_texts(payload, lambda t: "".join(ch.lower() for ch in t))
+    return {**lowered, "lowercase": False}
+
+
+MISTAKES = [
+    ("bleu-corpus-compute", "valid/token-identity", "NFKC normalisation", lambda p: map_tokens(p, normalise_nfc)),
+    ("bleu-ngrams-count", "valid/token-identity", "case folding", lambda p: map_tokens(p, lambda t: [t.lower()])),
+    ("bleu-ngrams-count", "valid/token-identity", "space-joined n-grams", lambda p: map_tokens(p, split_on_spaces)),
+    ("bleu-ngrams-count", "valid/token-identity", "trimmed tokens", lambda p: map_tokens(p, lambda t: [t.strip() or t])),
+    ("bleu-ngrams-count", "valid/clipping", "clipping by the sum over references", sum_reference_counts),
+    ("bleu-corpus-compute", "valid/clipping", "clipping by the sum over references", sum_reference_counts),
+    (CHRF, "valid/whitespace", "JavaScript's \\s as whitespace", lambda p: map_texts(p, javascript_whitespace)),
+    (CHRF, "valid/punctuation", "non-ASCII punctuation split", lambda p: map_texts(p, split_non_ascii_punctuation)),
+    (CHRF, "valid/unicode", "NFKC normalisation", lambda p: map_texts(p, lambda t: normalise_nfc(t)[0])),
+    (CHRF, "valid/lowercase", "lowercase without Final_Sigma", lowercase_without_final_sigma),
+]
+
+
+@pytest.mark.parametrize("tool_id, family_name, mistake, mistaken_input", MISTAKES,
+                         ids=[f"{m[0]}:{m[1]}:{m[2]}" for m in MISTAKES])
+def test_family_tells_a_plausible_mistake_apart(tool_id, family_name, mistake, mistaken_input):
+    for generated in drawn(tool_id, "1.0.0", family_name):
+        expected = oracle.execute(tool_id, "1.0.0", generated.input)
+        try:
+            mistaken = oracle.execute(tool_id, "1.0.0", mistaken_input(generated.input))
+        except oracle.ContractError:
+            return  # the mistake even rejects a valid input
+        if mistaken != expected:
+            return
+    pytest.fail(f"no case of {family_name} tells {mistake} from the contract")
