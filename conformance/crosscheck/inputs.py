@@ -75,7 +75,7 @@ def chrf_inputs(draw) -> dict:
         "hypotheses": [draw(_chrf_text()) for _ in range(segments)],
         "references": [draw(_chrf_text()) for _ in range(segments)],
     }
-    beta = draw(st.none() | st.integers(1, 4))
+    beta = draw(st.none() | st.integers(1, 16))
     if beta is not None:
         payload["beta"] = beta
     # Every code point of the alphabet has the same lowercase mapping and casing

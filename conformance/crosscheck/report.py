@@ -47,6 +47,8 @@ def reproducer_section(reproducer: Reproducer) -> list[str]:
         json.dumps(reproducer.input, ensure_ascii=False),
         "```",
         "",
+        f"The contract's side alone: `conformance exec {reproducer.check.tool_id}@1.0.0` with this input on stdin.",
+        "",
         "| value | contract (oracle) | library |",
         "|---|---|---|",
     ]
