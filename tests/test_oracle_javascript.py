@@ -176,6 +176,9 @@ def test_table_matches_this_javascript_runtime(table, generator):
         cp = code_point(difference["code_point"])
         javascript = probes["entries"].get(str(cp)) or generator.caseless_probes(cp)
         assert dict(zip(generator.PROBE_NAMES, javascript)) == difference["javascript"]
+    # Final_Sigma on whole strings: this runtime agrees with Python and with the table
+    texts = [example["text"] for example in table["final_sigma_examples"]]
+    assert json.loads(generator.run_node_inline_lowercase(texts)) == [text.lower() for text in texts]
 
 
 @pytest.mark.slow

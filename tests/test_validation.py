@@ -165,7 +165,7 @@ def test_integral_float_is_an_integer(tool, max_order):
 # --- bleu-corpus-compute decimals, bleu-ngrams-count detail ------------------------------
 
 
-@pytest.mark.parametrize("decimals", [-1, 16, True, False, 2.5, "6", None, math.nan])
+@pytest.mark.parametrize("decimals", [-1, 16, True, False, 2.5, "6", None, math.nan, math.inf, [6]])
 def test_decimals_out_of_range_or_not_integer(decimals):
     assert_rejected(CORPUS, {**valid_payload(CORPUS), "decimals": decimals}, INVALID_INPUT, "decimals")
 
