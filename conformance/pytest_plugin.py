@@ -60,6 +60,7 @@ MAX_CONSECUTIVE_TRANSPORT_ERRORS = 5
 EARLY_WINDOW = 20
 
 EXIT_OK, EXIT_NONCONFORMANT, EXIT_UNCONCLUDED = 0, 1, 3
+DETAILED_FAILURES = 10  # explained in full at the end of a run; the rest by id (all are in the reports)
 MAX_HINT_CHARS = 8192  # longer curl/shell lines are left out: the replay command re-sends any input
 
 RUN_KEY = pytest.StashKey["ConformanceRun"]()
@@ -443,11 +444,14 @@ class ConformanceRun:
         line = self.progress.line
         line("")
         line(progress.summary_table(record.results, record.properties))
-        for result in record.results:
-            if result.outcome in ("failed", "errored") or (self.strict and result.outcome == "fixed"):
-                line(f"\n{result.outcome.upper()} {result.case.case_id}: {result.message}")
-                if result.replay:
-                    line(f"  replay: {result.replay}")
+        problems = [result for result in record.results
+                    if result.outcome in ("failed", "errored") or (self.strict and result.outcome == "fixed")]
+        problems.sort(key=lambda result: len(_short_json(result.case.input, limit=10**6)))  # smallest first
+        for result in problems[:DETAILED_FAILURES]:
+            line("\n" + (failure_text(result) if result.outcome != "fixed" else
+                         f"fixed: {result.case.case_id} is listed as a known failure but passes now"))
+        for result in problems[DETAILED_FAILURES:]:
+            line(f"{result.outcome}: {result.case.case_id}: {result.message[:200]}")
         if record.unhealthy_reason:
             line(f"\nTARGET UNHEALTHY, run stopped: {record.unhealthy_reason}")
         for error in self.harness_errors:
@@ -487,7 +491,7 @@ def failure_text(result: CaseResult) -> str:
     case = result.case
     lines = [f"{result.outcome}: {case.case_id} ({case.tool_id}@{case.version})", f"  {result.message}"]
     if case.description:
-        lines.append(f"  case: {case.description}")
+        lines.append(f"  case: {case.description if len(case.description) <= 400 else case.description[:400] + '...'}")
     lines.append(f"  input: {_short_json(case.input)}")
     if result.mismatch is not None:
         m = result.mismatch
@@ -497,6 +501,12 @@ def failure_text(result: CaseResult) -> str:
                         if m.delta is not None and m.tolerance is not None else ""))
     elif result.response is not None and result.response.kind == "transport_error":
         lines.append(f"  target: {result.response.detail}")
+    if case.expect.kind == "output" and result.expected is not None:
+        lines.append(f"  expected output: {_short_json(result.expected)}")
+    if result.response is not None and result.response.kind == "result":
+        lines.append(f"  actual output:   {_short_json(result.response.result)}")
+    elif result.response is not None and result.response.kind == "rejection":
+        lines.append(f"  actual: rejected ({result.response.error_code or 'no code'}): {result.response.raw[:200]}")
     if result.replay:
         lines.append(f"  replay: {result.replay}")
     if result.curl:
