@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import hypothesis
+import hypothesis.errors
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
@@ -378,6 +379,15 @@ class ConformanceRun:
             shrunk = last_failure[0]
             result = self.case_result(shrunk.case, shrunk.response,
                                       Verdict(shrunk.outcome, shrunk.message, shrunk.mismatch))
+        except hypothesis.errors.Flaky:
+            if not last_failure:
+                raise
+            # The target answered the same input differently on another try. A wrong answer
+            # given some of the time is still a wrong answer: report the last one seen.
+            seen = last_failure[0]
+            result = self.case_result(seen.case, seen.response, Verdict(
+                seen.outcome, f"{seen.message} (not every time: the target answered this input differently "
+                              "when it was sent again)", seen.mismatch))
         except pytest.skip.Exception:
             entry.update(outcome="skipped", message=f"not finished: the target is unhealthy ({self.health.reason})")
             raise

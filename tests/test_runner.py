@@ -68,6 +68,21 @@ LOGGING_ORACLE = """
 """
 
 
+# The oracle, except that every third answer has its brevity penalty off by 0.5: the
+# same input gets different answers, which Hypothesis reports as flaky.
+FLAKY_WRONG = """
+    import oracle
+    calls = []
+
+    def execute(tool_id, version, payload):
+        calls.append(1)
+        output = oracle.execute(tool_id, version, payload)
+        if len(calls) % 3 == 0:
+            output["brevity_penalty"] = output["brevity_penalty"] * 0.5
+        return output
+"""
+
+
 def write_module(directory: Path, name: str, source: str) -> None:
     (directory / f"{name}.py").write_text(textwrap.dedent(source), encoding="utf-8")
 
@@ -232,3 +247,16 @@ def test_http_target_on_loopback_passes(tmp_path, monkeypatch, capfd):
     assert code == 0, output
     record = report(tmp_path / "out")
     assert record["header"]["target"] == url and record["totals"]["passed"] > 10
+
+
+def test_a_target_wrong_only_some_of_the_time_fails(tmp_path, monkeypatch, capfd):
+    write_module(tmp_path, "flaky_wrong", FLAKY_WRONG)
+    code, output = conformance_in_process(
+        "run", "--target", "python:flaky_wrong", "--tools", BLEU, "--generated-only", "--profile", "quick",
+        "--seed", "4", "-k", "shared-ngrams", "--report-dir", "out", cwd=tmp_path, monkeypatch=monkeypatch,
+        capfd=capfd)
+    assert code == 1, output
+    record = report(tmp_path / "out")
+    (failure,) = [result for result in record["results"] if result["outcome"] == "failed"]
+    assert failure["mismatch"]["pointer"] in ("/brevity_penalty", "/bleu")
+    assert "not every time" in failure["message"] and "harness" not in output.lower()
