@@ -260,3 +260,17 @@ def test_a_target_wrong_only_some_of_the_time_fails(tmp_path, monkeypatch, capfd
     (failure,) = [result for result in record["results"] if result["outcome"] == "failed"]
     assert failure["mismatch"]["pointer"] in ("/brevity_penalty", "/bleu")
     assert "not every time" in failure["message"] and "harness" not in output.lower()
+
+
+@pytest.mark.parametrize("target, detail", [
+    ("cmd:sleep 30", "timed out after 0.5 s"),  # a hanging target: the preflight times out
+    ("cmd:echo '<html>Service Unavailable</html>'", "not JSON"),  # a garbage-answering one
+])
+def test_slow_or_garbage_target_exits_3_quickly(tmp_path, monkeypatch, capfd, target, detail):
+    started = time.monotonic()
+    code, output = conformance_in_process("run", "--target", target, "--timeout", "0.5", "--tools", BLEU,
+                                          "--fixtures-only", "--report-dir", "out", cwd=tmp_path,
+                                          monkeypatch=monkeypatch, capfd=capfd)
+    assert code == 3, output
+    assert time.monotonic() - started < 30
+    assert detail in report(tmp_path / "out")["unhealthy_reason"]
