@@ -348,11 +348,13 @@ def test_every_whitespace_code_point_and_near_miss_is_drawn():
     assert set(WHITESPACE_NEAR_MISSES) <= seen
 
 
-@pytest.mark.parametrize("tool_id, version, family_name", [p for p in FAMILIES if p.values[2].startswith("boundary/")])
+OPTION_EXTREMES = ("boundary/max-order", "boundary/decimals", "boundary/beta")  # both values accepted
+
+
+@pytest.mark.parametrize("tool_id, version, family_name",
+                         [p for p in FAMILIES if p.values[2].startswith("boundary/") and p.values[2] not in OPTION_EXTREMES])
 def test_boundary_families_reach_both_sides(tool_id, version, family_name):
     """Each limit is generated exactly at it (accepted) and just past it (rejected)."""
-    if family_name in ("boundary/max-order", "boundary/decimals", "boundary/beta"):
-        pytest.skip("option extremes: both values are accepted")
     kinds = {c.expect.kind for c in drawn(tool_id, version, family_name)}
     assert kinds == {"output", "error"}
 
@@ -448,3 +450,13 @@ def test_family_tells_a_plausible_mistake_apart(tool_id, family_name, mistake, m
         if mistaken != expected:
             return
     pytest.fail(f"no case of {family_name} tells {mistake} from the contract")
+
+
+@pytest.mark.parametrize("tool_id, family_name, key, extremes", [
+    ("bleu-ngrams-count", "boundary/max-order", "max_order", {1, 8}),
+    ("bleu-corpus-compute", "boundary/max-order", "max_order", {1, 8}),
+    ("bleu-corpus-compute", "boundary/decimals", "decimals", {0, 15}),
+    (CHRF, "boundary/beta", "beta", {1, 16}),
+])
+def test_option_extremes_are_both_drawn(tool_id, family_name, key, extremes):
+    assert {c.input[key] for c in drawn(tool_id, "1.0.0", family_name)} == extremes

@@ -263,12 +263,13 @@ def bytes_of(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-def tokens_totalling(total_bytes: int, width: int) -> Tokens:
-    """Tokens of at most 128 bytes whose UTF-8 sizes sum to exactly ``total_bytes``."""
-    full, rest = divmod(total_bytes, 128)
-    sizes = [128] * full
+def tokens_totalling(total_bytes: int, width: int, max_token_bytes: int) -> Tokens:
+    """Tokens of at most ``max_token_bytes`` bytes whose UTF-8 sizes sum to exactly ``total_bytes``."""
+    full, rest = divmod(total_bytes, max_token_bytes)
+    sizes = [max_token_bytes] * full
     if rest and rest < width and full:  # too small to end on a wide character: share the last full token
-        sizes[-1:] = [64, 64 + rest]
+        half = max_token_bytes // 2
+        sizes[-1:] = [half, max_token_bytes - half + rest]
     elif rest:
         sizes.append(rest)
     return [token_of_bytes(size, min(width, size)) for size in sizes]
@@ -280,14 +281,13 @@ def boundary_families(
     """``options`` for small inputs; ``large_input_options`` for the inputs of thousands of tokens."""
     limit = limits(tool_id, version)
     max_token_code_points = input_schema(tool_id, version)["properties"]["hypotheses"]["items"]["items"]["maxLength"]
-    plain_options = large_input_options
 
     @st.composite
     def max_segments(draw):
         past = draw(st.booleans())
         count = limit["max_segments"] + (1 if past else 0)
         hypotheses, references = simple_corpus(count, draw(st.sampled_from((["the", "cat"], [], ["a b"]))), ["the", "cat"])
-        payload = with_options(hypotheses, references, draw(plain_options))
+        payload = with_options(hypotheses, references, draw(large_input_options))
         expect = ANY_ERROR if past else EXPECT_OUTPUT  # maxItems mirrors max_segments (A6)
         return case(payload, expect, f"{count} segments (max_segments {limit['max_segments']})")
 
@@ -348,7 +348,7 @@ def boundary_families(
             spare = limit["max_total_tokens"] - 2 * half * segments
             hypotheses[0] += ["mat"] * spare
             expect, what = EXPECT_OUTPUT, f"{limit['max_total_tokens']} tokens counting hypotheses and references"
-        payload = with_options(hypotheses, references, draw(plain_options))
+        payload = with_options(hypotheses, references, draw(large_input_options))
         return case(payload, expect, f"{what} over {segments} segments (max_total_tokens {limit['max_total_tokens']})")
 
     @st.composite
@@ -356,17 +356,18 @@ def boundary_families(
         past = draw(st.booleans())
         width = draw(st.sampled_from((1, 2, 3, 4)))
         if past:  # hypothesis tokens alone one byte over: every reading rejects (A1)
-            hypothesis = tokens_totalling(limit["max_total_token_bytes"] + 1, width)
-            payload = with_options([hypothesis], [[["the"]]], draw(plain_options))
+            hypothesis = tokens_totalling(limit["max_total_token_bytes"] + 1, width, limit["max_token_bytes"])
+            payload = with_options([hypothesis], [[["the"]]], draw(large_input_options))
             return case(payload, LIMIT_EXCEEDED,
                         f"hypothesis tokens alone total {limit['max_total_token_bytes'] + 1} UTF-8 bytes "
                         f"({width}-byte characters; max_total_token_bytes {limit['max_total_token_bytes']})")
         # hypotheses and references together exactly at the limit
         share = draw(st.sampled_from((0.5, 0.25, 0.9)))
         hypothesis_bytes = int(limit["max_total_token_bytes"] * share)
-        hypothesis = tokens_totalling(hypothesis_bytes, width)
-        reference = tokens_totalling(limit["max_total_token_bytes"] - hypothesis_bytes, draw(st.sampled_from((1, 2, 3, 4))))
-        payload = with_options([hypothesis], [[reference]], draw(plain_options))
+        hypothesis = tokens_totalling(hypothesis_bytes, width, limit["max_token_bytes"])
+        reference_width = draw(st.sampled_from((1, 2, 3, 4)))
+        reference = tokens_totalling(limit["max_total_token_bytes"] - hypothesis_bytes, reference_width, limit["max_token_bytes"])
+        payload = with_options([hypothesis], [[reference]], draw(large_input_options))
         return case(payload, EXPECT_OUTPUT,
                     f"hypothesis and reference tokens total exactly {limit['max_total_token_bytes']} UTF-8 bytes "
                     f"({width}-byte characters)")
