@@ -23,8 +23,9 @@ from pathlib import Path
 
 import pytest
 
+import oracle
 from conformance import compare, fixtures, strategies
-from conformance.model import Case
+from conformance.model import Case, Expectation
 from conformance.pytest_plugin import PROFILES
 from conformance.targets import InProcessTarget
 
@@ -132,6 +133,40 @@ def test_mutant_names_its_bug_and_changes_one_tool_family(name):
 def test_independent_implementation_does_not_import_the_oracle():
     sources = "".join(path.read_text(encoding="utf-8") for path in (TESTS_DIR / "independent").glob("*.py"))
     assert "import oracle" not in sources and "from oracle" not in sources
+
+
+# The independent implementation takes the other reading of each open point, and the
+# comparison lets it pass: (open point, tool, input, what the oracle does, what it does).
+OTHER_READINGS = [
+    ("A1", "bleu-corpus-compute", {"hypotheses": [["a"] * 10], "references": [[["a"] * 49_995]]},
+     "limit_exceeded", "answers"),
+    ("A3", "bleu-ngrams-count", {"hypotheses": [["\ud800"]], "references": [[["\ud800"]]]}, "invalid_input", "answers"),
+    ("A4", "chrf-plus-plus-compute", {"hypotheses": ["ab", "bc"], "references": ["ab", "b"]}, "answers", "answers"),
+    ("A6", "bleu-corpus-compute", {"hypotheses": [["a"]] * 1001, "references": [[["a"]]] * 1001},
+     "limit_exceeded", "invalid_input"),
+    ("A9", "bleu-corpus-compute", {"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 4.0},
+     "answers", "invalid_input"),
+    ("A10", "bleu-ngrams-count", {"hypotheses": [["a"]], "references": [[["a"]], [["b"]]]}, "invalid_input", "answers"),
+]
+
+
+def behaviour(response) -> str:
+    return "answers" if response.kind == "result" else (response.error_code or response.kind)
+
+
+@pytest.mark.parametrize("point, tool_id, payload, oracle_does, independent_does", OTHER_READINGS,
+                         ids=[row[0] for row in OTHER_READINGS])
+def test_independent_takes_the_other_reading_and_passes(point, tool_id, payload, oracle_does, independent_does):
+    oracle_target = InProcessTarget("oracle", oracle.execute)
+    other = InProcessTarget("python:independent", independent.execute)
+    assert behaviour(oracle_target.call(tool_id, "1.0.0", payload)) == oracle_does
+    response = other.call(tool_id, "1.0.0", payload)
+    assert behaviour(response) == independent_does
+    if point == "A4":
+        assert response.result["score"] != oracle.execute(tool_id, "1.0.0", payload)["score"]
+    expectation = Expectation("output") if oracle_does == "answers" else Expectation("error", oracle_does)
+    case = Case(tool_id, "1.0.0", f"reading/{point}", "generated", "valid", payload, expectation)
+    assert compare.check(case, response).outcome == "passed"
 
 
 # --- power: quick profile (default run) -------------------------------------------------

@@ -11,7 +11,10 @@ It never imports the oracle, and it differs from it wherever the contracts allow
 * A3: lone surrogates in BLEU tokens are accepted;
 * A4: the chrF++ corpus sums drop a segment's hypothesis n-grams of an order its reference
   lacks (sacreBLEU, chrF++.py);
-* A6: every schema violation is invalid_input, even where it mirrors a named limit.
+* A6: every schema violation is invalid_input, even where it mirrors a named limit;
+* A9: strictly typed integers: 4.0 for max_order, decimals or beta is rejected;
+* A10: BLEU reference sets beyond the last hypothesis are ignored, not rejected;
+* A14: a lone surrogate counts 0 bytes towards chrF++'s max_text_bytes.
 
 The harness must pass it with zero failures (tests/test_power.py). The faulty
 implementations in tests/mutants/ each subclass one part of it with one bug.

@@ -107,12 +107,17 @@ class BleuTool:
 
     def validate(self, payload) -> None:
         check_schema(self.tool_id, payload)
+        for key in ("max_order", "decimals"):  # strictly typed, like serde: 4.0 is not an integer (A9)
+            if isinstance(payload.get(key), float):
+                raise Rejection("invalid_input", f"{key} must be written as an integer")
         self.check_segment_counts(payload)
         self.check_tokens(payload)
 
     def check_segment_counts(self, payload) -> None:
-        if len(payload["hypotheses"]) != len(payload["references"]):
-            raise Rejection("invalid_input", "hypotheses and references differ in length")
+        """Every hypothesis needs its references; reference sets beyond the last hypothesis are
+        ignored (the other reading of A10)."""
+        if len(payload["hypotheses"]) > len(payload["references"]):
+            raise Rejection("invalid_input", "a hypothesis has no references")
 
     def token_size(self, token: str) -> int:
         return utf8_bytes(token)
@@ -121,7 +126,7 @@ class BleuTool:
         """Every token within max_token_bytes; the totals over hypothesis tokens only (A1)."""
         limits = self.limits()
         every_token = [t for h in payload["hypotheses"] for t in h]
-        every_token += [t for refs in payload["references"] for r in refs for t in r]
+        every_token += [t for refs in payload["references"][: len(payload["hypotheses"])] for r in refs for t in r]
         for token in every_token:
             if self.token_size(token) > limits["max_token_bytes"]:
                 raise Rejection("limit_exceeded", "a token is longer than max_token_bytes")

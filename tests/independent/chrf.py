@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from independent.contract import contract, utf8_bytes
+from independent.contract import contract
 from independent.errors import Rejection
 
 # The contract's whitespace list, code point by code point.
@@ -58,7 +58,7 @@ class ChrfPlusPlus:
         self.check_surrogates(texts)
         if "beta" in payload:
             beta = payload["beta"]
-            if isinstance(beta, bool) or not isinstance(beta, (int, float)) or beta != int(beta) or not 1 <= beta <= 16:
+            if isinstance(beta, bool) or not isinstance(beta, int) or not 1 <= beta <= 16:  # 2.0 rejected (A9)
                 raise Rejection("invalid_input", "beta must be an integer 1..16")
         if "lowercase" in payload and not isinstance(payload["lowercase"], bool):
             raise Rejection("invalid_input", "lowercase must be a boolean")
@@ -77,7 +77,8 @@ class ChrfPlusPlus:
             raise Rejection("invalid_input", f"{key}: strings only")
 
     def text_bytes(self, texts: list[str]) -> int:
-        return sum(utf8_bytes(text) for text in texts)
+        """UTF-8 bytes; a lone surrogate, which UTF-8 cannot encode, counts 0 (the other reading of A14)."""
+        return sum(len(text.encode("utf-8", "ignore")) for text in texts)
 
     def check_surrogates(self, texts: list[str]) -> None:
         for text in texts:
