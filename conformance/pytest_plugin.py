@@ -250,6 +250,7 @@ class ConformanceRun:
             seed=self.seed,
             profile=self.profile,
             started=utc_timestamp(self.started),
+            command=command_line(),
             finished=utc_timestamp(),
             strict=self.strict,
             retries=getattr(self.target, "retries", 0),
@@ -479,6 +480,14 @@ class ConformanceRun:
             with capture.global_and_fixture_disabled():
                 self._stdout.write(text)
         self._stdout.flush()
+
+
+def command_line() -> str:
+    """How this run was started, for the report header (``python -m X`` shows as ``X``)."""
+    program = Path(sys.argv[0]).name
+    if program == "__main__.py":
+        program = Path(sys.argv[0]).parent.name
+    return shlex.join([program, *sys.argv[1:]])
 
 
 def settle(result: CaseResult, strict: bool) -> None:

@@ -62,7 +62,6 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
     argv = [
         "--pyargs", "conformance.suite",
         "-p", "conformance.pytest_plugin",
-        "-c", str(SUITE_INI), "--rootdir", str(SUITE_INI.parent),
         "--target", args.target,
         "--tools", args.tools,
         "--profile", args.profile,
@@ -71,6 +70,8 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
         "--target-workers", str(args.workers),
         "-p", "no:cacheprovider",
     ]
+    if SUITE_INI.is_file():  # the suite's own settings, whatever project the user runs it from
+        argv += ["-c", str(SUITE_INI), "--rootdir", str(SUITE_INI.parent)]
     argv += ["-v", "--tb=short"] if args.verbose else ["-q", "--no-header", "--no-summary", "--tb=no",
                                                        "--conformance-quiet"]
     optional = {"--seed": args.seed, "--conformance-junit": args.junit, "--known-failures": args.known_failures,
