@@ -27,6 +27,7 @@ from oracle.jsnumber import round_to_fixed, to_fixed
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / "tools"
 TABLE_PATH = ROOT / "oracle" / "data" / "lowercase_unicode_differences.json"
+GRINNING_FACE = "\U0001F600"  # astral: 4 UTF-8 bytes, 2 UTF-16 units
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH: JavaScript not consulted")
 
 
@@ -190,3 +191,21 @@ def test_table_is_up_to_date(table, generator):
     fresh = generator.build_table(probes)
     fresh["unicode_versions"]["javascript_runtime"] = table["unicode_versions"]["javascript_runtime"]
     assert fresh == table
+
+
+# --- the output size of bleu-ngrams-count -------------------------------------------------
+
+
+@needs_node
+def test_output_size_is_json_stringify_bytes():
+    """A2: the oracle measures JSON.stringify's compact form in UTF-8; check it on awkward tokens."""
+    from oracle.bleu_ngrams_count import output_size
+
+    awkward = ["a", 'q"uote', "back\\slash", "tab\there", "nl\n", "\x00\x1f\x7f", "\u0085\u2028\u2029",
+               "\u00e9", "\u20ac", GRINNING_FACE, "a b", "</script>"]
+    outputs = []
+    for i in range(len(awkward)):
+        tokens = awkward[i:] + awkward[:i]
+        payload = {"hypotheses": [tokens], "references": [[tokens[::-1]]], "detail": "ngrams"}
+        outputs.append(oracle.execute("bleu-ngrams-count", "1.0.0", payload))
+    assert node("js_json_size.mjs", json.dumps(outputs)) == [output_size(o) for o in outputs]
