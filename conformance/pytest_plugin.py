@@ -198,6 +198,10 @@ class ConformanceRun:
         self.examples = PROFILES[self.profile]
         self.seed = option("--seed") if option("--seed") is not None else random.SystemRandom().randrange(2**32)
         self.report_dir = Path(option("--report-dir"))
+        try:
+            self.report_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise pytest.UsageError(f"--report-dir {self.report_dir}: {exc.strerror}") from None
         self.strict = option("--strict-known-failures")
         self.known = known_failures.for_target(self.known_entries, self.target.spec)
         self.workers = option("--target-workers")
@@ -261,6 +265,11 @@ class ConformanceRun:
             hypothesis=hypothesis.__version__,
             pytest=pytest.__version__,
         )
+
+    def clear_old_reproducers(self) -> None:
+        """Reproducers of an earlier run in the same report directory would pass for this run's."""
+        for path in (self.report_dir / "reproducers").glob("*.json"):
+            path.unlink(missing_ok=True)
 
     def preflight(self) -> None:
         """One contract example must get some answer (right or wrong), or the run stops at once."""
@@ -602,6 +611,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         run.progress.line(f"conformance: target {run.target.spec}, tools "
                           f"{', '.join(f'{t}@{v}' for t, v in run.tools)}, profile {run.profile}, seed {run.seed}")
     if session.items:
+        run.clear_old_reproducers()
         run.preflight()
         if run.health.unhealthy:
             run.progress.line(f"target unhealthy: {run.health.reason}")

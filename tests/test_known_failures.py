@@ -122,6 +122,7 @@ def test_write_then_expect_then_fixed_then_strict(run_suite, tmp_path):
 
     code, record, output = run_suite("oracle", "--known-failures", "known.json")
     assert code == 0, output
+    assert not list((tmp_path / "out" / "reproducers").glob("*.json")), "the failing runs' reproducers are gone"
     assert outcome_of(record, EXAMPLE_2) == "fixed"
     assert outcome_of(record, "generated/bleu-corpus-compute/valid/short-and-empty") == "fixed"
 

@@ -274,3 +274,10 @@ def test_slow_or_garbage_target_exits_3_quickly(tmp_path, monkeypatch, capfd, ta
     assert code == 3, output
     assert time.monotonic() - started < 30
     assert detail in report(tmp_path / "out")["unhealthy_reason"]
+
+
+def test_unwritable_report_dir_is_a_usage_error(tmp_path, monkeypatch, capfd):
+    (tmp_path / "a-file").write_text("not a directory", encoding="utf-8")
+    code, output = conformance_in_process("run", "--target", "oracle", "--report-dir", "a-file/out",
+                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    assert code == 2 and "--report-dir" in output
