@@ -28,6 +28,10 @@ def register(subparsers) -> None:
         "run", help="check a target against the contracts",
         description="Check a target against the contracts: golden fixtures plus generated cases. "
                     "Exit 0 conformant, 1 non-conformant, 2 usage, 3 could not conclude.",
+        epilog="Each failure is saved under REPORT_DIR/reproducers/ for `conformance replay FILE`. "
+               "oracle and python: targets run in this process and cannot be timed out; use cmd: or "
+               "HTTP for an implementation that may hang. The same suite runs under pytest itself: "
+               "pytest --pyargs conformance.suite -p conformance.pytest_plugin --target T",
     )
     parser.add_argument("--target", required=True,
                         help="oracle | python:MODULE | cmd:COMMAND ({tool}/{version} substituted) | http(s)://BASE")
@@ -37,7 +41,7 @@ def register(subparsers) -> None:
                             f"{name} {'/'.join(str(n) for n in sizes.values())}" for name, sizes in PROFILES.items()))
     parser.add_argument("--seed", type=int, default=None, help="same seed, same cases (default: random, printed)")
     parser.add_argument("--report-dir", default=DEFAULT_REPORT_DIR, help=f"default {DEFAULT_REPORT_DIR}/")
-    parser.add_argument("--junit", default=None, metavar="FILE", help="also write the JUnit XML report here")
+    parser.add_argument("--junit", default=None, metavar="FILE", help="the JUnit XML report (default: REPORT_DIR/junit.xml)")
     parser.add_argument("--known-failures", default=None, metavar="FILE",
                         help='expected deviations: {"known_failures": [{"id": ..., "reason": ...}]}')
     parser.add_argument("--strict", action="store_true", help="fail if a listed known failure now passes")
