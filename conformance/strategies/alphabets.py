@@ -15,6 +15,7 @@ import string
 import unicodedata
 from pathlib import Path
 
+import oracle
 from conformance.strategies.base import semantics
 
 # "the 32 ASCII punctuation characters !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~" -- Python's
@@ -65,7 +66,7 @@ _STABLE_BLOCKS = (
 # ASCII and Latin-1 whitespace of the contract's list, usable with lowercase=true as well.
 _STABLE_CONTROLS = (0x0009, 0x000A, 0x000B, 0x000C, 0x000D, 0x001C, 0x001D, 0x001E, 0x001F, 0x0085)
 
-LOWERCASE_DIFFERENCES_FILE = Path(__file__).resolve().parents[2] / "oracle" / "data" / "lowercase_unicode_differences.json"
+LOWERCASE_DIFFERENCES_FILE = Path(oracle.__file__).resolve().parent / "data" / "lowercase_unicode_differences.json"
 
 
 def _code_point(text: str) -> int:
