@@ -30,15 +30,18 @@ def ngram_counts(tokens: list[str], max_order: int) -> Counter[Ngram]:
 
 def max_reference_counts(
     hypothesis_counts: Counter[Ngram], references: list[list[str]], max_order: int
-) -> Counter[Ngram]:
+) -> dict[Ngram, int]:
     """max_reference_count(g) of each hypothesis n-gram g: its largest count in any single reference, not the sum.
 
-    Only the hypothesis's n-grams are counted in each reference; Counter union (``|``)
-    keeps the element-wise maximum. A missing n-gram reads 0.
+    Only the hypothesis's n-grams are counted in each reference; an n-gram found in no
+    reference is left out (its max_reference_count is 0).
     """
-    maxima: Counter[Ngram] = Counter()
+    maxima: dict[Ngram, int] = {}
     for reference in references:
-        maxima |= Counter(filter(hypothesis_counts.__contains__, ngrams(reference, max_order)))
+        in_reference = Counter(filter(hypothesis_counts.__contains__, ngrams(reference, max_order)))
+        for g, count in in_reference.items():
+            if count > maxima.get(g, 0):
+                maxima[g] = count
     return maxima
 
 
@@ -60,21 +63,21 @@ class SegmentStatistics:
     matches: list[int]  # matches[n-1]: sum of clipped counts of order n
     totals: list[int]  # totals[n-1]: max(0, len - n + 1)
     counts: Counter[Ngram]  # count(g) of each distinct hypothesis n-gram, by order then first occurrence
-    reference_maxima: Counter[Ngram]  # max_reference_count(g); a missing n-gram reads 0
+    reference_maxima: dict[Ngram, int]  # max_reference_count(g) of those found in some reference
 
     def rows(self) -> Iterator[NgramRow]:
         """One row per distinct hypothesis n-gram: by order, then first occurrence."""
         for g, count in self.counts.items():
-            yield NgramRow(len(g), g, count, self.reference_maxima[g])
+            yield NgramRow(len(g), g, count, self.reference_maxima.get(g, 0))
 
 
 def segment_statistics(hypothesis: list[str], references: list[list[str]], max_order: int) -> SegmentStatistics:
     counts = ngram_counts(hypothesis, max_order)
     reference_maxima = max_reference_counts(counts, references, max_order)
-    # clipped_count(g) = min(count, max_reference_count), summed per order
+    # clipped_count(g) = min(count, max_reference_count), summed per order (0 for an n-gram in no reference)
     matches = [0] * max_order
-    for g, count in counts.items():
-        matches[len(g) - 1] += min(count, reference_maxima[g])
+    for g, max_reference_count in reference_maxima.items():
+        matches[len(g) - 1] += min(counts[g], max_reference_count)
     # a hypothesis shorter than n contributes 0
     totals = [max(0, len(hypothesis) - n + 1) for n in range(1, max_order + 1)]
     return SegmentStatistics(len(hypothesis), matches, totals, counts, reference_maxima)

@@ -145,6 +145,10 @@ def test_bleu_segment_count_bounds(tool):
     assert accepted(tool, {k: v * 1000 for k, v in one.items()})["totals"][0] == 1000
     assert_rejected(tool, {k: v * 1001 for k, v in one.items()}, LIMIT_EXCEEDED, "hypotheses")
     assert_rejected(tool, {"hypotheses": [], "references": []}, INVALID_INPUT, "hypotheses")
+    # references alone over or under (A7: also unequal counts; the oracle checks the schema first)
+    assert_rejected(tool, {"hypotheses": [["a"]] * 1000, "references": [[["a"]]] * 1001}, LIMIT_EXCEEDED,
+                    "references")
+    assert_rejected(tool, {"hypotheses": [["a"]], "references": []}, INVALID_INPUT, "references")
 
 
 @pytest.mark.parametrize("tool", BLEU_TOOLS)
@@ -334,6 +338,7 @@ def test_chrf_segment_count_bounds():
     # A6: maxItems mirrors max_segments; the oracle says limit_exceeded
     assert_rejected(CHRF, {"hypotheses": ["a"] * 257, "references": ["a"] * 257}, LIMIT_EXCEEDED, "hypotheses")
     assert_rejected(CHRF, {"hypotheses": ["a"], "references": ["a"] * 257}, LIMIT_EXCEEDED, "references")
+    assert_rejected(CHRF, {"hypotheses": ["a"], "references": []}, INVALID_INPUT, "references")
 
 
 def test_chrf_text_bytes_boundary():
