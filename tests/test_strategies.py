@@ -188,6 +188,12 @@ def schema_valid(tool_id: str, version: str, payload) -> bool:
     return True
 
 
+def breaks_limit_keyword(tool_id: str, version: str, payload) -> bool:
+    """A schema violation of maxItems (segments, references) or maxLength (token code points)."""
+    schema = jsonschema.Draft202012Validator(contract(tool_id, version)["input_schema"])
+    return any(error.validator in ("maxItems", "maxLength") for error in schema.iter_errors(payload))
+
+
 def most_verbose_size(output: dict) -> int:
     """Indented, every non-ASCII character \\u-escaped, inside the {"result": ...} envelope."""
     return len(json.dumps({"result": output}, indent=4, ensure_ascii=True).encode("utf-8"))
@@ -209,6 +215,9 @@ def test_bleu_cases_avoid_open_points(tool_id):
             # A3: no lone surrogates anywhere in a BLEU input
             assert not any(has_lone_surrogate(s) for s in all_strings(payload)), generated.description
             if not schema_valid(tool_id, version, payload):
+                # A6: a broken schema rule that mirrors a named limit leaves the code open
+                assert expect.error_code == ("any" if breaks_limit_keyword(tool_id, version, payload) else "invalid_input"), \
+                    generated.description
                 continue
             hypothesis, reference = bleu_tokens(payload)
             both = hypothesis + reference
@@ -280,6 +289,8 @@ def test_chrf_cases_avoid_open_points():
             # A5: lowercase=true only on the lowercase-safe alphabet
             if payload.get("lowercase") is True:
                 assert lowercase_safe(*payload["hypotheses"], *payload["references"]), generated.description
+            if not schema_valid(CHRF, version, payload):  # A6, as for the BLEU tools
+                assert generated.expect.error_code == ("any" if breaks_limit_keyword(CHRF, version, payload) else "invalid_input")
             if generated.expect.error_code == "limit_exceeded":
                 assert schema_valid(CHRF, version, payload)
                 assert sum(map(utf8, payload["hypotheses"] + payload["references"])) > limit["max_text_bytes"]
