@@ -23,24 +23,32 @@ flow control that never buffers more than 64 KiB of an unread body) with a small
 Starlette app (routing, 404/405, request streaming). Both are widely used, small,
 and pure Python with the h11 parser, so they install anywhere from PyPI.
 
-Concurrency model: one process, one event loop. The loop only routes, streams
+Concurrency model: one server process with one event loop, plus ``--workers``
+worker processes (default: one per CPU, at most 4). The loop only routes, streams
 bodies (capped at MAX_BODY_BYTES as they arrive: Content-Length is checked
-before a byte is read, a chunked body is cut off at the cap) and writes answers.
-Parsing, the oracle and serialisation are CPU-bound and run in worker threads,
-at most EXECUTE_THREADS at a time; the GIL is handed back to the loop every few
-milliseconds, so a maximum-size request (a few hundred ms) never blocks
-/healthz or other connections for long. Requests beyond the thread count wait
-their turn, each holding at most one capped body.
+before a byte is read, a chunked body is cut off at the cap), answers /healthz
+and the GET endpoints, and writes answers. Parsing, the oracle and serialisation
+are CPU-bound and run in the worker processes, so they use every core and never
+hold the loop's GIL: a maximum-size request (a few hundred ms) does not slow a
+health check. At most 2 x workers bodies are handed to the pool at once; the
+rest wait their turn, each holding at most one capped body. If a worker dies
+(killed, out of memory), its request gets a logged 500 and a fresh pool serves
+the next ones.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import multiprocessing
+import os
 import signal
 import socket
 import sys
 import time
 import traceback
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import anyio
@@ -56,13 +64,15 @@ from conformance.jsonio import dump_json, parse_json
 
 MAX_BODY_BYTES = 8 * 1024 * 1024  # the largest legal input is ~1.4 MB of JSON; 8 MiB leaves room for whitespace
 BODY_READ_TIMEOUT = 60.0  # seconds for a whole body to arrive
-EXECUTE_THREADS = 4  # concurrent parse+oracle runs; more only adds GIL contention and memory
+DEFAULT_WORKERS = min(4, os.cpu_count() or 1)  # more processes than cores only add memory
 GRACEFUL_SHUTDOWN_SECONDS = 10
 KEEP_ALIVE_SECONDS = 30
 
 log = logging.getLogger("conformance.server")
 
-_EXECUTE_LIMITER: anyio.CapacityLimiter | None = None
+_workers = DEFAULT_WORKERS
+_pool: ProcessPoolExecutor | None = None
+_execute_limiter: anyio.CapacityLimiter | None = None
 
 # Status -> error code of HTTP-level errors (the contract's own codes come from ContractError).
 HTTP_ERROR_CODES = {
@@ -157,8 +167,7 @@ async def execute(request: Request) -> Response:
     check_content_type(request.headers.get("content-type"))
     check_declared_length(request.headers.get("content-length"))
     body = await read_capped_body(request)
-    status, content, code = await anyio.to_thread.run_sync(
-        execute_body, tool_id, version, body, limiter=_execute_limiter())
+    status, content, code = await run_in_worker(tool_id, version, body)
     if code:
         request.scope["conformance.error_code"] = code
     return Response(content, status_code=status, media_type="application/json")
@@ -255,11 +264,48 @@ class RequestLogMiddleware:
                      sent["bytes"], (time.perf_counter() - started) * 1000, code)
 
 
-def _execute_limiter() -> anyio.CapacityLimiter:
-    global _EXECUTE_LIMITER
-    if _EXECUTE_LIMITER is None:  # created inside the running loop
-        _EXECUTE_LIMITER = anyio.CapacityLimiter(EXECUTE_THREADS)
-    return _EXECUTE_LIMITER
+# --- worker processes ------------------------------------------------------------------------
+
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group; only the server decides when workers stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def start_worker_pool(workers: int) -> ProcessPoolExecutor:
+    """A warmed-up pool: every worker has imported the oracle and loaded the contracts."""
+    global _pool, _workers
+    _workers = workers
+    # spawn, not fork: a fresh interpreter per worker inherits no threads or event-loop state
+    _pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                initializer=_worker_init)
+    warm_up = [_pool.submit(execute_body, tool_id, version, b"{}") for tool_id, version in oracle.TOOLS]
+    for future in warm_up:
+        future.result()
+    return _pool
+
+
+def stop_worker_pool() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=True, cancel_futures=True)
+        _pool = None
+
+
+async def run_in_worker(tool_id: str, version: str, body: bytes) -> tuple[int, bytes, str | None]:
+    global _pool, _execute_limiter
+    if _execute_limiter is None:  # created inside the running loop
+        _execute_limiter = anyio.CapacityLimiter(2 * _workers)
+    async with _execute_limiter:
+        if _pool is None:
+            start_worker_pool(_workers)
+        pool = _pool
+        try:
+            return await asyncio.wrap_future(pool.submit(execute_body, tool_id, version, body))
+        except BrokenProcessPool:
+            if _pool is pool:  # the first request to notice replaces the pool for everyone
+                _pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
 
 def build_app() -> Starlette:
@@ -299,6 +345,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("serve", help="serve the oracle over HTTP with the hosted API")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8000, help="port to bind; 0 picks a free one (default 8000)")
+    parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
+                        help=f"processes running the oracle (default {DEFAULT_WORKERS}: one per CPU, at most 4)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(func=run)
 
@@ -311,23 +359,37 @@ def run(args) -> int:
     except (OSError, OverflowError) as exc:
         print(f"conformance serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 2
-    host, port = sock.getsockname()[:2]
-    shown_host = f"[{host}]" if ":" in host else host
-    # The first line of stdout is the address, so scripts and tests can use --port 0.
-    print(f"conformance serve: listening on http://{shown_host}:{port}", flush=True)
-    config = uvicorn.Config(
-        build_app(),
-        access_log=False,  # RequestLogMiddleware writes the one line per request
-        log_config=None,
-        log_level=args.log_level,
-        timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
-        server_header=False,
-        lifespan="off",
-    )
+    if args.workers < 1:
+        print("conformance serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    # uvicorn drains in-flight requests on SIGTERM/SIGINT, restores these handlers, then re-raises
+    # the signal: the handlers turn it into an exit that still stops the worker pool.
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    signal.signal(signal.SIGINT, _exit_on_signal)
     try:
-        # uvicorn drains in-flight requests on SIGTERM/SIGINT, then re-raises the signal
+        start_worker_pool(args.workers)
+        host, port = sock.getsockname()[:2]
+        shown_host = f"[{host}]" if ":" in host else host
+        # The first line of stdout is the address, so scripts and tests can use --port 0.
+        print(f"conformance serve: listening on http://{shown_host}:{port} "
+              f"({args.workers} worker process{'es' if args.workers > 1 else ''})", flush=True)
+        config = uvicorn.Config(
+            build_app(),
+            access_log=False,  # RequestLogMiddleware writes the one line per request
+            log_config=None,
+            log_level=args.log_level,
+            timeout_keep_alive=KEEP_ALIVE_SECONDS,
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+            server_header=False,
+            lifespan="off",
+        )
         uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:
-        return 128 + signal.SIGINT
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    finally:
+        stop_worker_pool()
     return 0
+
+
+def _exit_on_signal(signum, frame) -> None:
+    raise SystemExit(128 + signum)

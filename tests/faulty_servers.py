@@ -24,7 +24,9 @@ import subprocess
 import sys
 import tempfile
 import threading
+from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Iterator
 
 import oracle
@@ -177,15 +179,13 @@ def refused_url() -> str:
 
 
 @contextlib.contextmanager
-def oracle_server(startup_timeout: float = 30.0) -> Iterator[tuple[str, subprocess.Popen, "Path"]]:
-    """``python -m conformance serve --port 0`` on loopback: (base URL, process, its log file).
+def oracle_server(*options: str, startup_timeout: float = 60.0) -> Iterator[tuple[str, subprocess.Popen, Path]]:
+    """``python -m conformance serve --port 0 [options]`` on loopback: (base URL, process, its log file).
 
-    Stopped with SIGTERM at exit (killed if it does not stop within 10 s).
+    Stopped with SIGTERM at exit (killed if it does not stop within 15 s).
     """
-    from pathlib import Path
-
     log_file = tempfile.NamedTemporaryFile(prefix="serve-", suffix=".log", delete=False)
-    process = subprocess.Popen([sys.executable, "-m", "conformance", "serve", "--port", "0"],
+    process = subprocess.Popen([sys.executable, "-m", "conformance", "serve", "--port", "0", *options],
                                stdout=subprocess.PIPE, stderr=log_file, stdin=subprocess.DEVNULL, text=True)
     try:
         url = _read_listen_line(process, startup_timeout)
@@ -194,7 +194,7 @@ def oracle_server(startup_timeout: float = 30.0) -> Iterator[tuple[str, subproce
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
             try:
-                process.wait(timeout=10)
+                process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
@@ -213,3 +213,15 @@ def _read_listen_line(process: subprocess.Popen, timeout: float) -> str:
         process.kill()
         raise RuntimeError(f"conformance serve did not start (exit status {process.poll()}, said {found!r})")
     return match.group(1)
+
+
+@cache
+def shared_oracle_server() -> tuple[str, subprocess.Popen, Path]:
+    """One ``conformance serve`` for every test module that only sends requests (start-up costs
+    seconds); stopped when the test process exits. Tests that stop a server start their own."""
+    import atexit
+
+    context = oracle_server()
+    started = context.__enter__()
+    atexit.register(context.__exit__, None, None, None)
+    return started

@@ -8,6 +8,7 @@ catch-all 500 handler.
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import socket
@@ -18,7 +19,7 @@ import pytest
 import requests
 
 import oracle
-from faulty_servers import oracle_server
+from faulty_servers import oracle_server, shared_oracle_server
 
 BLEU = "/v1/tools/bleu-corpus-compute/versions/1.0.0"
 NGRAMS = "/v1/tools/bleu-ngrams-count/versions/1.0.0"
@@ -30,8 +31,7 @@ VALID_BLEU = b'{"hypotheses": [["the", "cat"]], "references": [[["the", "cat"]]]
 
 @pytest.fixture(scope="module")
 def server():
-    with oracle_server() as (url, process, log_path):
-        yield url, process, log_path
+    return shared_oracle_server()
 
 
 @pytest.fixture(scope="module")
@@ -288,14 +288,18 @@ def test_one_log_line_per_request(server, session):
     assert len(lines) == 3 and all('"GET ' in line and " 200 " in line for line in lines)
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_stops_cleanly_on_signal(signum):
-    with oracle_server() as (url, process, log_path):
+def test_stops_cleanly_on_sigint():
+    signum = signal.SIGINT
+    with oracle_server("--workers", "1") as (url, process, log_path):
         assert requests.get(url + "/healthz", timeout=10).status_code == 200
         process.send_signal(signum)
         process.wait(timeout=15)
         log = log_path.read_text()
-    # uvicorn finishes in-flight requests, then re-raises the signal so the exit status tells it
+    check_clean_exit(process, log, signum)
+
+
+def check_clean_exit(process, log: str, signum: int) -> None:
+    # uvicorn finishes in-flight requests, then re-raises the signal: the exit status tells which
     assert process.returncode in (0, -signum, 128 + signum)
     assert "Finished server process" in log and "Traceback" not in log
 
@@ -334,10 +338,10 @@ def call_app(app, method: str, path: str, body: bytes) -> tuple[int, bytes]:
 def test_a_bug_becomes_a_logged_500_with_an_error_body(monkeypatch, caplog):
     from conformance import server as server_module
 
-    def broken(*args):
+    async def broken(*args):
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(server_module.oracle, "execute", broken)
+    monkeypatch.setattr(server_module, "run_in_worker", broken)
     status, body = call_app(server_module.build_app(), "POST", BLEU + "/execute", VALID_BLEU)
     assert status == 500
     assert json.loads(body)["error"]["code"] == "internal_error"
@@ -345,8 +349,8 @@ def test_a_bug_becomes_a_logged_500_with_an_error_body(monkeypatch, caplog):
     assert b"simulated bug" not in body
 
 
-def test_sigterm_lets_the_request_in_flight_finish():
-    with oracle_server() as (url, process, log_path):
+def test_sigterm_lets_the_request_in_flight_finish_then_stops_cleanly():
+    with oracle_server("--workers", "1") as (url, process, log_path):
         head = (f"POST {BLEU}/execute HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 f"Content-Length: {len(VALID_BLEU)}\r\n\r\n").encode()
 
@@ -359,5 +363,29 @@ def test_sigterm_lets_the_request_in_flight_finish():
 
         answer = raw_exchange(url, head, body_in_two_halves())
         process.wait(timeout=15)
+        check_clean_exit(process, log_path.read_text(), signal.SIGTERM)
     assert answer.startswith(b"HTTP/1.1 200 ")
     assert json.loads(answer.partition(b"\r\n\r\n")[2])["result"]["candidate_length"] == 2
+
+
+def worker_pids(server_pid: int) -> list[int]:
+    """The server's oracle worker processes (not multiprocessing's resource tracker)."""
+    children = open(f"/proc/{server_pid}/task/{server_pid}/children").read().split()
+    return [int(pid) for pid in children
+            if b"resource_tracker" not in open(f"/proc/{pid}/cmdline", "rb").read()]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux /proc")
+def test_a_dead_worker_costs_at_most_one_request():
+    with oracle_server("--workers", "1") as (url, process, log_path):
+        with requests.Session() as http:
+            assert http.post(url + BLEU + "/execute", data=VALID_BLEU, headers=JSON_TYPE).status_code == 200
+            (worker,) = worker_pids(process.pid)
+            os.kill(worker, signal.SIGKILL)  # as the kernel's out-of-memory killer would
+            time.sleep(0.5)
+            statuses = [http.post(url + BLEU + "/execute", data=VALID_BLEU, headers=JSON_TYPE).status_code
+                        for _ in range(3)]
+            assert http.get(url + "/healthz").status_code == 200
+        log = log_path.read_text()
+    assert statuses in ([500, 200, 200], [200, 200, 200])
+    assert statuses[0] == 200 or "BrokenProcessPool" in log  # a 500 is a logged fault, never silent

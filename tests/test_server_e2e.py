@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from faulty_servers import faulty_server, oracle_server, refused_url
+from faulty_servers import faulty_server, refused_url, shared_oracle_server
 
 RUN_TIMEOUT = 240  # a hung run fails its test instead of hanging the suite
 QUICK_ENOUGH = 45  # seconds: the issue asks for ~30 s after the harness notices, plus start-up on a busy CI
@@ -78,9 +78,9 @@ def check_unhealthy_run(behaviour: str, process, elapsed: float, report: dict) -
 
 
 def test_run_against_serve_is_conformant(tmp_path):
-    with oracle_server() as (url, _process, log_path):
-        process, _, report = run_conformance(url, tmp_path, "--profile", "quick", "--workers", "4")
-        log = log_path.read_text()
+    url, _process, log_path = shared_oracle_server()
+    process, _, report = run_conformance(url, tmp_path, "--profile", "quick", "--workers", "4")
+    log = log_path.read_text()
     assert process.returncode == 0, (process.stdout[-3000:], process.stderr[-2000:])
     totals = report["totals"]
     assert totals["passed"] > 0 and totals["failed"] == totals["errored"] == 0

@@ -15,7 +15,7 @@ import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from faulty_servers import oracle_server
+from faulty_servers import shared_oracle_server
 
 TOOLS = ["bleu-ngrams-count", "bleu-corpus-compute", "chrf-plus-plus-compute"]
 VALID_BODIES = {
@@ -31,9 +31,9 @@ FUZZ = settings(max_examples=100, suppress_health_check=[HealthCheck.function_sc
 
 @pytest.fixture(scope="module")
 def server():
-    with oracle_server() as (url, process, log_path):
-        yield url, log_path
-        log = log_path.read_text()
+    url, _process, log_path = shared_oracle_server()
+    yield url, log_path
+    log = log_path.read_text()
     assert "internal error" not in log and not re.search(r'" 5\d\d ', log), "a request reached the catch-all"
 
 

@@ -16,7 +16,7 @@ import pytest
 
 import oracle
 from conformance.targets_http import HttpTarget, classify
-from faulty_servers import faulty_server, oracle_server, refused_url
+from faulty_servers import faulty_server, refused_url, shared_oracle_server
 
 TOOL, VERSION = "bleu-corpus-compute", "1.0.0"
 # Contract example arithmetic: hypothesis == reference, 4 tokens -> every order matches fully, bleu 1.
@@ -27,8 +27,7 @@ EXPECTED = {"bleu": 1.0, "brevity_penalty": 1.0, "candidate_length": 4, "referen
 
 @pytest.fixture(scope="module")
 def served():
-    with oracle_server() as (url, _process, _log):
-        yield url
+    return shared_oracle_server()[0]
 
 
 # --- against the real server -----------------------------------------------------------------
