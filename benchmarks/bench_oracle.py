@@ -37,13 +37,15 @@ def zipf_vocabulary(rng: random.Random, size: int) -> tuple[list[str], list[floa
     return words, weights
 
 
-def bleu_corpus(rng: random.Random) -> tuple[list[list[str]], list[list[list[str]]]]:
+def bleu_corpus(
+    rng: random.Random, n_references: int = BLEU_REFERENCES, tokens_per_text: int = BLEU_TOKENS_PER_TEXT
+) -> tuple[list[list[str]], list[list[list[str]]]]:
     words, weights = zipf_vocabulary(rng, 2000)
 
     def sentence() -> list[str]:
-        return rng.choices(words, weights, k=BLEU_TOKENS_PER_TEXT)
+        return rng.choices(words, weights, k=tokens_per_text)
 
-    references = [[sentence() for _ in range(BLEU_REFERENCES)] for _ in range(BLEU_SEGMENTS)]
+    references = [[sentence() for _ in range(n_references)] for _ in range(BLEU_SEGMENTS)]
     # a hypothesis is a perturbed copy of its first reference: realistic overlap at every order
     hypotheses = [[t if rng.random() < 0.7 else rng.choices(words, weights)[0] for t in refs[0]] for refs in references]
     return hypotheses, references
@@ -96,6 +98,14 @@ def main() -> None:
     sacre_bleu = BLEU(tokenize="none")
     bleu_payload = {"hypotheses": hypotheses, "references": references}
 
+    # the same 50,000 tokens spread otherwise: one long reference, or eight short ones
+    other_shapes = []
+    for n_references, tokens_per_text in ((1, 25), (8, 5)):
+        hyps, refs = bleu_corpus(rng, n_references, tokens_per_text)
+        streams = [[" ".join(r[k]) for r in refs] for k in range(n_references)]
+        other_shapes.append((n_references, tokens_per_text, {"hypotheses": hyps, "references": refs},
+                             [" ".join(h) for h in hyps], streams))
+
     chrf_hyps, chrf_refs = chrf_corpus(rng)
     chrf_bytes = sum(len(t.encode("utf-8")) for t in chrf_hyps + chrf_refs)
     sacre_chrf = CHRF(word_order=2)
@@ -120,6 +130,15 @@ def main() -> None:
             lambda: sacre_bleu.corpus_score(hyp_lines, ref_streams),
             1.0,
         ),
+        *[
+            (
+                f"bleu-corpus-compute ({BLEU_SEGMENTS} seg x {n_refs} refs of {n_tokens} tokens)",
+                lambda payload=payload: oracle.execute("bleu-corpus-compute", "1.0.0", payload),
+                lambda lines=lines, streams=streams: sacre_bleu.corpus_score(lines, streams),
+                1.0,
+            )
+            for n_refs, n_tokens, payload, lines, streams in other_shapes
+        ],
         (
             f"chrf-plus-plus-compute ({CHRF_SEGMENTS} seg, {chrf_bytes} bytes)",
             lambda: oracle.execute("chrf-plus-plus-compute", "1.0.0", chrf_payload),
