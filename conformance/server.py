@@ -45,6 +45,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor
@@ -151,7 +152,7 @@ async def read_capped_body(request: Request) -> bytes:
 
 
 def execute_body(tool_id: str, version: str, body: bytes) -> tuple[int, bytes, str | None]:
-    """Parse, run the oracle and serialise (in a worker thread): status, JSON bytes, error code."""
+    """Parse, run the oracle and serialise (in a worker process): status, JSON bytes, error code."""
     try:
         answer = {"result": oracle.execute(tool_id, version, parse_json(body))}
         return 200, dump_json(answer).encode("utf-8"), None
@@ -266,9 +267,17 @@ class RequestLogMiddleware:
 
 # --- worker processes ------------------------------------------------------------------------
 
-def _worker_init() -> None:
+def _worker_init(server_pid: int) -> None:
     # Ctrl-C reaches the whole process group; only the server decides when workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A server killed outright (SIGKILL) cannot stop its pool: a worker then ends by itself.
+    threading.Thread(target=_exit_when_orphaned, args=(server_pid,), daemon=True).start()
+
+
+def _exit_when_orphaned(server_pid: int) -> None:
+    while os.getppid() == server_pid:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def start_worker_pool(workers: int) -> ProcessPoolExecutor:
@@ -277,7 +286,7 @@ def start_worker_pool(workers: int) -> ProcessPoolExecutor:
     _workers = workers
     # spawn, not fork: a fresh interpreter per worker inherits no threads or event-loop state
     _pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                initializer=_worker_init)
+                                initializer=_worker_init, initargs=(os.getpid(),))
     warm_up = [_pool.submit(execute_body, tool_id, version, b"{}") for tool_id, version in oracle.TOOLS]
     for future in warm_up:
         future.result()

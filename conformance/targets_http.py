@@ -5,8 +5,9 @@ Nothing the server sends is trusted. Each call is bounded three ways:
     Content-Length over the cap is refused before reading), so a 40 MB answer costs
     at most ``max_bytes`` of memory;
   * time: a connect timeout, a read timeout, and one deadline (``timeout`` seconds)
-    for the whole attempt, applied to every read of the body, so a server trickling
-    bytes cannot hold a call longer than ``timeout``;
+    for the whole attempt. Socket timeouts restart with every byte, so a watchdog
+    shuts the attempt's connection down at the deadline: a server trickling its
+    headers or body one byte at a time cannot hold a call longer than ``timeout``;
   * shape: only a 2xx whose strict-JSON body is an object with "result" is an answer.
 
 Classification (conformance.model.TargetResponse.kind):
@@ -29,12 +30,17 @@ from __future__ import annotations
 
 import json
 import shlex
+import socket
+import threading
 import time
 from typing import Any
 from urllib.parse import quote
 
 import requests
 import urllib3
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 import oracle
 from conformance.jsonio import dump_json, parse_json
@@ -57,6 +63,72 @@ class _Oversize(Exception):
 
 class _DeadlinePassed(Exception):
     pass
+
+
+_current = threading.local()  # the watchdog of the attempt running on this thread
+
+
+class _Watchdog:
+    """Shuts down the connection of one attempt when its deadline passes."""
+
+    def __init__(self, seconds: float):
+        self.fired = False
+        self._connections: list[HTTPConnection] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+
+    def watch(self, connection: HTTPConnection) -> None:
+        with self._lock:
+            self._connections.append(connection)
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            for connection in self._connections:
+                sock = getattr(connection, "sock", None)
+                if sock is not None:
+                    try:
+                        sock.shutdown(socket.SHUT_RDWR)  # wakes a blocked read, unlike close()
+                    except OSError:
+                        pass
+
+    def __enter__(self) -> "_Watchdog":
+        _current.watchdog = self
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._timer.cancel()
+        _current.watchdog = None
+
+
+class _WatchedHTTPConnection(HTTPConnection):
+    def request(self, *args, **kwargs):
+        watchdog = getattr(_current, "watchdog", None)
+        if watchdog is not None:
+            watchdog.watch(self)
+        return super().request(*args, **kwargs)
+
+
+class _WatchedHTTPSConnection(_WatchedHTTPConnection, HTTPSConnection):
+    pass
+
+
+class _WatchedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _WatchedHTTPConnection
+
+
+class _WatchedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _WatchedHTTPSConnection
+
+
+class _WatchedAdapter(HTTPAdapter):
+    """requests' adapter, whose connections report to the running attempt's watchdog."""
+
+    def init_poolmanager(self, *args, **kwargs):
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
 
 
 def request_body(payload: Any) -> bytes:
@@ -135,6 +207,8 @@ class HttpTarget:
         self.max_bytes = int(max_bytes)
         self.retries = max(0, int(retries))
         self.session = requests.Session()
+        for scheme in ("http://", "https://"):
+            self.session.mount(scheme, _WatchedAdapter())
         self.session.headers.update({
             "Content-Type": "application/json",
             "Accept": "application/json",
@@ -159,6 +233,18 @@ class HttpTarget:
 
     def _attempt(self, url: str, body: bytes) -> tuple[TargetResponse, bool]:
         """One request: the classified response and whether a failure of it may be retried."""
+        with _Watchdog(self.timeout) as watchdog:
+            response, retryable = self._exchange(url, body)
+        if watchdog.fired and response.kind != "result":
+            # The watchdog cut the connection, so whatever arrived was cut short (a JSON object
+            # that parsed whole, ending in its closing brace, was complete before the cut).
+            response = TargetResponse("transport_error", status=response.status, raw=response.raw,
+                                      detail=f"answer not complete within {self.timeout:g} s",
+                                      duration_ms=response.duration_ms)
+            retryable = True
+        return response, retryable
+
+    def _exchange(self, url: str, body: bytes) -> tuple[TargetResponse, bool]:
         started = time.monotonic()
         deadline = started + self.timeout
 

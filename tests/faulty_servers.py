@@ -38,7 +38,7 @@ HTML_PAGE = b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><b
 
 TRICKLE_INTERVAL_SECONDS = 0.2
 BEHAVIOURS = ("always_500", "every_third_503", "slow", "non_json_200", "no_envelope_200",
-              "huge_body", "drop_connection", "html_page", "trickle")
+              "huge_body", "drop_connection", "html_page", "trickle", "trickle_headers")
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -117,6 +117,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def behave_html_page(self, body, number):
         self.answer(200, HTML_PAGE, "text/html")
+
+    def behave_trickle_headers(self, body, number):
+        """A status line, then header bytes one at a time, forever (within the server's lifetime)."""
+        try:
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+            self.wfile.flush()
+            while not self.server.stopping.wait(TRICKLE_INTERVAL_SECONDS):
+                self.wfile.write(b"a")
+                self.wfile.flush()
+        except OSError:
+            pass
+        self.close_connection = True
 
     def behave_trickle(self, body, number):
         """Headers at once, then one byte of body at a time, never quite finishing."""

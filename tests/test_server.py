@@ -376,7 +376,7 @@ def worker_pids(server_pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux /proc")
-def test_a_dead_worker_costs_at_most_one_request():
+def test_a_dead_worker_costs_one_request_and_a_killed_server_leaves_no_workers():
     with oracle_server("--workers", "1") as (url, process, log_path):
         with requests.Session() as http:
             assert http.post(url + BLEU + "/execute", data=VALID_BLEU, headers=JSON_TYPE).status_code == 200
@@ -387,5 +387,12 @@ def test_a_dead_worker_costs_at_most_one_request():
                         for _ in range(3)]
             assert http.get(url + "/healthz").status_code == 200
         log = log_path.read_text()
+        new_workers = worker_pids(process.pid)
+        process.kill()  # SIGKILL: the server gets no chance to stop its pool
+        process.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while any(os.path.exists(f"/proc/{pid}") for pid in new_workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
     assert statuses in ([500, 200, 200], [200, 200, 200])
     assert statuses[0] == 200 or "BrokenProcessPool" in log  # a 500 is a logged fault, never silent
+    assert new_workers and not any(os.path.exists(f"/proc/{pid}") for pid in new_workers), "orphaned workers"

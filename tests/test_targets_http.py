@@ -142,6 +142,15 @@ def test_trickling_body_is_cut_at_the_deadline():
     assert elapsed < 3  # each byte comes within the read timeout; only the deadline stops it
 
 
+def test_trickling_headers_are_cut_at_the_deadline():
+    with faulty_server("trickle_headers") as server:
+        started = time.monotonic()
+        response = HttpTarget(server.url, timeout=1.0, retries=0).call(TOOL, VERSION, PAYLOAD)
+        elapsed = time.monotonic() - started
+    assert response.kind == "transport_error" and "within 1 s" in response.detail
+    assert elapsed < 3
+
+
 def test_non_json_200_is_a_transport_error():
     with faulty_server("non_json_200") as server:
         response = HttpTarget(server.url).call(TOOL, VERSION, PAYLOAD)
