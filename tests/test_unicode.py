@@ -23,7 +23,7 @@ from oracle import chrf_plus_plus_compute as chrf
 
 TOOL = ("chrf-plus-plus-compute", "1.0.0")
 ALL_CODE_POINTS = range(0x110000)
-# every code point a Python string can hold as text (surrogates only come in pairs in JSON)
+# every code point but the surrogates (a text with a lone one is rejected before tokenization)
 ALL_CHARACTERS = [chr(cp) for cp in ALL_CODE_POINTS if not 0xD800 <= cp <= 0xDFFF]
 JS_WHITESPACE_SCRIPT = Path(__file__).resolve().parents[1] / "tools" / "js_whitespace.mjs"
 
