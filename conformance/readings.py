@@ -259,7 +259,7 @@ def acceptable_error_codes(tool_id: str, version: str, payload: Any) -> set[str]
         codes |= _schema_codes(tool_id, version, payload) | _rule_codes(tool_id, version, payload)
     elif tool_id == CHRF_TOOL and _segments_over_limit(tool_id, version, payload):
         codes |= {INVALID_INPUT, LIMIT_EXCEEDED}
-    if tool_id == CHRF_TOOL and _lone_surrogate_byte_count_matters(tool_id, version, payload):
+    if tool_id == CHRF_TOOL and "A14" in depends_on_open_point(tool_id, version, payload):
         codes |= {INVALID_INPUT, LIMIT_EXCEEDED}
     return codes
 

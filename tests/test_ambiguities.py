@@ -149,10 +149,15 @@ def test_a2_fires_between_compact_and_verbose_serialisations():
     assert kinds == {None, "limit_exceeded"}
 
 
-def test_malformed_inputs_touch_no_open_point():
-    for payload in (None, [], "x", {"hypotheses": 3}, {"hypotheses": [[1]], "references": [[[None]]]}):
+MALFORMED = (None, [], "x", {"hypotheses": 3}, {"hypotheses": [[1]], "references": [[[None]]]},
+             {"hypotheses": ["a", 3], "references": [None]}, {"hypotheses": 3, "references": "a"})
+
+
+def test_malformed_inputs_touch_no_open_point_and_get_invalid_input():
+    for payload in MALFORMED:
         for tool_id in (*BLEU_TOOLS, CHRF):
             assert readings.depends_on_open_point(tool_id, V, payload) == []
+            assert readings.acceptable_error_codes(tool_id, V, payload) == {"invalid_input"}
 
 
 # --- readings: the alternative behaviours -----------------------------------------------
