@@ -429,6 +429,11 @@ class ConformanceRun:
 
     # -- the end ------------------------------------------------------------------------
 
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        """A hook (the run is registered as a plugin): a module of the suite that fails to collect."""
+        if report.failed:
+            self.harness_errors.append(f"collecting {report.nodeid}: {report.longreprtext.strip()[-800:]}")
+
     def exit_code(self) -> int:
         if self.health.unhealthy or self.harness_errors:
             return EXIT_UNCONCLUDED
@@ -583,6 +588,7 @@ def write_reports(record: RunRecord, report_dir: Path, junit_path: str | None) -
 def pytest_configure(config: pytest.Config) -> None:
     run = ConformanceRun(config)
     config.stash[RUN_KEY] = run
+    config.pluginmanager.register(run, "conformance-run")
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -281,3 +281,16 @@ def test_unwritable_report_dir_is_a_usage_error(tmp_path, monkeypatch, capfd):
     code, output = conformance_in_process("run", "--target", "oracle", "--report-dir", "a-file/out",
                                           cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
     assert code == 2 and "--report-dir" in output
+
+
+def test_a_broken_suite_is_not_blamed_on_the_target(tmp_path, monkeypatch, capfd):
+    import conformance.strategies
+
+    def broken_families(tool_id, version):
+        raise RuntimeError("a strategy bug")
+
+    monkeypatch.setattr(conformance.strategies, "families", broken_families)
+    code, output = conformance_in_process("run", "--target", "oracle", "--tools", BLEU, "--report-dir", "out",
+                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    assert code == 3, output
+    assert "HARNESS ERROR" in output and "a strategy bug" in output
