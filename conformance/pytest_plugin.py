@@ -401,6 +401,9 @@ class ConformanceRun:
         except pytest.skip.Exception:
             entry.update(outcome="skipped", message=f"not finished: the target is unhealthy ({self.health.reason})")
             raise
+        except Exception as exc:  # the suite broke (compare, a strategy): reported as a harness error
+            entry.update(outcome="errored", message=f"harness error: {type(exc).__name__}: {str(exc)[:300]}")
+            raise
         else:
             if known:  # a listed property passed: say so with a result of its own
                 result = CaseResult(
@@ -409,7 +412,7 @@ class ConformanceRun:
                     outcome="passed", message=f"{stats['examples']} examples passed")
         finally:
             entry.update(stats, duration_ms=round((time.monotonic() - started) * 1000, 1))
-            if entry["outcome"] == "skipped" or result is None:
+            if result is None:
                 self._property_done(entry)
         if result is None:
             return

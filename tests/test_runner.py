@@ -294,3 +294,19 @@ def test_a_broken_suite_is_not_blamed_on_the_target(tmp_path, monkeypatch, capfd
                                           cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
     assert code == 3, output
     assert "HARNESS ERROR" in output and "a strategy bug" in output
+
+
+def test_a_comparison_bug_is_not_blamed_on_the_target(tmp_path, monkeypatch, capfd):
+    import conformance.compare
+
+    def broken_check(case, response):
+        raise KeyError("a comparison bug")
+
+    monkeypatch.setattr(conformance.compare, "check", broken_check)
+    code, output = conformance_in_process("run", "--target", "oracle", "--tools", BLEU, "--generated-only",
+                                          "-k", "clipping", "--profile", "quick", "--report-dir", "out",
+                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    assert code == 3, output
+    assert "HARNESS ERROR" in output and "a comparison bug" in output
+    (prop,) = report(tmp_path / "out")["properties"]
+    assert prop["outcome"] == "errored" and "harness error" in prop["message"]
