@@ -33,7 +33,7 @@ LARGE = {"boundary/max-segments", "boundary/total-tokens", "boundary/total-token
 
 
 def examples_per_family(name: str) -> int:
-    return 8 if name in LARGE else 40
+    return 6 if name in LARGE else 30
 
 
 @functools.lru_cache(maxsize=None)
