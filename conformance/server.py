@@ -363,13 +363,13 @@ def register(subparsers) -> None:
 def run(args) -> int:
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.workers < 1:
+        print("conformance serve: --workers must be at least 1", file=sys.stderr)
+        return 2
     try:
         sock = bind_socket(args.host, args.port)
     except (OSError, OverflowError) as exc:
         print(f"conformance serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        return 2
-    if args.workers < 1:
-        print("conformance serve: --workers must be at least 1", file=sys.stderr)
         return 2
     # uvicorn drains in-flight requests on SIGTERM/SIGINT, restores these handlers, then re-raises
     # the signal: the handlers turn it into an exit that still stops the worker pool.

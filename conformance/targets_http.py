@@ -50,6 +50,7 @@ from conformance.targets import excerpt, read_error_code
 READ_CHUNK = 64 * 1024
 DETAIL_EXCERPT_CHARS = 80  # of a bad answer, quoted in the one-line detail (``raw`` holds more)
 MAX_CONNECT_TIMEOUT = 5.0  # a loopback or LAN connect takes milliseconds; a dead host should fail fast
+POOL_CONNECTIONS = 32
 BACKOFF_SECONDS = 0.2  # doubled on each retry: 0.2 s, 0.4 s, ...
 RETRYABLE_STATUSES = frozenset({408, 429, 502, 503, 504})
 NOT_A_VERDICT_4XX = frozenset({408, 429})  # 4xx that say nothing about the input
@@ -207,8 +208,8 @@ class HttpTarget:
         self.max_bytes = int(max_bytes)
         self.retries = max(0, int(retries))
         self.session = requests.Session()
-        for scheme in ("http://", "https://"):
-            self.session.mount(scheme, _WatchedAdapter())
+        for scheme in ("http://", "https://"):  # pool size: enough keep-alive connections for --workers
+            self.session.mount(scheme, _WatchedAdapter(pool_maxsize=POOL_CONNECTIONS))
         self.session.headers.update({
             "Content-Type": "application/json",
             "Accept": "application/json",
