@@ -313,15 +313,22 @@ def test_no_request_reached_the_catch_all(server):
 
 # --- the catch-all, in process ------------------------------------------------------------
 
-def call_app(app, method: str, path: str, body: bytes) -> tuple[int, bytes]:
-    """One request straight through the ASGI app, no sockets: (status, body)."""
+def call_app(app, method: str, path: str, body: bytes, stall: bool = False) -> tuple[int, bytes]:
+    """One request straight through the ASGI app, no sockets: (status, body).
+
+    ``stall``: the body's first part arrives, the rest never does (a slowloris client).
+    """
     import anyio
 
     sent: list[dict] = []
-    received = [{"type": "http.request", "body": body, "more_body": False}]
+    received = [{"type": "http.request", "body": body, "more_body": stall}]
 
     async def receive():
-        return received.pop(0) if received else {"type": "http.disconnect"}
+        if received:
+            return received.pop(0)
+        if stall:
+            await anyio.sleep_forever()
+        return {"type": "http.disconnect"}
 
     async def send(message):
         sent.append(message)
@@ -396,3 +403,11 @@ def test_a_dead_worker_costs_one_request_and_a_killed_server_leaves_no_workers()
     assert statuses in ([500, 200, 200], [200, 200, 200])
     assert statuses[0] == 200 or "BrokenProcessPool" in log  # a 500 is a logged fault, never silent
     assert new_workers and not any(os.path.exists(f"/proc/{pid}") for pid in new_workers), "orphaned workers"
+
+
+def test_a_body_that_never_finishes_gets_408(monkeypatch):
+    from conformance import server as server_module
+
+    monkeypatch.setattr(server_module, "BODY_READ_TIMEOUT", 0.3)
+    status, body = call_app(server_module.build_app(), "POST", BLEU + "/execute", VALID_BLEU[:10], stall=True)
+    assert status == 408 and json.loads(body)["error"]["code"] == "request_timeout"
