@@ -351,7 +351,12 @@ def bind_socket(host: str, port: int) -> socket.socket:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("serve", help="serve the oracle over HTTP with the hosted API")
+    parser = subparsers.add_parser(
+        "serve", help="serve the oracle over HTTP with the hosted API",
+        description="Serve the oracle with the hosted API: POST /v1/tools/{id}/versions/{version}/execute "
+                    "(Content-Type: application/json; a missing Content-Type is read as JSON), "
+                    "GET /v1/tools/{id}/versions/{version} (the contract), GET /v1/tools, GET /healthz. "
+                    "The first line on stdout is the address; stop with SIGTERM or Ctrl-C.")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8000, help="port to bind; 0 picks a free one (default 8000)")
     parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
