@@ -124,9 +124,10 @@ def test_detector_fires_on_the_open_point_only(point, tool_id, touching, safe):
 
 
 def test_a2_fires_between_compact_and_verbose_serialisations():
-    """Find, by bisection on the segment count, an ngrams output whose compact size is just within
-    1,000,000 bytes: its indented, enveloped form is larger, so A2 fires. At a fifth of that size
-    even the 4-space indented form (about three times the compact one) fits: A2 does not fire."""
+    """The largest corpus of identical 12-token segments whose detail "ngrams" output is within
+    1,000,000 bytes as compact JSON: its indented, enveloped form is larger, so A2 fires. At a
+    fifth of that size even the 4-space indented form (about three times the compact one)
+    fits: A2 does not fire."""
     def payload(segments: int) -> dict:
         hyp = [f"w{i}" for i in range(12)]
         return bleu([hyp] * segments, [[hyp]] * segments, detail="ngrams")
@@ -137,15 +138,14 @@ def test_a2_fires_between_compact_and_verbose_serialisations():
         output = oracle.bleu_ngrams_count.compute(payload(segments), {**limits, "max_output_bytes": float("inf")})
         return oracle.bleu_ngrams_count.output_size(output)
 
-    low, high = 1, 1000
-    assert compact_size(high) > limits["max_output_bytes"]
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if compact_size(middle) <= limits["max_output_bytes"] else (low, middle)
-    assert readings.depends_on_open_point("bleu-ngrams-count", V, payload(low)) == ["A2"]
-    assert readings.depends_on_open_point("bleu-ngrams-count", V, payload(low // 5)) == []
+    # from 100 to 999 segments every row's segment number has three digits
+    per_segment = compact_size(101) - compact_size(100)
+    largest = 100 + (limits["max_output_bytes"] - compact_size(100)) // per_segment
+    assert compact_size(largest) <= limits["max_output_bytes"] < compact_size(largest + 1)
+    assert readings.depends_on_open_point("bleu-ngrams-count", V, payload(largest)) == ["A2"]
+    assert readings.depends_on_open_point("bleu-ngrams-count", V, payload(largest // 5)) == []
     # the oracle answers, the verbose reading rejects: both behaviours are there
-    kinds = {b.error_code for b in readings.behaviours("bleu-ngrams-count", V, payload(low))}
+    kinds = {b.error_code for b in readings.behaviours("bleu-ngrams-count", V, payload(largest))}
     assert kinds == {None, "limit_exceeded"}
 
 

@@ -1,5 +1,5 @@
 """Measures max_token_bytes in code points instead of UTF-8 bytes."""
-from independent import BleuCorpusCompute, BleuNgramsCount, BleuStatistics, Implementation
+from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
 
 
 class NgramsCount(BleuNgramsCount):

@@ -1,5 +1,6 @@
 """Rounds the six-decimal scores half UP on the exact value instead of half to even."""
 import math
+from fractions import Fraction
 
 from independent import ChrfPlusPlus, Implementation
 
@@ -10,7 +11,5 @@ class Chrf(ChrfPlusPlus):
         whole = math.floor(value * 10**6 + Fraction(1, 2))
         return f"{whole // 10**6}.{whole % 10**6:06d}"
 
-
-from fractions import Fraction  # noqa: E402
 
 execute = Implementation(chrf=Chrf()).execute
