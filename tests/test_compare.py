@@ -392,3 +392,10 @@ def test_integers_beyond_a_double_fail_without_crashing(huge):
         verdict = compare.check(case_of(CORPUS, payload), result({**output, field: huge}))
         assert verdict.outcome == "failed"
         assert len(str(verdict.mismatch.actual)) <= 200 if verdict.mismatch.actual is not None else True
+
+
+def test_a_pass_under_another_reading_names_it():
+    payload = {"hypotheses": ["ab", "bc"], "references": ["ab", "b"]}
+    other = compare.readings.expected_outputs(CHRF, V, payload)[1]
+    verdict = compare.check(case_of(CHRF, payload), result(other))
+    assert verdict.outcome == "passed" and "A4" in verdict.message
