@@ -612,8 +612,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     run = session.config.stash[RUN_KEY]
+    # an empty parameter set (--no-fixtures) leaves pytest's NOTSET placeholder: not a case
     cases = [item.callspec.params["fixture_case"] for item in session.items
-             if hasattr(item, "callspec") and "fixture_case" in item.callspec.params]
+             if hasattr(item, "callspec") and isinstance(item.callspec.params.get("fixture_case"), Case)]
     for case in cases:
         run._fixture_totals[case.tool_id] = run._fixture_totals.get(case.tool_id, 0) + 1
     if run.progress.per_group:  # otherwise pytest's header already says it

@@ -310,3 +310,13 @@ def test_a_comparison_bug_is_not_blamed_on_the_target(tmp_path, monkeypatch, cap
     assert "HARNESS ERROR" in output and "a comparison bug" in output
     (prop,) = report(tmp_path / "out")["properties"]
     assert prop["outcome"] == "errored" and "harness error" in prop["message"]
+
+
+def test_generated_only_runs_the_properties_and_no_fixture_case(tmp_path, monkeypatch, capfd):
+    code, output = conformance_in_process("run", "--target", "oracle", "--profile", "quick", "--seed", "3",
+                                          "--tools", BLEU, "--generated-only", "--report-dir", "out",
+                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    assert code == 0, output
+    record = report(tmp_path / "out")
+    assert record["properties"] and all(p["outcome"] == "passed" for p in record["properties"])
+    assert not [r for r in record["results"] if r["case"]["origin"] == "fixture"]
