@@ -279,6 +279,10 @@ class ConformanceRun:
         if response.kind == "transport_error":
             self.health.trip(f"preflight: the target did not answer the {tool_id}@{version} contract example: "
                              f"{response.detail}")
+        elif response.kind == "rejection" and (response.status == 404 or response.error_code == "not_found"):
+            # nothing can be concluded about a tool the target does not serve (e.g. a wrong base URL)
+            self.health.trip(f"preflight: the target answers 'not found' for {tool_id}@{version} "
+                             f"({response.detail or response.error_code}): a wrong base URL, or the tool is not deployed")
         else:
             self.health.record(response)
 

@@ -320,3 +320,22 @@ def test_generated_only_runs_the_properties_and_no_fixture_case(tmp_path, monkey
     record = report(tmp_path / "out")
     assert record["properties"] and all(p["outcome"] == "passed" for p in record["properties"])
     assert not [r for r in record["results"] if r["case"]["origin"] == "fixture"]
+
+
+# Answers every call with not_found, as a wrong base URL or an undeployed tool would.
+SERVES_NOTHING = """
+    class NotFound(Exception):
+        code = "not_found"
+
+    def execute(tool_id, version, payload):
+        raise NotFound(f"no tool {tool_id}@{version} here")
+"""
+
+
+def test_a_target_that_serves_no_tool_cannot_be_judged(tmp_path, monkeypatch, capfd):
+    write_module(tmp_path, "serves_nothing", SERVES_NOTHING)
+    code, output = conformance_in_process("run", "--target", "python:serves_nothing", "--profile", "quick",
+                                          "--tools", BLEU, "--report-dir", "out",
+                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    assert code == 3, output
+    assert "not found" in output and (tmp_path / "out" / "report.json").is_file()
