@@ -92,3 +92,11 @@ def dump_json(value: Any, *, pretty: bool = False) -> str:
     if pretty:
         return json.dumps(value, ensure_ascii=False, indent=2)
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def encode_request(payload: Any) -> bytes:
+    """A request body as UTF-8 JSON; strings holding lone surrogates (invalid-input cases) go as \\u escapes."""
+    try:
+        return dump_json(payload).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(payload, ensure_ascii=True, separators=(",", ":")).encode("ascii")

@@ -38,7 +38,6 @@ import hypothesis.errors
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-import conformance
 import oracle
 from conformance import known_failures, progress
 from conformance.model import Case, CaseResult, Expectation, RunRecord, TargetResponse, Verdict

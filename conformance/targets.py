@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import copy
 import importlib
-import json
 import os
 import shlex
 import signal
@@ -31,7 +30,7 @@ import traceback
 from typing import Any, Protocol
 
 import oracle
-from conformance.jsonio import dump_json, parse_json
+from conformance.jsonio import encode_request, parse_json
 from conformance.model import TargetResponse
 
 DEFAULT_TIMEOUT = 10.0
@@ -102,14 +101,6 @@ def response_from_envelope(data: bytes, status: int | None, started: float) -> T
                           detail='output is JSON but neither {"result": ...} nor {"error": ...}')
 
 
-def payload_bytes(payload: Any) -> bytes:
-    """The payload as UTF-8 JSON; strings holding lone surrogates (invalid-input cases) go as \\u escapes."""
-    try:
-        return dump_json(payload).encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(payload, ensure_ascii=True, separators=(",", ":")).encode("ascii")
-
-
 class InProcessTarget:
     """Calls an ``execute(tool_id, version, payload)`` function in this process.
 
@@ -178,7 +169,7 @@ class CommandTarget:
 
     def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
         started = time.monotonic()
-        stdin_bytes = payload_bytes(payload)
+        stdin_bytes = encode_request(payload)
         try:
             process = subprocess.Popen(
                 self.command_line(tool_id, version), shell=True, start_new_session=True,
@@ -219,7 +210,7 @@ class CommandTarget:
         return response
 
     def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
-        return f"printf '%s' {shlex.quote(payload_bytes(payload).decode('utf-8'))} | {self.command_line(tool_id, version)}"
+        return f"printf '%s' {shlex.quote(encode_request(payload).decode('utf-8'))} | {self.command_line(tool_id, version)}"
 
     def close(self) -> None:
         pass

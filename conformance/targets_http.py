@@ -28,7 +28,6 @@ the transport is retried (refused, dropped, timeout, 408/429/502/503/504), at mo
 
 from __future__ import annotations
 
-import json
 import shlex
 import socket
 import threading
@@ -43,7 +42,7 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 import oracle
-from conformance.jsonio import dump_json, parse_json
+from conformance.jsonio import encode_request, parse_json
 from conformance.model import TargetResponse
 from conformance.targets import excerpt, read_error_code
 
@@ -132,14 +131,6 @@ class _WatchedAdapter(HTTPAdapter):
         self.poolmanager.pool_classes_by_scheme = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
 
 
-def request_body(payload: Any) -> bytes:
-    """The payload as UTF-8 JSON; strings holding lone surrogates (invalid-input cases) go as \\u escapes."""
-    try:
-        return dump_json(payload).encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(payload, ensure_ascii=True, separators=(",", ":")).encode("ascii")
-
-
 def execute_url(base_url: str, tool_id: str, version: str) -> str:
     return f"{base_url}/v1/tools/{quote(tool_id, safe='')}/versions/{quote(version, safe='')}/execute"
 
@@ -218,7 +209,7 @@ class HttpTarget:
 
     def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
         url = execute_url(self.base_url, tool_id, version)
-        body = request_body(payload)
+        body = encode_request(payload)
         retries = 0
         while True:
             try:
@@ -285,7 +276,7 @@ class HttpTarget:
 
     def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
         return ("curl -sS -H 'Content-Type: application/json' --data-binary "
-                f"{shlex.quote(request_body(payload).decode('utf-8'))} "
+                f"{shlex.quote(encode_request(payload).decode('utf-8'))} "
                 f"{shlex.quote(execute_url(self.base_url, tool_id, version))}")
 
     def close(self) -> None:

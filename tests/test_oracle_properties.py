@@ -9,7 +9,6 @@ from its stated cases.
 from __future__ import annotations
 
 import math
-import random
 from fractions import Fraction
 
 import jsonschema

@@ -14,7 +14,6 @@ import tracemalloc
 
 import pytest
 
-import oracle
 from conformance.targets_http import HttpTarget, classify
 from faulty_servers import faulty_server, refused_url, shared_oracle_server
 
