@@ -240,3 +240,22 @@ def test_changed_since_base_diffs_a_new_version_against_its_predecessor(tmp_path
     assert result.returncode == 1, result.stdout + result.stderr
     assert "limit-lowered" in result.stdout and "requires a major bump" in result.stdout
     assert run("--affected-tools").stdout.strip() == "chrf-plus-plus-compute@1.1.0"
+
+
+def test_lint_holds_examples_to_the_suite_comparison_policy():
+    """A full-precision example computed with another libm (1 ulp away) lints clean; a wrong one does not."""
+    import math
+
+    base = published(CORPUS)["examples"][1]["input"]
+    payload = {k: v for k, v in base.items() if k != "decimals"}
+    exact = oracle.execute(*CORPUS, payload)
+
+    def with_example(bleu):
+        def edit(contract):
+            contract["examples"].append({"input": payload, "output": {**exact, "bleu": bleu}})
+        return lint_contract(edited(CORPUS, edit), "bleu-corpus-compute@1.0.0")
+
+    one_ulp = math.nextafter(exact["bleu"], 1.0)
+    assert not [f for f in with_example(one_ulp) if f.rule == "example-reproduces"]
+    wrong = [f for f in with_example(exact["bleu"] * (1 + 1e-9)) if f.rule == "example-reproduces"]
+    assert wrong and wrong[0].pointer.endswith("/output/bleu")

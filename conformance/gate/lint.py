@@ -18,6 +18,7 @@ from typing import Any
 import jsonschema
 
 import oracle
+from conformance.compare import compare_output
 from conformance.gate.diff import parse_semver
 from conformance.gate.findings import Finding, pointer
 
@@ -44,19 +45,6 @@ def _get(document: Any, path: tuple) -> Any:
             return None
         document = document[part]
     return document
-
-
-def _same_json(a: Any, b: Any) -> bool:
-    """JSON equality: 1 equals 1.0, but a boolean is never a number."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(map(_same_json, a, b))
-    return type(a) is type(b) and a == b
 
 
 def lint_contract(contract: Any, label: str, path: Path | None = None) -> list[Finding]:
@@ -137,9 +125,12 @@ def _lint_examples(contract: dict, label: str, validators: dict) -> list[Finding
                 findings.append(Finding("error", label, pointer("examples", i), "example-reproduces",
                                         f"the oracle rejects the example input: {exc.code}: {exc.message}"))
                 continue
-            if not _same_json(actual, example["output"]):
-                findings.append(Finding("error", label, pointer("examples", i, "output"), "example-reproduces",
-                                        f"the oracle's output differs: {json.dumps(actual, ensure_ascii=False)[:300]}"))
+            # the suite's own comparison policy: exact fields exact, libm-dependent floats within
+            # their error bound (an example computed by another runtime's exp/log must not fail lint)
+            mismatch = compare_output(tool_id, example["input"], actual, example["output"])
+            if mismatch is not None:
+                findings.append(Finding("error", label, pointer("examples", i, "output") + mismatch.pointer,
+                                        "example-reproduces", f"the oracle's output differs: {mismatch.message}"))
     if examples and not runs_oracle and isinstance(tool_id, str):
         findings.append(Finding("info", label, pointer("examples"), "example-reproduces",
                                 f"the oracle does not implement {tool_id}@{version}: examples checked against the schemas only"))
