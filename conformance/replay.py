@@ -144,6 +144,11 @@ def promote(case: Case, fixture_path: Path, case_id: str) -> Path:
     })
     fixture_path.parent.mkdir(parents=True, exist_ok=True)
     fixture_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    # a fixture id is published the moment it exists: users pin known failures on it
+    published = fixture_path.parents[2] / "published-ids.txt"
+    if published.is_file():
+        with published.open("a", encoding="utf-8") as ids:
+            ids.write(f"{case.tool_id}/{case.version}/{parts[2]}#{case_id}\n")
     return fixture_path
 
 

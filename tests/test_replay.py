@@ -93,7 +93,11 @@ def test_promote_adds_a_valid_fixture_case(tmp_path, capsys):
 
     path = saved_failure(tmp_path)
     fixture = tmp_path / "fixtures" / TOOL / VERSION / "regressions.json"
+    published = tmp_path / "fixtures" / "published-ids.txt"
+    published.parent.mkdir(parents=True)
+    published.write_text("# ids\n", encoding="utf-8")
     assert main(["replay", str(path), "--promote", str(fixture), "--id", "contract-example-two"]) == 0
+    assert published.read_text(encoding="utf-8").splitlines()[-1] == f"{TOOL}/{VERSION}/regressions#contract-example-two"
     data = json.loads(fixture.read_text(encoding="utf-8"))
     jsonschema.validate(data, schema())
     (promoted,) = data["cases"]
