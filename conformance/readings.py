@@ -229,18 +229,35 @@ def _schema_codes(tool_id: str, version: str, payload: Any) -> set[str]:
     return codes
 
 
+def _well_formed_part(payload: dict) -> dict:
+    """A BLEU input with every malformed piece dropped (a token that is not a string, a segment
+    or reference that is not a list), so each prose rule still judges the rest: an implementation
+    may check a limit before the schema (A7). Dropping pieces can only add invalid_input, which
+    the schema violation that made them malformed allows anyway."""
+    def tokens(value: Any) -> list[str]:
+        return [t for t in value if isinstance(t, str)] if isinstance(value, list) else []
+
+    hypotheses, references = payload.get("hypotheses"), payload.get("references")
+    return {
+        **payload,
+        "hypotheses": [tokens(h) for h in hypotheses] if isinstance(hypotheses, list) else [],
+        "references": [[tokens(r) for r in segment] if isinstance(segment, list) else [] for segment in references]
+        if isinstance(references, list) else [],
+    }
+
+
 def _rule_codes(tool_id: str, version: str, payload: Any) -> set[str]:
     """The code of every prose rule the input breaks, each rule checked on its own (A7)."""
+    if not isinstance(payload, dict):
+        return set()
     codes = set()
     module = oracle.TOOLS[(tool_id, version)]
     for rule in module.VALIDATION:
         if isinstance(rule, Rule):
             try:
-                rule.check(tool_id, version, payload)
+                rule.check(tool_id, version, _well_formed_part(payload))
             except ContractError as error:
                 codes.add(error.code)
-            except Exception:  # a rule meeting an input the schema already rejects
-                pass
     return codes
 
 

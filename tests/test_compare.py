@@ -85,6 +85,20 @@ def test_a6_either_code_for_a_schema_rule_that_is_also_a_limit():
     assert compare.check(case, rejection("limit_exceeded", 413)).outcome == "passed"
 
 
+@pytest.mark.parametrize("payload", [
+    # a 132-byte token (33 astral code points) beside a malformed piece: the BLEU contracts state no
+    # validation order (A7), so checking the byte limit first is as correct as checking the schema first
+    {"hypotheses": [["\U0001f600" * 33]], "references": 5},
+    {"hypotheses": [["\U0001f600" * 33], 17], "references": [[["a"]], [["a"]]]},
+    {"hypotheses": [["\U0001f600" * 33, 5]], "references": [[["a"]]]},
+])
+@pytest.mark.parametrize("tool_id", [CORPUS, NGRAMS])
+def test_a7_a_limit_checked_before_a_malformed_neighbour_passes(tool_id, payload):
+    case = case_of(tool_id, payload, "error", "invalid_input")
+    assert compare.check(case, rejection("limit_exceeded", 413)).outcome == "passed"
+    assert compare.check(case, rejection("invalid_input", 400)).outcome == "passed"
+
+
 def test_any_code_passes_when_the_case_says_any():
     case = case_of(CORPUS, TOO_MANY_SEGMENTS, "error", "any")
     assert compare.check(case, rejection("something_else", 422)).outcome == "passed"
