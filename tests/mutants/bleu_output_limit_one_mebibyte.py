@@ -1,11 +1,14 @@
-"""Measures the output-size limit of bleu-ngrams-count against 1 MiB (1,048,576 bytes) instead of 1,000,000."""
+"""Measures the output-size limit of bleu-ngrams-count (compact JSON) against 1 MiB (1,048,576 bytes) instead of 1,000,000."""
+import json
+
 from independent import BleuNgramsCount, BleuStatistics, Implementation
 from independent.bleu import Rejection
 
 
 class NgramsCount(BleuNgramsCount):
     def check_output_size(self, output):
-        if self.output_size(output) > 1_048_576:
+        compact = json.dumps(output, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        if len(compact) > 1_048_576:
             raise Rejection("limit_exceeded", "output too large; ask for a coarser detail")
 
 
