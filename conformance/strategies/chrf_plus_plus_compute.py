@@ -33,7 +33,9 @@ from conformance.strategies.base import (
 
 TOOL_ID = "chrf-plus-plus-compute"
 
-WORDS = ("the", "cat", "sat", "on", "mat", "a", "dog", "is", "The", "relationship", "friendly", "hole", "read")
+# with names of JavaScript's built-in object properties: counting n-grams in a plain `{}` breaks on them
+WORDS = ("the", "cat", "sat", "on", "mat", "a", "dog", "is", "The", "relationship", "friendly", "hole", "read",
+         "constructor", "toString", "__proto__")
 # Greek and Latin capitals for the lowercase family: Final_Sigma positions and U+0130.
 CASED_WORDS = (
     "\u039f\u0394\u039f\u03a3",  # ΟΔΟΣ: final capital sigma -> ς
