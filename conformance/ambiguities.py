@@ -227,8 +227,8 @@ CATALOGUE: tuple[Ambiguity, ...] = (
         oracle_reading="{\"error\": {\"code\", \"message\"}} with 400 invalid_input, 413 limit_exceeded, "
                        "404 not_found (this project's server)",
         avoidance="A rejection is any 4xx (or an error body from a command or module target). Its code is read from "
-                  "the common body shapes, else from status 400 / 413, and checked only where the contract names "
-                  "it; a rejection without a readable code passes. A 5xx never passes.",
+                  "the common body shapes only, never guessed from the status, and checked only where the contract "
+                  "names it; a rejection without a readable code passes. A 5xx never passes.",
         compared=True,
     ),
     Ambiguity(

@@ -224,10 +224,9 @@ def _other_reading_accepting(case: Case, result: Any) -> str:
 
 
 def _response_code(response: TargetResponse) -> str | None:
-    """The code the response carries: read from its error body, else from a status DESIGN.md fixes."""
-    if response.error_code:
-        return response.error_code
-    return {400: "invalid_input", 413: "limit_exceeded"}.get(response.status) if response.status else None
+    """The code the response's error body carries, if any. A bare status says nothing: the hosted
+    service's statuses are unpublished (A12), and a service answering 400 to every rejection is correct."""
+    return response.error_code or None
 
 
 def _excerpt(response: TargetResponse) -> str:
