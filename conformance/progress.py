@@ -37,6 +37,9 @@ class Progress:
         if self.live and time.monotonic() - self._last_draw >= REDRAW_SECONDS:
             self._draw()
 
+    def property_started(self, property_id: str) -> None:
+        self.current = property_id
+
     def group_done(self, label: str, counts: dict[str, int]) -> None:
         """A tool's fixtures or one generated family finished."""
         if not self.per_group:

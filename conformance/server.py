@@ -287,7 +287,7 @@ def start_worker_pool(workers: int) -> ProcessPoolExecutor:
     # spawn, not fork: a fresh interpreter per worker inherits no threads or event-loop state
     _pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                 initializer=_worker_init, initargs=(os.getpid(),))
-    warm_up = [_pool.submit(execute_body, tool_id, version, b"{}") for tool_id, version in oracle.TOOLS]
+    warm_up = [_pool.submit(execute_body, tool_id, version, b"{}") for tool_id, version in oracle.tool_keys()]
     for future in warm_up:
         future.result()
     return _pool

@@ -5,37 +5,16 @@ Reads top to bottom like the contract's semantics.
 
 from __future__ import annotations
 
-import json
-
 from oracle.bleu_statistics import corpus_sums, segment_statistics
-from oracle.errors import LIMIT_EXCEEDED, ContractError
-from oracle.validation import Rule, Schema, bleu_no_lone_surrogates, bleu_token_limits, equal_segment_counts
+from oracle.tool import Tool
+from oracle.validation import (BLEU_NO_LONE_SURROGATES, BLEU_TOKEN_LIMITS, EQUAL_SEGMENT_COUNTS, OUTPUT_SIZE_LIMIT,
+                               Schema)
 
-TOOL_ID = "bleu-ngrams-count"
-VERSION = "1.0.0"
 DEFAULT_MAX_ORDER = 4  # "omitted means 4"
 DEFAULT_DETAIL = "totals"  # "default when omitted"
 
-VALIDATION = [
-    Schema("hypotheses"),
-    Schema("references"),
-    Schema("max_order"),
-    Schema("detail"),
-    Rule("equal segment counts", equal_segment_counts),
-    Rule("no lone surrogates", bleu_no_lone_surrogates),
-    Rule("token limits", bleu_token_limits),
-]
 
-
-def output_size(output: dict) -> int:
-    """UTF-8 bytes of the output as compact JSON (JSON.stringify's form) without the envelope.
-
-    Which serialisation the limit measures is an open point (reports/ambiguities.md).
-    """
-    return len(json.dumps(output, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
-
-
-def compute(payload: dict, limits: dict) -> dict:
+def compute(payload: dict) -> dict:
     max_order = int(payload.get("max_order", DEFAULT_MAX_ORDER))
     detail = payload.get("detail", DEFAULT_DETAIL)
 
@@ -68,14 +47,22 @@ def compute(payload: dict, limits: dict) -> dict:
             for i, s in enumerate(per_segment)
             for row in s.rows()
         ]
-
-    # "Output larger than 1,000,000 UTF-8 bytes of JSON is limit_exceeded."
-    limit = limits["max_output_bytes"]
-    size = output_size(output)
-    if size > limit:
-        raise ContractError(
-            LIMIT_EXCEEDED,
-            f"detail: the {detail!r} output would be {size} UTF-8 bytes of JSON, more than max_output_bytes {limit}; "
-            "ask for a coarser detail level or split the corpus",
-        )
     return output
+
+
+TOOL = Tool(
+    id="bleu-ngrams-count",
+    version="1.0.0",
+    validation=(
+        Schema("hypotheses"),
+        Schema("references"),
+        Schema("max_order"),
+        Schema("detail"),
+        EQUAL_SEGMENT_COUNTS,
+        BLEU_NO_LONE_SURROGATES,
+        BLEU_TOKEN_LIMITS,
+    ),
+    compute=compute,
+    # "Output larger than 1,000,000 UTF-8 bytes of JSON is limit_exceeded"
+    output_checks=(OUTPUT_SIZE_LIMIT,),
+)

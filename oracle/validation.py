@@ -14,15 +14,15 @@ offending path, e.g. ``references[3][0][2]``.
 
 from __future__ import annotations
 
-import functools
-from itertools import chain
+import json
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from itertools import chain
+from typing import Any, Callable, Iterable, Mapping
 
 import fastjsonschema
 import jsonschema
 
-from oracle.contracts import load_contract
+from oracle.contracts import Contract
 from oracle.errors import INVALID_INPUT, LIMIT_EXCEEDED, ContractError
 
 # Schema keywords whose bound is one of the contract's named limits.
@@ -112,17 +112,16 @@ def _short_repr(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Schema:
     """Check one property against its subschema of the contract's input_schema."""
 
     prop: str
 
-    def check(self, tool_id: str, version: str, payload: dict) -> None:
+    def check(self, payload: dict, contract: Contract) -> None:
         if self.prop not in payload:
             return  # optional and omitted: required keys were checked before
-        validator = _property_validator(tool_id, version, self.prop)
-        errors = list(validator.iter_errors(payload[self.prop]))
+        errors = list(contract.property_validator(self.prop).iter_errors(payload[self.prop]))
         if not errors:
             return
         # the shallowest violation, then the first in document order, then by keyword rank
@@ -133,31 +132,24 @@ class Schema:
         raise ContractError(code, f"{path}: {_describe(first)}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Rule:
-    """A limit or semantic rule stated in the contract's prose."""
+    """A limit or semantic rule stated in the contract's prose.
+
+    Rules are compared by identity: a reading of an open point that swaps a rule names the
+    rule object itself (``Tool.replacing``), never its name.
+    """
 
     name: str
-    check_fn: Callable[[dict, dict], None]  # (payload, limits) -> None or raises
+    check_fn: Callable[[dict, Mapping[str, int]], None]  # (payload, limits) -> None or raises
 
-    def check(self, tool_id: str, version: str, payload: dict) -> None:
-        self.check_fn(payload, load_contract_cached(tool_id, version)["limits"])
-
-
-@functools.lru_cache(maxsize=None)
-def load_contract_cached(tool_id: str, version: str) -> dict:
-    return load_contract(tool_id, version)
+    def check(self, payload: dict, contract: Contract) -> None:
+        self.check_fn(payload, contract.limits)
 
 
-@functools.lru_cache(maxsize=None)
-def _property_validator(tool_id: str, version: str, prop: str) -> jsonschema.Draft202012Validator:
-    schema = load_contract_cached(tool_id, version)["input_schema"]["properties"][prop]
-    return jsonschema.Draft202012Validator(schema)
-
-
-def check_object_shape(tool_id: str, version: str, payload: Any) -> None:
+def check_object_shape(contract: Contract, payload: Any) -> None:
     """Plain object, then unknown keys, then missing keys (chrF++ states this order)."""
-    schema = load_contract_cached(tool_id, version)["input_schema"]
+    schema = contract.input_schema
     if not isinstance(payload, dict):
         raise ContractError(INVALID_INPUT, f"input: must be a JSON object, got {_json_type(payload)}")
     known = schema.get("properties", {})
@@ -172,12 +164,7 @@ def check_object_shape(tool_id: str, version: str, payload: Any) -> None:
             raise ContractError(INVALID_INPUT, f"{key}: required field is missing")
 
 
-@functools.lru_cache(maxsize=None)
-def _whole_input_accepts(tool_id: str, version: str) -> Callable[[Any], Any]:
-    return fastjsonschema.compile(load_contract_cached(tool_id, version)["input_schema"])
-
-
-def _schema_accepts(tool_id: str, version: str, payload: dict) -> bool:
+def schema_accepts(contract: Contract, payload: Any) -> bool:
     """A compiled validator answers "valid" for the whole input a hundred times faster.
 
     jsonschema (2020-12) stays the authority: it runs, property by property in the
@@ -185,26 +172,26 @@ def _schema_accepts(tool_id: str, version: str, payload: dict) -> bool:
     tests/test_validation.py checks that both validators agree on generated inputs.
     """
     try:
-        _whole_input_accepts(tool_id, version)(payload)
+        contract.input_accepts(payload)
     except fastjsonschema.JsonSchemaException:
         return False
     return True
 
 
-def validate(tool_id: str, version: str, payload: Any, rules: Iterable[Schema | Rule]) -> None:
-    check_object_shape(tool_id, version, payload)
-    schema_ok = _schema_accepts(tool_id, version, payload)
+def validate(contract: Contract, payload: Any, rules: Iterable[Schema | Rule]) -> None:
+    check_object_shape(contract, payload)
+    schema_ok = schema_accepts(contract, payload)
     for rule in rules:
         if isinstance(rule, Schema) and schema_ok:
             continue
-        rule.check(tool_id, version, payload)
+        rule.check(payload, contract)
 
 
 # ---------------------------------------------------------------------------
 # Semantic rules shared by the tools. Each names the offending path.
 
 
-def equal_segment_counts(payload: dict, limits: dict) -> None:
+def equal_segment_counts(payload: dict, limits: Mapping[str, int]) -> None:
     hyps, refs = payload["hypotheses"], payload["references"]
     if len(hyps) != len(refs):
         raise ContractError(
@@ -231,7 +218,7 @@ def all_tokens(payload: dict) -> list[str]:
     return [*hypothesis_tokens, *reference_tokens]
 
 
-def bleu_token_limits(payload: dict, limits: dict) -> None:
+def bleu_token_limits(payload: dict, limits: Mapping[str, int]) -> None:
     """max_token_bytes, max_total_tokens, max_total_token_bytes.
 
     The totals count hypothesis and reference tokens: the contract does not say
@@ -263,7 +250,7 @@ def bleu_token_limits(payload: dict, limits: dict) -> None:
         )
 
 
-def bleu_no_lone_surrogates(payload: dict, limits: dict) -> None:
+def bleu_no_lone_surrogates(payload: dict, limits: Mapping[str, int]) -> None:
     """A token must be text that UTF-8 can carry (an open point for the BLEU tools)."""
     # One strict encoding of all tokens at once fails exactly when some token has a lone
     # surrogate (Python strings never pair two separate surrogates); only then find which.
@@ -272,3 +259,61 @@ def bleu_no_lone_surrogates(payload: dict, limits: dict) -> None:
     for path, token in iter_token_paths(payload):
         if has_lone_surrogate(token):
             raise ContractError(INVALID_INPUT, f"{format_path(path)}: contains a lone surrogate")
+
+
+EQUAL_SEGMENT_COUNTS = Rule("equal segment counts", equal_segment_counts)
+BLEU_NO_LONE_SURROGATES = Rule("no lone surrogates", bleu_no_lone_surrogates)
+BLEU_TOKEN_LIMITS = Rule("token limits", bleu_token_limits)
+
+
+def chrf_text_limits(payload: dict, limits: Mapping[str, int]) -> None:
+    """"total UTF-8 bytes of all texts at most 65536", then "lone surrogates"."""
+    texts = [("hypotheses", i, t) for i, t in enumerate(payload["hypotheses"])]
+    texts += [("references", i, t) for i, t in enumerate(payload["references"])]
+    total = sum(utf8_length(t) for _, _, t in texts)
+    if total > limits["max_text_bytes"]:
+        raise ContractError(
+            LIMIT_EXCEEDED,
+            f"input: hypotheses and references total {total} UTF-8 bytes, more than max_text_bytes {limits['max_text_bytes']}",
+        )
+    for field, i, text in texts:
+        if has_lone_surrogate(text):
+            raise ContractError(INVALID_INPUT, f"{field}[{i}]: contains a lone surrogate")
+
+
+CHRF_TEXT_LIMITS = Rule("text bytes, then lone surrogates", chrf_text_limits)
+
+
+# ---------------------------------------------------------------------------
+# Rules of the finished output.
+
+
+@dataclass(frozen=True, eq=False)
+class OutputCheck:
+    """A rule of the contract about the finished output; ``check_fn(output, payload, limits)`` raises."""
+
+    name: str
+    check_fn: Callable[[dict, dict, Mapping[str, int]], None]
+
+
+def output_size(output: dict) -> int:
+    """UTF-8 bytes of the output as compact JSON (JSON.stringify's form) without the envelope.
+
+    Which serialisation the limit measures is an open point (reports/ambiguities.md).
+    """
+    return len(json.dumps(output, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+
+
+def output_size_limit(output: dict, payload: dict, limits: Mapping[str, int], size=output_size) -> None:
+    """"Output larger than 1,000,000 UTF-8 bytes of JSON is limit_exceeded.\""""
+    limit, measured = limits["max_output_bytes"], size(output)
+    if measured > limit:
+        detail = payload.get("detail", "totals")
+        raise ContractError(
+            LIMIT_EXCEEDED,
+            f"detail: the {detail!r} output would be {measured} UTF-8 bytes of JSON, more than max_output_bytes "
+            f"{limit}; ask for a coarser detail level or split the corpus",
+        )
+
+
+OUTPUT_SIZE_LIMIT = OutputCheck("max_output_bytes", output_size_limit)

@@ -19,7 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import oracle
+import readings_by_id as readings
 from conformance import compare
+from oracle.bleu_score import bleu_score, brevity_penalty
 from conformance.model import Case, Expectation, TargetResponse
 
 V = "1.0.0"
@@ -189,7 +191,7 @@ def test_chrf_scores_are_exact_strings():
 def test_a4_either_corpus_sum_passes_and_nothing_else():
     payload = {"hypotheses": ["ab", "bc"], "references": ["ab", "b"]}
     contract_reading = oracle.execute(CHRF, V, payload)
-    outputs = compare.readings.expected_outputs(CHRF, V, payload)
+    outputs = readings.expected_outputs(CHRF, V, payload)
     assert len(outputs) == 2
     for output in outputs:
         assert compare.check(case_of(CHRF, payload), result(output)).outcome == "passed"
@@ -200,7 +202,7 @@ def test_a4_either_corpus_sum_passes_and_nothing_else():
 def test_a1_answer_of_the_other_reading_passes_a_rejection_case():
     payload = {"hypotheses": [["a"] * 10], "references": [[["a"] * 49_995]]}
     case = case_of(CORPUS, payload, "error", "limit_exceeded")
-    other = compare.readings.expected_outputs(CORPUS, V, payload)[0]
+    other = readings.expected_outputs(CORPUS, V, payload)[0]
     assert compare.check(case, result(other)).outcome == "passed"
     assert compare.check(case, result({**other, "candidate_length": 11})).outcome == "failed"
 
@@ -231,15 +233,15 @@ def exact_bleu(c: int, r: int, matches: list[int], totals: list[int]) -> tuple[D
 
 
 def output_of(c, r, matches, totals) -> dict:
-    bp = oracle.bleu_corpus_compute.brevity_penalty(c, r)
-    return {"bleu": oracle.bleu_corpus_compute.bleu_score(bp, matches, totals), "brevity_penalty": bp,
+    bp = brevity_penalty(c, r)
+    return {"bleu": bleu_score(bp, matches, totals), "brevity_penalty": bp,
             "candidate_length": c, "reference_length": r, "max_order": len(matches), "matches": matches,
             "totals": totals}
 
 
 def float_verdict(expected: dict, bleu: float, bp: float | None = None, payload=None):
     actual = {**expected, "bleu": bleu, "brevity_penalty": expected["brevity_penalty"] if bp is None else bp}
-    return compare.compare_output(CORPUS, payload or {}, expected, actual)
+    return compare.compare_output(oracle.tool(CORPUS, V), payload or {}, expected, actual)
 
 
 @given(corpus_counts())
@@ -395,7 +397,7 @@ def test_a1_band_with_an_output_expectation_accepts_both_readings():
     answers): the answer of that reading and a rejection both pass; a wrong answer does not."""
     payload = {"hypotheses": [["a"] * 10], "references": [[["a"] * 49_995]]}
     case = case_of(CORPUS, payload)
-    other = compare.readings.expected_outputs(CORPUS, V, payload)[0]
+    other = readings.expected_outputs(CORPUS, V, payload)[0]
     assert compare.check(case, result(other)).outcome == "passed"
     assert compare.check(case, rejection("limit_exceeded", 413)).outcome == "passed"
     assert compare.check(case, result({**other, "reference_length": 1})).outcome == "failed"
@@ -412,6 +414,6 @@ def test_integers_beyond_a_double_fail_without_crashing(huge):
 
 def test_a_pass_under_another_reading_names_it():
     payload = {"hypotheses": ["ab", "bc"], "references": ["ab", "b"]}
-    other = compare.readings.expected_outputs(CHRF, V, payload)[1]
+    other = readings.expected_outputs(CHRF, V, payload)[1]
     verdict = compare.check(case_of(CHRF, payload), result(other))
     assert verdict.outcome == "passed" and "A4" in verdict.message

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import oracle
-from oracle import chrf_plus_plus_compute as chrf
+from oracle import chrf
 from oracle.jsnumber import round_to_fixed, to_fixed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -199,7 +199,7 @@ def test_table_is_up_to_date(table, generator):
 @needs_node
 def test_output_size_is_json_stringify_bytes():
     """A2: the oracle measures JSON.stringify's compact form in UTF-8; check it on awkward tokens."""
-    from oracle.bleu_ngrams_count import output_size
+    from oracle.validation import output_size
 
     awkward = ["a", 'q"uote', "back\\slash", "tab\there", "nl\n", "\x00\x1f\x7f", "\u0085\u2028\u2029",
                "\u00e9", "\u20ac", GRINNING_FACE, "a b", "</script>"]

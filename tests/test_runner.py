@@ -299,10 +299,10 @@ def test_a_broken_suite_is_not_blamed_on_the_target(tmp_path, monkeypatch, capfd
 def test_a_comparison_bug_is_not_blamed_on_the_target(tmp_path, monkeypatch, capfd):
     import conformance.compare
 
-    def broken_check(case, response):
+    def broken_judge(case, expected, response):
         raise KeyError("a comparison bug")
 
-    monkeypatch.setattr(conformance.compare, "check", broken_check)
+    monkeypatch.setattr(conformance.compare, "judge", broken_judge)
     code, output = conformance_in_process("run", "--target", "oracle", "--tools", BLEU, "--generated-only",
                                           "-k", "clipping", "--profile", "quick", "--report-dir", "out",
                                           cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)

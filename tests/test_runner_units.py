@@ -8,7 +8,8 @@ import pytest
 
 from conformance import progress
 from conformance.model import Case, CaseResult, Expectation, TargetResponse
-from conformance.pytest_plugin import HealthMonitor, parse_tools, property_id_of_case
+from conformance.engine import parse_tools, property_id_of_case
+from conformance.engine.health import HealthMonitor
 from conformance.runner import exit_code
 
 ALL_TOOLS = [("bleu-corpus-compute", "1.0.0"), ("bleu-ngrams-count", "1.0.0"), ("chrf-plus-plus-compute", "1.0.0")]

@@ -45,7 +45,7 @@ from sacrebleu.metrics import BLEU, CHRF
 import oracle
 from conformance.crosscheck.catalogue import segment_order_missing_from_reference
 from conformance.crosscheck.inputs import PLAIN_TOKENS, chrf_inputs
-from oracle.chrf_plus_plus_compute import WHITESPACE_CODE_POINTS
+from oracle.chrf import WHITESPACE_CODE_POINTS
 
 REL = 1e-9
 EXAMPLES = 150

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import oracle
-from oracle import chrf_plus_plus_compute as chrf
+from oracle import chrf
 
 TOOL = ("chrf-plus-plus-compute", "1.0.0")
 ALL_CODE_POINTS = range(0x110000)

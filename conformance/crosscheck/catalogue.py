@@ -17,7 +17,8 @@ from fnmatch import fnmatchcase
 from typing import Callable
 
 import oracle
-from oracle.chrf_plus_plus_compute import CHAR_ORDER, remove_whitespace, segment_statistics as chrf_segment_statistics
+from oracle import chrf
+from oracle.chrf_plus_plus_compute import CHAR_ORDER, WORD_ORDER
 
 
 @dataclass(frozen=True)
@@ -82,12 +83,12 @@ def some_segment_shorter_than_max_order(payload: dict) -> bool:
 
 
 def _cased(payload: dict, text: str) -> str:
-    return text.lower() if payload.get("lowercase", False) else text
+    return chrf.lowercase(text) if payload.get("lowercase", False) else text
 
 
 def segment_order_missing_from_reference(payload: dict) -> bool:
     """A4: a segment's hypothesis has n-grams of an order its reference lacks, and the corpus's references have that order."""
-    per_segment = [chrf_segment_statistics(_cased(payload, h), _cased(payload, r))
+    per_segment = [chrf.segment_statistics(_cased(payload, h), _cased(payload, r), CHAR_ORDER, WORD_ORDER)
                    for h, r in zip(payload["hypotheses"], payload["references"])]
     for order in range(len(per_segment[0])):
         stats = [segment[order] for segment in per_segment]
@@ -108,7 +109,7 @@ def text_with_information_separator(payload: dict) -> bool:
 def not_identical_long_segments(payload: dict) -> bool:
     """Some segment's hypothesis differs from its reference (after lowercasing) or has fewer than 6 non-whitespace
     code points: outside the one domain where both metrics are certain to agree (every segment scoring 100)."""
-    return any(_cased(payload, h) != _cased(payload, r) or len(remove_whitespace(_cased(payload, h))) < CHAR_ORDER
+    return any(_cased(payload, h) != _cased(payload, r) or len(chrf.remove_whitespace(_cased(payload, h))) < CHAR_ORDER
                for h, r in zip(payload["hypotheses"], payload["references"]))
 
 

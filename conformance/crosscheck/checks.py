@@ -15,7 +15,8 @@ from typing import Callable
 
 import oracle
 from conformance.crosscheck.comparison import Comparison, not_comparable
-from oracle.chrf_plus_plus_compute import CHAR_ORDER, segment_statistics as chrf_segment_statistics
+from oracle import chrf as chrf_engine
+from oracle.chrf_plus_plus_compute import CHAR_ORDER, WORD_ORDER
 from oracle.validation import format_path
 
 BLEU_NGRAMS = "bleu-ngrams-count"
@@ -256,7 +257,7 @@ def nltk_lengths(payload: dict, expected: dict) -> Comparison:
 
 def _cased(payload: dict, text: str) -> str:
     # NLTK has no lowercase option; the contract lowercases before tokenizing, so lowering first is faithful.
-    return text.lower() if payload.get("lowercase", False) else text
+    return chrf_engine.lowercase(text) if payload.get("lowercase", False) else text
 
 
 def nltk_chrf_statistics(payload: dict, expected: dict) -> Comparison:
@@ -270,7 +271,7 @@ def nltk_chrf_statistics(payload: dict, expected: dict) -> Comparison:
     comparison = Comparison()
     for i, (hypothesis, reference) in enumerate(zip(payload["hypotheses"], payload["references"])):
         hypothesis, reference = _cased(payload, hypothesis), _cased(payload, reference)
-        stats = chrf_segment_statistics(hypothesis, reference)[:CHAR_ORDER]
+        stats = chrf_engine.segment_statistics(hypothesis, reference, CHAR_ORDER, WORD_ORDER)[:CHAR_ORDER]
         nltk_hyp, nltk_ref = _preprocess(hypothesis, True), _preprocess(reference, True)
         for n, order in enumerate(stats, start=1):
             precision, recall, _, true_positives = chrf_precision_recall_fscore_support(nltk_ref, nltk_hyp, n)

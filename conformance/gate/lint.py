@@ -127,7 +127,7 @@ def _lint_examples(contract: dict, label: str, validators: dict) -> list[Finding
                 continue
             # the suite's own comparison policy: exact fields exact, libm-dependent floats within
             # their error bound (an example computed by another runtime's exp/log must not fail lint)
-            mismatch = compare_output(tool_id, example["input"], actual, example["output"])
+            mismatch = compare_output(oracle.tool(tool_id, version), example["input"], actual, example["output"])
             if mismatch is not None:
                 findings.append(Finding("error", label, pointer("examples", i, "output") + mismatch.pointer,
                                         "example-reproduces", f"the oracle's output differs: {mismatch.message}"))

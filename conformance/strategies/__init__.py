@@ -15,33 +15,41 @@ strategy draws every choice through Hypothesis, so a seed fixes the cases.
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import importlib
+from typing import Any, Callable
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.strategies import SearchStrategy
 
-from conformance.strategies import bleu_corpus_compute, bleu_ngrams_count, chrf_plus_plus_compute
 from conformance.strategies.base import CATEGORIES, Family, GeneratedCase
+from oracle.registry import module_name, tool_keys
 
 __all__ = ["GeneratedCase", "Family", "CATEGORIES", "families", "supported", "describe_families", "draw_examples"]
 
-# (tool_id, version) -> the function listing its families.
-_REGISTRY = {
-    (bleu_ngrams_count.TOOL_ID, "1.0.0"): bleu_ngrams_count.families,
-    (bleu_corpus_compute.TOOL_ID, "1.0.0"): bleu_corpus_compute.families,
-    (chrf_plus_plus_compute.TOOL_ID, "1.0.0"): chrf_plus_plus_compute.families,
-}
+
+@functools.lru_cache(maxsize=None)
+def _builder(tool_id: str) -> Callable[[str, str], list[Family]] | None:
+    """``families`` of the tool's module ``conformance.strategies.<tool_id with _>``, if it has one."""
+    name = f"{__name__}.{module_name(tool_id)}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
+    return module.families
 
 
 def supported() -> list[tuple[str, str]]:
-    """Every (tool_id, version) that has generated families."""
-    return sorted(_REGISTRY)
+    """Every implemented (tool_id, version) that has generated families."""
+    return [(tool_id, version) for tool_id, version in tool_keys() if _builder(tool_id) is not None]
 
 
 def families(tool_id: str, version: str) -> list[Family]:
     """The tool's families, valid first, then boundary, then invalid; [] for a tool without strategies."""
-    build = _REGISTRY.get((tool_id, version))
+    build = _builder(tool_id)
     if build is None:
         return []
     found = build(tool_id, version)

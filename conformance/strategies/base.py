@@ -8,14 +8,13 @@ the oracle under every reading of the open points) or "reject with this code".
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
 from hypothesis.strategies import SearchStrategy
 
 from conformance.model import Expectation
-from oracle.contracts import load_contract
+from oracle.contracts import contract
 
 CATEGORIES = ("valid", "boundary", "invalid")
 
@@ -49,19 +48,14 @@ def case(input: Any, expect: Expectation, description: str) -> GeneratedCase:
     return GeneratedCase(input=input, expect=expect, description=description)
 
 
-@functools.lru_cache(maxsize=None)
-def _contract(tool_id: str, version: str) -> dict:
-    return load_contract(tool_id, version)
-
-
 def limits(tool_id: str, version: str) -> dict:
     """The contract's named limits: the strategies read every bound from the contract."""
-    return dict(_contract(tool_id, version)["limits"])
+    return dict(contract(tool_id, version).limits)
 
 
 def input_schema(tool_id: str, version: str) -> dict:
-    return _contract(tool_id, version)["input_schema"]
+    return contract(tool_id, version).document()["input_schema"]
 
 
 def semantics(tool_id: str, version: str) -> list[str]:
-    return list(_contract(tool_id, version)["semantics"])
+    return list(contract(tool_id, version).semantics)

@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 from conformance.strategies import bleu
 from conformance.strategies.base import EXPECT_OUTPUT, Family, case
 
-TOOL_ID = "bleu-corpus-compute"
 
 OPTIONS = st.fixed_dictionaries({"max_order": bleu.MAX_ORDERS, "decimals": st.one_of(st.none(), st.integers(0, 15))})
 

@@ -8,11 +8,11 @@ import functools
 from hypothesis import strategies as st
 
 from oracle import bleu_ngrams_count as oracle_ngrams
+from oracle.validation import output_size as compact_output_size
 
 from conformance.strategies import bleu
 from conformance.strategies.base import EXPECT_OUTPUT, LIMIT_EXCEEDED, Family, case, limits
 
-TOOL_ID = "bleu-ngrams-count"
 DETAILS = ("totals", "segments", "ngrams")
 
 OPTIONS = st.fixed_dictionaries({"max_order": bleu.MAX_ORDERS, "detail": st.one_of(st.none(), st.sampled_from(DETAILS))})
@@ -46,11 +46,8 @@ def smallest_count_over(prefix: str, segments: int, max_output_bytes: int) -> in
     rounder number (1 MiB, 1.2 MB) still answers; the oracle's statistics size the output, with
     its own limit lifted, and tests/test_strategies.py re-measures every case independently.
     """
-    unlimited = {"max_output_bytes": float("inf")}
-
     def compact_size(count: int) -> int:
-        payload = _output_size_payload(prefix, count, segments)
-        return oracle_ngrams.output_size(oracle_ngrams.compute(payload, unlimited))
+        return compact_output_size(oracle_ngrams.compute(_output_size_payload(prefix, count, segments)))
 
     low, high = 1, 4000
     while low < high:

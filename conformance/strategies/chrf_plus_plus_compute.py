@@ -31,7 +31,6 @@ from conformance.strategies.base import (
     limits,
 )
 
-TOOL_ID = "chrf-plus-plus-compute"
 
 # with names of JavaScript's built-in object properties: counting n-grams in a plain `{}` breaks on them
 WORDS = ("the", "cat", "sat", "on", "mat", "a", "dog", "is", "The", "relationship", "friendly", "hole", "read",

@@ -1,0 +1,129 @@
+"""The verdict policy: does a response satisfy a case, given what is expected of it?
+
+Rejections. An input the contract rejects must be rejected: a result fails ("answered an
+input the contract rejects"), an HTTP 5xx fails ("never a 5xx"), another transport error is
+"errored". The code is checked only when the case names one and the response carries one;
+every code a reasonable reading could give passes (open points A6, A7, A14). A bare status
+carries no code: the hosted service's statuses are unpublished (A12).
+
+Outputs. A result is validated against the contract's output_schema, then compared with the
+output of every reasonable reading of the open points the input touches: it passes if it
+matches any of them, and otherwise fails with the first difference from the oracle's own
+reading: exact fields first (a wrong count explains a wrong score), then the libm floats.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.compare.diff import first_difference
+from conformance.compare.expected import Expected
+from conformance.compare.floats import compare_float_field
+from conformance.compare.schema import output_schema_error
+from conformance.model import Case, Mismatch, TargetResponse, Verdict
+from oracle.tool import Tool
+
+CODED_ERRORS = ("invalid_input", "limit_exceeded")
+RAW_EXCERPT = 300
+
+
+def judge(case: Case, expected: Expected, response: TargetResponse) -> Verdict:
+    if case.expect.kind == "error":
+        return _check_rejection(case, expected, response)
+    return _check_output(case, expected, response)
+
+
+def _check_rejection(case: Case, expected: Expected, response: TargetResponse) -> Verdict:
+    if response.kind == "rejection":
+        wanted = case.expect.error_code
+        got = response.error_code or None  # only an error body carries a code (A12)
+        if wanted not in CODED_ERRORS or got is None or got == wanted:
+            return Verdict("passed", f"rejected ({got or 'no code given'})")
+        acceptable = expected.acceptable_error_codes()
+        if got in acceptable:
+            return Verdict("passed", f"rejected with {got}, which a reasonable reading gives ({_joined(acceptable)})")
+        return Verdict(
+            "failed",
+            f"rejected with code {got!r}, but the contract calls for {wanted!r}: {_excerpt(response)}",
+            Mismatch("/error/code", wanted, got, f"error code {got!r} where the contract names {wanted!r}"),
+        )
+    if response.kind == "result":
+        other = _reading_answering_with(expected, response.result)
+        if other:
+            return Verdict("passed", f"answered; the contract's open point allows it ({other})")
+        return Verdict(
+            "failed",
+            "answered an input the contract rejects",
+            Mismatch("", {"error": case.expect.error_code or "any"}, response.result,
+                     "answered an input the contract rejects"),
+        )
+    if response.status is not None and 500 <= response.status <= 599:
+        return Verdict("failed", f"HTTP {response.status} for an invalid input: the contract calls for a rejection, "
+                                 f"never a 5xx. {_excerpt(response)}")
+    return Verdict("errored", response.detail or "transport error")
+
+
+def _check_output(case: Case, expected: Expected, response: TargetResponse) -> Verdict:
+    if response.kind == "transport_error":
+        return Verdict("errored", response.detail or "transport error")
+    if expected.oracle.output is not None:
+        wanted = expected.oracle.output
+    elif expected.other_outputs():  # the oracle's reading of an open point rejects, another answers
+        wanted = expected.other_outputs()[0]
+    else:
+        return Verdict("errored", f"the case expects an output but every reading rejects its input: "
+                                  f"{expected.oracle.error_message}")
+    if response.kind == "rejection":
+        rejecting = [b.reading for b in expected.readings if b.output is None]
+        if rejecting:
+            return Verdict("passed", f"rejected, as a reading of an open point does ({rejecting[0]})")
+        code = response.error_code or "no code"
+        return Verdict(
+            "failed",
+            f"rejected a valid input ({code}): {_excerpt(response)}",
+            Mismatch("", wanted, {"error": code, "message": response.detail or response.raw[:RAW_EXCERPT]},
+                     f"over-rejection: the contract requires an output, the target answered with error {code!r}"),
+        )
+    schema_error = output_schema_error(expected.tool.contract, response.result)
+    if schema_error is not None:
+        return Verdict("failed", schema_error.message, schema_error)
+    first = compare_output(expected.tool, case.input, wanted, response.result)
+    if first is None:
+        return Verdict("passed")
+    for behaviour in expected.readings[1:]:
+        if behaviour.output is not None and compare_output(expected.tool, case.input, behaviour.output,
+                                                           response.result) is None:
+            return Verdict("passed", f"matches the output under another reading of an open point ({behaviour.reading})")
+    return Verdict("failed", f"{first.pointer or 'output'}: {first.message}", first)
+
+
+def _reading_answering_with(expected: Expected, result: Any) -> str:
+    """The reading of an open point under which the input is answered with this result, if any."""
+    for behaviour in expected.readings:
+        if behaviour.output is not None and output_schema_error(expected.tool.contract, result) is None \
+                and compare_output(expected.tool, expected.case.input, behaviour.output, result) is None:
+            return behaviour.reading
+    return ""
+
+
+def compare_output(tool: Tool, payload: Any, expected: dict, actual: Any) -> Mismatch | None:
+    """The first difference between an expected output and the target's (schema-valid) output:
+    exact fields first (a wrong count explains a wrong score), then the libm-computed floats."""
+    float_fields = [f for f in tool.float_fields if isinstance(expected, dict) and f in expected]
+    found = first_difference(expected, actual, "", skip_top_level=set(float_fields))
+    if found:
+        return found
+    for field in float_fields:
+        found = compare_float_field(field, payload, expected, actual[field])
+        if found:
+            return found
+    return None
+
+
+def _excerpt(response: TargetResponse) -> str:
+    text = response.detail or response.raw
+    return text if len(text) <= RAW_EXCERPT else text[:RAW_EXCERPT] + "..."
+
+
+def _joined(codes: set[str]) -> str:
+    return ", ".join(sorted(codes))

@@ -1,0 +1,77 @@
+"""What a run was asked to do, checked before anything starts."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conformance.targets import DEFAULT_TIMEOUT
+from oracle.registry import tool_keys
+
+# Hypothesis examples per generated family, by category. Boundary families draw inputs at
+# the size limits (up to 50,000 tokens), each costing ~100 ms of oracle time, and their
+# space is small (each limit, both sides), so they get fewer examples. `default` is sized
+# so the whole suite against the in-process oracle runs well under a minute on 2 cores.
+PROFILES = {
+    "quick": {"valid": 8, "boundary": 3, "invalid": 6},
+    "default": {"valid": 60, "boundary": 12, "invalid": 40},
+    "thorough": {"valid": 600, "boundary": 100, "invalid": 300},
+}
+DEFAULT_REPORT_DIR = "reports/latest"
+
+
+class UsageError(ValueError):
+    """An option that cannot be used (exit 2)."""
+
+
+def parse_tools(text: str) -> list[tuple[str, str]]:
+    """``ID[@VERSION],...`` -> (tool, version) pairs the oracle implements; ValueError names a bad one."""
+    implemented = tool_keys()
+    if not text.strip():
+        return implemented
+    selected: list[tuple[str, str]] = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        tool_id, _, version = item.partition("@")
+        matches = [(t, v) for t, v in implemented if t == tool_id and (not version or v == version)]
+        if not matches:
+            known = ", ".join(f"{t}@{v}" for t, v in implemented)
+            raise ValueError(f"unknown tool {item!r} (known: {known})")
+        selected.extend(match for match in matches if match not in selected)
+    return selected
+
+
+@dataclass
+class RunOptions:
+    target: str
+    tools: list[tuple[str, str]] = field(default_factory=tool_keys)
+    profile: str = "default"
+    seed: int | None = None
+    report_dir: Path = Path(DEFAULT_REPORT_DIR)
+    junit: str | None = None
+    known_failures: str | None = None
+    strict: bool = False
+    write_known_failures: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    workers: int = 1
+    fixtures: bool = True
+    generated: bool = True
+
+    def __post_init__(self) -> None:
+        if not self.target:
+            raise UsageError("the conformance suite needs --target (oracle, python:MODULE, cmd:COMMAND or URL)")
+        if self.profile not in PROFILES:
+            raise UsageError(f"--profile must be one of {', '.join(sorted(PROFILES))}")
+        if self.timeout <= 0 or self.workers < 1:
+            raise UsageError("--timeout must be > 0 and --workers >= 1")
+        if not self.fixtures and not self.generated:
+            raise UsageError("--no-generated and --no-fixtures together leave nothing to run")
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(2**32)
+        self.report_dir = Path(self.report_dir)
+
+    @property
+    def examples(self) -> dict[str, int]:
+        return PROFILES[self.profile]

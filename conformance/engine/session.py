@@ -1,0 +1,321 @@
+"""One run of the suite against one target, without pytest.
+
+A Session judges fixture cases and generated properties one at a time and keeps the
+record: one CaseResult per fixture case and per failing (shrunk) generated example, and one
+entry per property. Each judgement computes the expected behaviour once (compare.expect)
+and hands it to the verdict (compare.judge); a failure gets its reproducer file and replay
+line; an entry of the known-failures file turns a failure into "xfailed" and a pass into
+"fixed". ``finish()`` gives the RunRecord and the exit code: 0 conformant, 1 not,
+3 could not conclude (target unhealthy, or the harness itself broke).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import datetime as dt
+import shlex
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from conformance import compare, known_failures
+from conformance.engine.health import HealthMonitor
+from conformance.engine.options import RunOptions, UsageError
+from conformance.engine.properties import PropertyRun, Unhealthy, run_property
+from conformance.model import Case, CaseResult, Expectation, RunRecord, TargetResponse, Verdict
+from conformance.targets import TargetSpecError, make_target
+from oracle.registry import tool_keys
+
+EXIT_OK, EXIT_NONCONFORMANT, EXIT_UNCONCLUDED = 0, 1, 3
+MAX_HINT_CHARS = 8192  # longer curl/shell lines are left out: the replay command re-sends any input
+
+
+@dataclass(frozen=True)
+class PropertySpec:
+    tool_id: str
+    version: str
+    family: Any  # conformance.strategies.Family
+
+    @property
+    def id(self) -> str:
+        return property_id(self.tool_id, self.family.name)
+
+
+def property_id(tool_id: str, family_name: str) -> str:
+    return f"generated/{tool_id}/{family_name}"
+
+
+def property_id_of_case(case: Case) -> str:
+    """A generated case's property id: its case id without the trailing example number."""
+    return case.case_id.rsplit("/", 1)[0]
+
+
+def fixture_cases() -> list[Case]:
+    from conformance.fixtures import load_cases
+
+    return load_cases(None)
+
+
+def suite_ids() -> set[str]:
+    """Every id a known-failures entry may name: all fixture case ids and property ids, every tool."""
+    from conformance.strategies import families
+
+    ids = {case.case_id for case in fixture_cases()}
+    for tool_id, version in tool_keys():
+        ids.update(property_id(tool_id, family.name) for family in families(tool_id, version))
+    return ids
+
+
+def apply_known(result: CaseResult, known: known_failures.KnownFailure | None) -> CaseResult:
+    """A listed failure is "xfailed", a listed case that passes "fixed"."""
+    if known is not None:
+        result.known_failure_reason = known.reason
+        if result.outcome in ("failed", "errored"):
+            result.outcome = "xfailed"
+        elif result.outcome == "passed":
+            result.outcome = "fixed"
+    return result
+
+
+class Events:
+    """What a session reports as it goes (the console progress line listens); all no-ops here."""
+
+    def case_done(self, tool_id: str, outcome: str) -> None: ...
+    def group_done(self, label: str, counts: dict[str, int]) -> None: ...
+    def property_started(self, property_id: str) -> None: ...
+
+
+class Session:
+    def __init__(self, options: RunOptions, events: Events | None = None):
+        self.options = options
+        self.events = events or Events()
+        self.known_entries = self._load_known_failures(options.known_failures)
+        try:
+            self.target = make_target(options.target, timeout=options.timeout)
+        except TargetSpecError as exc:
+            raise UsageError(f"--target: {exc}") from None
+        try:
+            options.report_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"--report-dir {options.report_dir}: {exc.strerror}") from None
+        self.known = known_failures.for_target(self.known_entries, self.target.spec)
+        self.started = dt.datetime.now(dt.timezone.utc)
+        self.results: list[CaseResult] = []
+        self.properties: list[dict] = []
+        self.health = HealthMonitor()
+        self.harness_errors: list[str] = []
+        self._prefetched: dict[str, concurrent.futures.Future] = {}
+        self._pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._fixture_totals: Counter = Counter()
+        self._fixture_done: dict[str, Counter] = defaultdict(Counter)
+
+    @property
+    def seed(self) -> int:
+        return self.options.seed
+
+    # -- set-up -------------------------------------------------------------------------
+
+    def _load_known_failures(self, path: str | None) -> list[known_failures.KnownFailure]:
+        if not path:
+            return []
+        try:
+            entries = known_failures.load(path)
+        except known_failures.KnownFailuresError as exc:
+            raise UsageError(str(exc)) from None
+        missing = known_failures.unmatched(entries, suite_ids())
+        if missing:
+            raise UsageError(f"{path}: known failure id(s) matching no case or property: {', '.join(missing)}")
+        return entries
+
+    def fixture_cases(self) -> list[Case]:
+        if not self.options.fixtures:
+            return []
+        return [case for case in fixture_cases() if (case.tool_id, case.version) in self.options.tools]
+
+    def property_specs(self) -> list[PropertySpec]:
+        if not self.options.generated:
+            return []
+        from conformance.strategies import families
+
+        return [PropertySpec(tool_id, version, family) for tool_id, version in self.options.tools
+                for family in families(tool_id, version)]
+
+    def start(self, cases: list[Case]) -> None:
+        """Before the first case: clear old reproducers, preflight, and prefetch the fixture cases."""
+        for case in cases:
+            self._fixture_totals[case.tool_id] += 1
+        for path in (self.options.report_dir / "reproducers").glob("*.json"):
+            path.unlink(missing_ok=True)  # an earlier run's reproducers would pass for this run's
+        self.health.preflight(self.target, *self.options.tools[0])
+        self._prefetch(cases)
+
+    def _prefetch(self, cases: list[Case]) -> None:
+        """With --workers N > 1, send the fixture cases N at a time (their judgements then read the answers)."""
+        if self.options.workers < 2 or not cases or self.health.unhealthy:
+            return
+        self._pool = concurrent.futures.ThreadPoolExecutor(self.options.workers, thread_name_prefix="conformance")
+        for case in cases:
+            self._prefetched[case.case_id] = self._pool.submit(self._call_unless_unhealthy, case)
+
+    # -- judging one case ---------------------------------------------------------------
+
+    def _call_unless_unhealthy(self, case: Case) -> TargetResponse | None:
+        if self.health.unhealthy:
+            return None
+        response = self.target.call(case.tool_id, case.version, case.input)
+        self.health.record(response)
+        return response
+
+    def evaluate(self, case: Case) -> CaseResult:
+        """Send the case (or read its prefetched answer) and judge it; no reproducer yet."""
+        future = self._prefetched.pop(case.case_id, None)
+        response = future.result() if future else self._call_unless_unhealthy(case)
+        if response is None:
+            return CaseResult(case, "skipped", f"not run: the target is unhealthy ({self.health.reason})")
+        verdict = compare.judge(case, compare.expect(case), response)
+        return CaseResult(case, verdict.outcome, verdict.message, verdict.mismatch, response)
+
+    def finalise(self, result: CaseResult) -> CaseResult:
+        """A failure gets its expected output, reproducer file, replay line and reproduce hint."""
+        if result.outcome in ("failed", "errored"):
+            case = result.case
+            result.expected = compare.expected_for(case)
+            hint = self.target.reproduce_hint(case.tool_id, case.version, case.input)
+            result.curl = hint if len(hint) <= MAX_HINT_CHARS else ""  # a 1 MB shell line helps nobody
+            from conformance.replay import write_reproducer
+
+            path = write_reproducer(self.options.report_dir / "reproducers", result, self.target.spec, self.seed)
+            result.reproducer_file = str(path)
+            result.replay = f"conformance replay {shlex.quote(str(path))}"
+        return result
+
+    def record(self, result: CaseResult) -> None:
+        self.results.append(result)
+        case = result.case
+        self.events.case_done(case.tool_id, result.outcome)
+        if case.origin == "fixture":
+            done = self._fixture_done[case.tool_id]
+            done[result.outcome] += 1
+            if sum(done.values()) == self._fixture_totals.get(case.tool_id):
+                self.events.group_done(f"{case.tool_id} fixtures", dict(done))
+
+    # -- the two kinds of test ----------------------------------------------------------
+
+    def run_fixture_case(self, case: Case) -> CaseResult:
+        result = apply_known(self.finalise(self.evaluate(case)), self.known.get(case.case_id))
+        self.record(result)
+        return result
+
+    def run_property(self, spec: PropertySpec) -> CaseResult | None:
+        """Run one generated family; the result to settle (a failure, or a listed property), or None.
+
+        Raises Unhealthy when the target became unhealthy during the property."""
+        family = spec.family
+        entry = {"id": spec.id, "tool_id": spec.tool_id, "version": spec.version, "family": family.name,
+                 "category": family.category, "outcome": "passed", "message": "", "seed": self.seed}
+        self.properties.append(entry)
+        known = self.known.get(spec.id)
+        self.events.property_started(spec.id)
+        started = time.monotonic()
+
+        def make_case(number: int, generated) -> Case:
+            return Case(tool_id=spec.tool_id, version=spec.version, case_id=f"{spec.id}/{number}",
+                        origin="generated", category=family.category, input=generated.input,
+                        expect=generated.expect, description=generated.description, seed=self.seed)
+
+        def judge(case: Case) -> CaseResult:
+            result = self.evaluate(case)
+            if result.outcome != "skipped":
+                self.events.case_done(spec.tool_id, result.outcome)
+            return result
+
+        result: CaseResult | None = None
+        outcome = PropertyRun()
+        try:
+            run_property(family.strategy, self.options.examples[family.category], self.seed, make_case, judge,
+                         outcome)
+        except Unhealthy:
+            entry.update(outcome="skipped", message=f"not finished: the target is unhealthy ({self.health.reason})")
+            raise
+        except Exception as exc:  # the suite broke (compare, a strategy): reported as a harness error
+            entry.update(outcome="errored", message=f"harness error: {type(exc).__name__}: {str(exc)[:300]}")
+            raise
+        finally:
+            entry.update(outcome.stats, duration_ms=round((time.monotonic() - started) * 1000, 1))
+        if outcome.failure is not None:
+            if outcome.flaky:
+                outcome.failure.message += (" (not every time: the target answered this input differently "
+                                            "when it was sent again)")
+            result = self.finalise(outcome.failure)
+        elif known:  # a listed property passed: say so with a result of its own
+            result = CaseResult(
+                case=Case(spec.tool_id, spec.version, spec.id, "generated", family.category, None,
+                          Expectation("output"), f"every generated example of {spec.id} passed"),
+                outcome="passed", message=f"{outcome.stats['examples']} examples passed")
+        if result is None:
+            self._property_done(entry)
+            return None
+        if known:
+            result.known_failure_reason = entry["known_failure_reason"] = known.reason
+            result.outcome = "fixed" if result.outcome == "passed" else "xfailed"
+        entry["outcome"], entry["message"] = result.outcome, result.message
+        self.record(result)
+        self._property_done(entry)
+        return result
+
+    def _property_done(self, entry: dict) -> None:
+        counts = {"examples": entry.get("examples", 0)}
+        if entry["outcome"] != "passed":
+            counts[entry["outcome"]] = 1
+        self.events.group_done(entry["id"], counts)
+
+    # -- the end ------------------------------------------------------------------------
+
+    def exit_code(self) -> int:
+        if self.health.unhealthy or self.harness_errors:
+            return EXIT_UNCONCLUDED
+        outcomes = {result.outcome for result in self.results}
+        if outcomes & {"failed", "errored"} or (self.options.strict and "fixed" in outcomes):
+            return EXIT_NONCONFORMANT
+        return EXIT_OK
+
+    def finish(self, command: str, interrupted: bool = False, **versions: str) -> RunRecord:
+        """Release the target; the run's record (its exit code UNCONCLUDED if the run was interrupted).
+        ``command`` is how the run was started; ``versions`` name the runner's libraries."""
+        if self._pool:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        self.target.close()
+        record = RunRecord(header=self.header(command, versions), results=self.results, properties=self.properties,
+                           exit_code=EXIT_UNCONCLUDED if interrupted else self.exit_code(),
+                           unhealthy_reason=self.health.reason)
+        if self.harness_errors:
+            record.header["harness_errors"] = self.harness_errors
+        return record
+
+    def header(self, command: str, versions: dict[str, str]) -> dict:
+        from conformance.reports import build_header, utc_timestamp
+
+        import hypothesis
+
+        return build_header(
+            target=self.target.spec,
+            contracts=[f"{tool_id}@{version}" for tool_id, version in self.options.tools],
+            seed=self.seed,
+            profile=self.options.profile,
+            started=utc_timestamp(self.started),
+            command=command,
+            finished=utc_timestamp(),
+            strict=self.options.strict,
+            retries=getattr(self.target, "retries", 0),
+            retries_made=self.health.retries,
+            examples_per_family=self.options.examples,
+            timeout_s=self.options.timeout,
+            workers=self.options.workers,
+            hypothesis=hypothesis.__version__,
+            **versions,
+        )
+
+    def write_known_failures(self) -> Any:
+        entries = known_failures.entries_from_run(self.results, property_id_of_case)
+        return known_failures.write(self.options.write_known_failures, entries)

@@ -1,0 +1,5 @@
+import sys
+
+from conformance.open_points.catalogue import main
+
+sys.exit(main())
