@@ -43,8 +43,10 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU, CHRF
 
 import oracle
-from conformance.crosscheck.catalogue import segment_order_missing_from_reference
-from conformance.crosscheck.inputs import PLAIN_TOKENS, chrf_inputs
+from conformance.crosscheck.adapters.bleu import PLAIN_TOKENS
+from conformance.crosscheck.adapters.chrf import chrf_inputs
+from conformance.crosscheck.adapters.chrf_plus_plus_compute import (
+    orders_missing_from_a_reference as segment_order_missing_from_reference)
 from oracle.chrf import WHITESPACE_CODE_POINTS
 
 REL = 1e-9

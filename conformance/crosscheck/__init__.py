@@ -3,7 +3,7 @@
     conformance crosscheck [--against sacrebleu,nltk] [--examples N] [--seed N] [--output FILE]
 
 Exit 0 when every disagreement is explained by the catalogue
-(conformance/crosscheck/catalogue.py), 1 otherwise (each unexplained one is
+(declared by the tools' adapters, conformance/crosscheck/adapters/), 1 otherwise (each unexplained one is
 printed with a shrunk reproducer), 2 on usage errors.
 """
 

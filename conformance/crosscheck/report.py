@@ -38,7 +38,7 @@ def reproducer_section(reproducer: Reproducer) -> list[str]:
     comparison = reproducer.comparison
     lines = [
         f"Check `{reproducer.check.id}`: `{reproducer.check.counterpart}` against the oracle "
-        f"(`{reproducer.check.tool_id}@1.0.0`).",
+        f"(`{reproducer.check.tool_label}`).",
         "",
         "Input (minimal, found by Hypothesis shrinking):" if reproducer.shrunk
         else "Input (as generated: shrinking did not reproduce it):",
@@ -47,7 +47,7 @@ def reproducer_section(reproducer: Reproducer) -> list[str]:
         json.dumps(reproducer.input, ensure_ascii=False),
         "```",
         "",
-        f"The contract's side alone: `conformance exec {reproducer.check.tool_id}@1.0.0` with this input on stdin.",
+        f"The contract's side alone: `conformance exec {reproducer.check.tool_label}` with this input on stdin.",
         "",
         "| value | contract (oracle) | library |",
         "|---|---|---|",
@@ -70,7 +70,7 @@ def render(result: CrosscheckResult) -> str:
         f"`conformance crosscheck --against {','.join(result.libraries)} --examples {result.examples} "
         f"--seed {result.seed}`, with {versions}.",
         "",
-        "Each entry is a named predicate in `conformance/crosscheck/catalogue.py`. The oracle and the library run "
+        "Each entry is a named predicate in its tool's adapter, `conformance/crosscheck/adapters/`. The oracle and the library run "
         "on the same generated inputs; a disagreement that no entry explains fails the command. Reproducers are "
         "the minimal inputs Hypothesis shrinking found where the entry applies and the values differ. Floats "
         "agree when within 1e-9 relative (0 only equals 0); counts, lengths and tokens must be equal.",

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_
 from conformance.crosscheck.catalogue import CATALOGUE, Divergence, explaining, explains
 from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, Check, compare_safely, evaluate, oracle_output
 from conformance.crosscheck.comparison import Comparison
-from conformance.crosscheck.inputs import STRATEGIES
+from conformance.crosscheck.adapters import inputs
 
 SHRINK_EXAMPLES = 2000  # how many inputs a search may try to hit a condition before shrinking
 
@@ -67,7 +67,7 @@ def generate_inputs(tool_id: str, count: int, seed: int) -> list[dict]:
     @hypothesis_seed(seed)
     @settings(max_examples=count, database=None, phases=[Phase.generate], derandomize=False, deadline=None,
               suppress_health_check=list(HealthCheck))
-    @given(STRATEGIES[tool_id])
+    @given(inputs(tool_id))
     def collect(payload: dict) -> None:
         collected.setdefault(json.dumps(payload, sort_keys=True), copy.deepcopy(payload))
 
@@ -105,7 +105,7 @@ def shrink(tool_id: str, condition, seed: int, examples: int = SHRINK_EXAMPLES) 
     @settings(max_examples=examples, database=None, phases=[Phase.generate, Phase.shrink], derandomize=False,
               deadline=None, verbosity=Verbosity.quiet, report_multiple_bugs=False,
               suppress_health_check=list(HealthCheck))
-    @given(STRATEGIES[tool_id])
+    @given(inputs(tool_id))
     def probe(payload: dict) -> None:
         if condition(payload):
             hits.append(copy.deepcopy(payload))
@@ -151,8 +151,9 @@ def run_crosscheck(libraries: list[str], examples: int, seed: int, find_reproduc
 
     for tool_id in sorted({check.tool_id for check in checks}):
         for index, payload in enumerate(generate_inputs(tool_id, examples, seed)):
-            expected = oracle_output(tool_id, payload)
-            for check in (c for c in checks if c.tool_id == tool_id):
+            tool_checks = [c for c in checks if c.tool_id == tool_id]
+            expected = oracle_output(tool_checks[0], payload)
+            for check in tool_checks:
                 outcome, ids = classify(check, payload, compare_safely(check, payload, expected))
                 stats = statistics[check.id]
                 setattr(stats, outcome, getattr(stats, outcome) + 1)

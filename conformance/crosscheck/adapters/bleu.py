@@ -1,0 +1,134 @@
+"""What the BLEU tools' adapters share: input conversion for sacreBLEU, the cross-check inputs,
+and conditions on the corpus statistics (computed with the oracle's own BLEU statistics)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from hypothesis import strategies as st
+
+from conformance.crosscheck.comparison import Comparison, not_comparable
+from oracle.bleu_statistics import corpus_sums, segment_statistics
+from oracle.validation import format_path
+
+DEFAULT_MAX_ORDER = 4  # both BLEU contracts: "max_order omitted means 4"
+
+
+def max_order(payload: dict) -> int:
+    return int(payload.get("max_order", DEFAULT_MAX_ORDER))
+
+
+# --- inputs -------------------------------------------------------------------------
+
+# Tokens come from a three-word vocabulary so that hypotheses and references
+# share n-grams. One input in five also draws probes: tokens holding a space,
+# U+00A0 or U+001C (sacreBLEU's input is a string split with str.split(), so
+# these have no faithful conversion), and non-ASCII, astral and punctuation
+# tokens (which it takes unchanged).
+PLAIN_TOKENS = ["a", "b", "c"]
+PROBE_TOKENS = ["a b", "a\u00a0b", "x\u001c", "\u00e9", "\U0001f600", "."]
+
+
+def _token_list(with_probes: bool, max_size: int = 7):
+    token = st.sampled_from(PLAIN_TOKENS + PROBE_TOKENS if with_probes else PLAIN_TOKENS)
+    return st.lists(token, max_size=max_size)
+
+
+@st.composite
+def bleu_inputs(draw, **fixed) -> dict:
+    """A valid BLEU input: 1-4 segments of 0-7 tokens, 1-3 references, any max_order; ``fixed`` options added."""
+    # One input in five has probe tokens: the rest stay comparable with sacreBLEU.
+    with_probes = draw(st.integers(0, 4)) == 4
+    segments = draw(st.integers(1, 4))
+    hypotheses = [draw(_token_list(with_probes)) for _ in range(segments)]
+    references = [draw(st.lists(_token_list(with_probes), min_size=1, max_size=3)) for _ in range(segments)]
+    payload: dict = {"hypotheses": hypotheses, "references": references}
+    order = draw(st.none() | st.integers(1, 8))
+    if order is not None:
+        payload["max_order"] = order
+    payload.update(fixed)
+    return payload
+
+
+# --- sacreBLEU's form of an input -----------------------------------------------------
+
+
+def whitespace_token(payload: dict) -> str:
+    """The path of the first token sacreBLEU cannot take unchanged, or "".
+
+    sacreBLEU takes each segment as one string and splits it with str.split(): a token
+    holding a code point for which str.isspace() is true would be split in two. (Tokens
+    are never empty: the schema's minLength is 1.)
+    """
+    for i, hypothesis in enumerate(payload["hypotheses"]):
+        for k, token in enumerate(hypothesis):
+            if token.split() != [token]:
+                return format_path(["hypotheses", i, k])
+    for i, references in enumerate(payload["references"]):
+        for j, reference in enumerate(references):
+            for k, token in enumerate(reference):
+                if token.split() != [token]:
+                    return format_path(["references", i, j, k])
+    return ""
+
+
+def sacrebleu_streams(payload: dict) -> tuple[list[str], list[list[str | None]]]:
+    """Hypotheses as strings; references as sacreBLEU's reference streams, None where a segment has fewer."""
+    hypotheses = [" ".join(tokens) for tokens in payload["hypotheses"]]
+    width = max(len(refs) for refs in payload["references"])
+    streams = [[" ".join(refs[j]) if j < len(refs) else None for refs in payload["references"]]
+               for j in range(width)]
+    return hypotheses, streams
+
+
+def unsplittable(payload: dict) -> Comparison | None:
+    path = whitespace_token(payload)
+    if path:
+        return not_comparable(f"{path} contains whitespace: sacreBLEU splits segments with str.split()")
+    return None
+
+
+@lru_cache(maxsize=None)
+def sacrebleu_bleu(order: int, smooth_method: str, effective_order: bool):
+    from sacrebleu.metrics import BLEU
+
+    return BLEU(tokenize="none", smooth_method=smooth_method, max_ngram_order=order, effective_order=effective_order)
+
+
+# --- conditions on BLEU inputs --------------------------------------------------------
+
+
+def corpus_counts(payload: dict) -> tuple[list[int], list[int]]:
+    """The corpus m_n and l_n of a BLEU input."""
+    n = max_order(payload)
+    per_segment = [segment_statistics(h, refs, n) for h, refs in zip(payload["hypotheses"], payload["references"])]
+    return corpus_sums(per_segment, n)
+
+
+def empty_candidate_and_reference(payload: dict) -> bool:
+    """c = 0 and r = 0: every hypothesis is empty and every segment has an empty reference (the closest to 0)."""
+    return all(not h for h in payload["hypotheses"]) and all(
+        any(not ref for ref in refs) for refs in payload["references"])
+
+
+def some_order_unmatched_with_ngrams(payload: dict) -> bool:
+    """Some order has m_n = 0 although l_n > 0, while another order matched (the score is exactly 0 by contract)."""
+    matches, totals = corpus_counts(payload)
+    return any(matches) and any(m == 0 and l > 0 for m, l in zip(matches, totals))
+
+
+def some_order_without_ngrams_yet_unigram_match(payload: dict) -> bool:
+    """Some order has l_n = 0 (every hypothesis shorter than n) while unigrams matched."""
+    matches, totals = corpus_counts(payload)
+    return matches[0] > 0 and any(l == 0 for l in totals)
+
+
+def some_zero_match_order_yet_unigram_match(payload: dict) -> bool:
+    """Some order has m_n = 0 (with or without n-grams) while unigrams matched."""
+    matches, _ = corpus_counts(payload)
+    return matches[0] > 0 and any(m == 0 for m in matches)
+
+
+def some_segment_shorter_than_max_order(payload: dict) -> bool:
+    """A hypothesis (possibly empty) has fewer than max_order tokens: it has no n-grams of the highest orders."""
+    return any(len(h) < max_order(payload) for h in payload["hypotheses"])
