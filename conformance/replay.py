@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from conformance.model import Case, CaseResult, Expectation, Mismatch, Verdict
-from conformance.targets import TargetSpecError, make_target
+from conformance.targets import DEFAULT_TIMEOUT, TargetSpecError, make_target
 
 FORMAT = "conformance-reproducer/1"
 EXIT_PASSES, EXIT_FAILS, EXIT_USAGE = 0, 1, 2
@@ -156,7 +156,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("replay", help="re-send a saved failing case to its target and show the diff")
     parser.add_argument("file", metavar="FILE", help="a reproducer JSON file written by `conformance run`")
     parser.add_argument("--target", default=None, help="send to this target instead of the one in the file")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds for the request (default 10)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds for the request (default %(default)g)")
     parser.add_argument("--promote", default=None, metavar="FIXTURE_FILE",
                         help="add the case to fixtures/<tool>/<version>/<topic>.json instead of replaying")
     parser.add_argument("--id", dest="case_id", default=None, help="the new fixture case id (with --promote)")

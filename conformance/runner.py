@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.pytest_plugin import DEFAULT_REPORT_DIR, PROFILES
+from conformance.engine.options import DEFAULT_REPORT_DIR, PROFILES
+from conformance.targets import DEFAULT_TIMEOUT
 
 SUITE_INI = Path(__file__).resolve().parent / "suite" / "pytest.ini"
 
@@ -47,7 +48,7 @@ def register(subparsers) -> None:
     parser.add_argument("--strict", action="store_true", help="fail if a listed known failure now passes")
     parser.add_argument("--write-known-failures", default=None, metavar="FILE",
                         help="write this run's deviations as a known-failures file")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per request (default 10)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per request (default %(default)g)")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
                         help="concurrent requests for the fixture cases (default 1)")
     parser.add_argument("-k", dest="keyword", default=None, metavar="EXPR",

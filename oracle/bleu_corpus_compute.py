@@ -6,16 +6,15 @@ Reads top to bottom like the contract's semantics.
 from __future__ import annotations
 
 from oracle.bleu_score import bleu_score, brevity_penalty
-from oracle.bleu_statistics import closest_ref_length, corpus_sums, segment_statistics
+from oracle.bleu_statistics import DEFAULT_MAX_ORDER, closest_ref_length, corpus_sums, segment_statistics
 from oracle.jsnumber import round_to_fixed
 from oracle.tool import Tool
 from oracle.validation import BLEU_NO_LONE_SURROGATES, BLEU_TOKEN_LIMITS, EQUAL_SEGMENT_COUNTS, Schema
 
-DEFAULT_MAX_ORDER = 4  # "max_order omitted means 4"
 
 
 def compute(payload: dict) -> dict:
-    max_order = int(payload.get("max_order", DEFAULT_MAX_ORDER))
+    max_order = int(payload.get("max_order", DEFAULT_MAX_ORDER))  # "max_order omitted means 4"
     hypotheses, references = payload["hypotheses"], payload["references"]
 
     # m_n and l_n summed over all segments before dividing; clipping by the largest count in one reference.

@@ -5,17 +5,16 @@ Reads top to bottom like the contract's semantics.
 
 from __future__ import annotations
 
-from oracle.bleu_statistics import corpus_sums, segment_statistics
+from oracle.bleu_statistics import DEFAULT_MAX_ORDER, corpus_sums, segment_statistics
 from oracle.tool import Tool
 from oracle.validation import (BLEU_NO_LONE_SURROGATES, BLEU_TOKEN_LIMITS, EQUAL_SEGMENT_COUNTS, OUTPUT_SIZE_LIMIT,
                                Schema)
 
-DEFAULT_MAX_ORDER = 4  # "omitted means 4"
 DEFAULT_DETAIL = "totals"  # "default when omitted"
 
 
 def compute(payload: dict) -> dict:
-    max_order = int(payload.get("max_order", DEFAULT_MAX_ORDER))
+    max_order = int(payload.get("max_order", DEFAULT_MAX_ORDER))  # "omitted means 4"
     detail = payload.get("detail", DEFAULT_DETAIL)
 
     # "For each order n = 1..max_order ... clipped_count(g) = min(count, max_reference_count)";

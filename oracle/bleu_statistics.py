@@ -13,6 +13,7 @@ from itertools import chain
 from typing import Iterator
 
 Ngram = tuple[str, ...]
+DEFAULT_MAX_ORDER = 4  # the BLEU contracts: "max_order omitted means 4"
 
 
 def ngrams(tokens: list[str], max_order: int) -> Iterator[Ngram]:

@@ -26,7 +26,7 @@ import pytest
 import oracle
 from conformance import compare, fixtures, strategies
 from conformance.model import Case, Expectation
-from conformance.pytest_plugin import PROFILES
+from conformance.engine import PROFILES
 from conformance.targets import InProcessTarget
 
 TESTS_DIR = Path(__file__).resolve().parent

@@ -8,11 +8,8 @@ from functools import lru_cache
 from hypothesis import strategies as st
 
 from conformance.crosscheck.comparison import Comparison, not_comparable
-from oracle.bleu_statistics import corpus_sums, segment_statistics
+from oracle.bleu_statistics import DEFAULT_MAX_ORDER, corpus_sums, segment_statistics
 from oracle.validation import format_path
-
-DEFAULT_MAX_ORDER = 4  # both BLEU contracts: "max_order omitted means 4"
-
 
 def max_order(payload: dict) -> int:
     return int(payload.get("max_order", DEFAULT_MAX_ORDER))
