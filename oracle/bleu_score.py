@@ -18,6 +18,15 @@ def brevity_penalty(candidate_length: int, reference_length: int) -> float:
     return math.exp(1 - r / c)
 
 
+def geometric_mean_score(bp: float, precisions: list[tuple[float, int]]) -> float:
+    """bp * exp((1/N) * sum of ln(p_n)), each p_n = numerator / denominator (one division), summed in order."""
+    n_orders = len(precisions)
+    log_sum = 0.0
+    for numerator, denominator in precisions:
+        log_sum += math.log(numerator / denominator)
+    return bp * math.exp((1 / n_orders) * log_sum)
+
+
 def bleu_score(bp: float, matches: list[int], totals: list[int]) -> float:
     """bp * exp((1/N) * sum of ln(m_n / l_n)), summed in order n = 1..N.
 
@@ -25,8 +34,56 @@ def bleu_score(bp: float, matches: list[int], totals: list[int]) -> float:
     """
     if bp == 0 or any(m == 0 for m in matches):
         return 0.0
-    n_orders = len(matches)
-    log_sum = 0.0
-    for m, l in zip(matches, totals):
-        log_sum += math.log(m / l)
-    return bp * math.exp((1 / n_orders) * log_sum)
+    return geometric_mean_score(bp, list(zip(matches, totals)))
+
+
+# --- Smoothed sentence BLEU (Chen and Cherry 2014, section 2) ------------------------------
+
+SMOOTHING_METHODS = ("none", "chen-cherry-1", "chen-cherry-2", "chen-cherry-3")
+FLOOR_EPSILON = 0.1  # smoothing 1: "epsilon 0.1", the double nearest 1/10
+
+
+def smoothed_precisions(matches: list[int], totals: list[int], method: str) -> list[tuple[float, int]]:
+    """(numerator, denominator) of each p_n as the method defines it; a denominator 0 means no p_n.
+
+    none: m_n / l_n. chen-cherry-1: 0.1 / l_n where m_n = 0. chen-cherry-2 (Lin and Och 2004):
+    (m_n + 1) / (l_n + 1) for n >= 2. chen-cherry-3 (NIST): 1 / (2^k l_n) where m_n = 0, k
+    starting at 1 and growing by one at each such order.
+    """
+    precisions: list[tuple[float, int]] = []
+    k = 1
+    for n, (m, l) in enumerate(zip(matches, totals), start=1):
+        if method == "chen-cherry-1" and m == 0:
+            precisions.append((FLOOR_EPSILON, l))
+        elif method == "chen-cherry-2" and n >= 2:
+            precisions.append((m + 1, l + 1))
+        elif method == "chen-cherry-3" and m == 0:
+            precisions.append((1, 2**k * l))
+            k += 1
+        else:
+            precisions.append((m, l))
+    return precisions
+
+
+def orders_used(precisions: list[tuple[float, int]], effective_order: bool) -> int:
+    """N': every order, or with effective order the leading orders whose smoothed denominator is > 0."""
+    if not effective_order:
+        return len(precisions)
+    used = 0
+    for _, denominator in precisions:
+        if denominator == 0:
+            break
+        used += 1
+    return used
+
+
+def sentence_bleu(bp: float, candidate_length: int, matches: list[int], precisions: list[tuple[float, int]],
+                  used: int, effective_order: bool, method: str) -> float:
+    """The zero rules, then bp * exp((1/N') * sum of ln(p_n)) over the N' orders used."""
+    if candidate_length == 0 or matches[0] == 0:
+        return 0.0  # "exactly 0 when c = 0, when m_1 = 0"
+    if not effective_order and any(denominator == 0 for _, denominator in precisions):
+        return 0.0  # "some order n <= max_order has smoothed denominator 0"
+    if method == "none" and any(m == 0 for m in matches[:used]):
+        return 0.0  # "with none when some m_n = 0 for n <= N'"
+    return geometric_mean_score(bp, precisions[:used])

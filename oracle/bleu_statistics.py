@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import chain
-from typing import Iterator
+from typing import Iterable, Iterator
 
 Ngram = tuple[str, ...]
 DEFAULT_MAX_ORDER = 4  # the BLEU contracts: "max_order omitted means 4"
@@ -91,6 +91,11 @@ def corpus_sums(per_segment: list[SegmentStatistics], max_order: int) -> tuple[l
     return matches, totals
 
 
+def closest_length(candidate_length: int, reference_lengths: Iterable[int]) -> int:
+    """The reference length closest to the candidate's; a tie goes to the shorter (section 2.2.2)."""
+    return min(reference_lengths, key=lambda length: (abs(length - candidate_length), length))
+
+
 def closest_ref_length(candidate_length: int, references: list[list[str]]) -> int:
-    """The reference length closest to the candidate's; a tie goes to the shorter reference."""
-    return min((len(ref) for ref in references), key=lambda length: (abs(length - candidate_length), length))
+    """The length of the reference closest to the candidate's; a tie goes to the shorter reference."""
+    return closest_length(candidate_length, (len(ref) for ref in references))

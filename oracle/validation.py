@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import fastjsonschema
 import jsonschema
@@ -114,14 +114,20 @@ def _short_repr(value: Any) -> str:
 
 @dataclass(frozen=True, eq=False)
 class Schema:
-    """Check one property against its subschema of the contract's input_schema."""
+    """Check one property against its subschema of the contract's input_schema.
+
+    ``leave``: schema keywords this check passes over because the contract checks them later,
+    as limits (a contract that states "then the limits" after the fields).
+    """
 
     prop: str
+    leave: frozenset[str] = frozenset()
 
     def check(self, payload: dict, contract: Contract) -> None:
         if self.prop not in payload:
             return  # optional and omitted: required keys were checked before
-        errors = list(contract.property_validator(self.prop).iter_errors(payload[self.prop]))
+        errors = [error for error in contract.property_validator(self.prop).iter_errors(payload[self.prop])
+                  if error.validator not in self.leave]
         if not errors:
             return
         # the shallowest violation, then the first in document order, then by keyword rank
@@ -191,13 +197,17 @@ def validate(contract: Contract, payload: Any, rules: Iterable[Schema | Rule]) -
 # Semantic rules shared by the tools. Each names the offending path.
 
 
-def equal_segment_counts(payload: dict, limits: Mapping[str, int]) -> None:
-    hyps, refs = payload["hypotheses"], payload["references"]
-    if len(hyps) != len(refs):
-        raise ContractError(
-            INVALID_INPUT,
-            f"references: has {len(refs)} segments but hypotheses has {len(hyps)}; they must be equal",
-        )
+def equal_counts(first: str, second: str) -> Rule:
+    """"equal segment counts": two lists that pair up by index have the same length."""
+    def check(payload: dict, limits: Mapping[str, int]) -> None:
+        if len(payload[first]) != len(payload[second]):
+            raise ContractError(
+                INVALID_INPUT,
+                f"{second}: has {len(payload[second])} segments but {first} has {len(payload[first])}; "
+                "they must be equal",
+            )
+
+    return Rule("equal segment counts", check)
 
 
 def iter_token_paths(payload: dict):
@@ -218,22 +228,13 @@ def all_tokens(payload: dict) -> list[str]:
     return [*hypothesis_tokens, *reference_tokens]
 
 
-def bleu_token_limits(payload: dict, limits: Mapping[str, int]) -> None:
-    """max_token_bytes, max_total_tokens, max_total_token_bytes.
-
-    The totals count hypothesis and reference tokens: the contract does not say
-    which (an open point in reports/ambiguities.md); the suite never tests an
-    input on which the readings disagree.
-    """
+def token_limits(tokens: list[str], paths: Callable[[], Iterator], limits: Mapping[str, int]) -> None:
+    """max_token_bytes (the first token over it, by path), then max_total_tokens, then max_total_token_bytes."""
     max_token_bytes = limits["max_token_bytes"]
-    sizes = [len(token.encode("utf-8", "surrogatepass")) for token in all_tokens(payload)]
+    sizes = [len(token.encode("utf-8", "surrogatepass")) for token in tokens]
     if sizes and max(sizes) > max_token_bytes:
         # the first token over the limit, found again with its path for the message
-        path, size = next(
-            (path, size)
-            for (path, _), size in zip(iter_token_paths(payload), sizes)
-            if size > max_token_bytes
-        )
+        path, size = next((path, size) for (path, _), size in zip(paths(), sizes) if size > max_token_bytes)
         raise ContractError(
             LIMIT_EXCEEDED,
             f"{format_path(path)}: token has {size} UTF-8 bytes, more than max_token_bytes {max_token_bytes}",
@@ -250,6 +251,16 @@ def bleu_token_limits(payload: dict, limits: Mapping[str, int]) -> None:
         )
 
 
+def bleu_token_limits(payload: dict, limits: Mapping[str, int]) -> None:
+    """max_token_bytes, max_total_tokens, max_total_token_bytes.
+
+    The totals count hypothesis and reference tokens: the contract does not say
+    which (an open point in reports/ambiguities.md); the suite never tests an
+    input on which the readings disagree.
+    """
+    token_limits(all_tokens(payload), lambda: iter_token_paths(payload), limits)
+
+
 def bleu_no_lone_surrogates(payload: dict, limits: Mapping[str, int]) -> None:
     """A token must be text that UTF-8 can carry (an open point for the BLEU tools)."""
     # One strict encoding of all tokens at once fails exactly when some token has a lone
@@ -261,7 +272,7 @@ def bleu_no_lone_surrogates(payload: dict, limits: Mapping[str, int]) -> None:
             raise ContractError(INVALID_INPUT, f"{format_path(path)}: contains a lone surrogate")
 
 
-EQUAL_SEGMENT_COUNTS = Rule("equal segment counts", equal_segment_counts)
+EQUAL_SEGMENT_COUNTS = equal_counts("hypotheses", "references")
 BLEU_NO_LONE_SURROGATES = Rule("no lone surrogates", bleu_no_lone_surrogates)
 BLEU_TOKEN_LIMITS = Rule("token limits", bleu_token_limits)
 
@@ -282,6 +293,76 @@ def chrf_text_limits(payload: dict, limits: Mapping[str, int]) -> None:
 
 
 CHRF_TEXT_LIMITS = Rule("text bytes, then lone surrogates", chrf_text_limits)
+
+
+# ---------------------------------------------------------------------------
+# Rules of the one-segment BLEU tools ("hypothesis": tokens, "references": token lists).
+
+
+def sentence_token_paths(payload: dict) -> Iterator[tuple[tuple, str]]:
+    for j, token in enumerate(payload["hypothesis"]):
+        yield ("hypothesis", j), token
+    for k, reference in enumerate(payload["references"]):
+        for j, token in enumerate(reference):
+            yield ("references", k, j), token
+
+
+def lone_surrogates_in(field: str) -> Rule:
+    """A field of strings (or of lists of strings) must be "free of lone surrogates"."""
+    def check(payload: dict, limits: Mapping[str, int]) -> None:
+        if field not in payload:
+            return
+        value = payload[field]
+        rows = [[(field, j), item] for j, item in enumerate(value)]
+        if value and isinstance(value[0], list):
+            rows = [[(field, k, j), item] for k, row in enumerate(value) for j, item in enumerate(row)]
+        if not has_lone_surrogate("".join(item for _, item in rows)):
+            return
+        path = next(path for path, item in rows if has_lone_surrogate(item))
+        raise ContractError(INVALID_INPUT, f"{format_path(path)}: contains a lone surrogate")
+
+    return Rule(f"{field} free of lone surrogates", check)
+
+
+def sentence_limits(payload: dict, limits: Mapping[str, int]) -> None:
+    """"then the limits: at most 8 references, each token at most 128 UTF-8 bytes, at most 50000
+    tokens in total, at most 1048576 UTF-8 bytes of tokens in total"."""
+    references, most = payload["references"], limits["max_references_per_segment"]
+    if len(references) > most:
+        raise ContractError(LIMIT_EXCEEDED, f"references: has {len(references)} references, more than "
+                                            f"max_references_per_segment {most}")
+    tokens = [*payload["hypothesis"], *chain.from_iterable(references)]
+    token_limits(tokens, lambda: sentence_token_paths(payload), limits)
+
+
+SENTENCE_LIMITS = Rule("references, token bytes, total tokens, total token bytes", sentence_limits)
+
+
+# ---------------------------------------------------------------------------
+# Rules of the length-only tool (candidate_lengths, reference_lengths).
+
+
+def length_limits(payload: dict, limits: Mapping[str, int]) -> None:
+    """"then the limits: at most 1000 segments, at most 8 reference lengths per segment, every
+    length at most 1048576"."""
+    candidates, references = payload["candidate_lengths"], payload["reference_lengths"]
+    if len(candidates) > limits["max_segments"]:
+        raise ContractError(LIMIT_EXCEEDED, f"candidate_lengths: has {len(candidates)} segments, more than "
+                                            f"max_segments {limits['max_segments']}")
+    for i, lengths in enumerate(references):
+        if len(lengths) > limits["max_references_per_segment"]:
+            raise ContractError(LIMIT_EXCEEDED, f"reference_lengths[{i}]: has {len(lengths)} reference lengths, "
+                                                f"more than max_references_per_segment "
+                                                f"{limits['max_references_per_segment']}")
+    paths = [(("candidate_lengths", i), n) for i, n in enumerate(candidates)]
+    paths += [(("reference_lengths", i, j), n) for i, lengths in enumerate(references) for j, n in enumerate(lengths)]
+    for path, length in paths:
+        if length > limits["max_length"]:
+            raise ContractError(LIMIT_EXCEEDED, f"{format_path(path)}: length {length} is more than max_length "
+                                                f"{limits['max_length']}")
+
+
+LENGTH_LIMITS = Rule("segments, reference lengths, lengths", length_limits)
 
 
 # ---------------------------------------------------------------------------
