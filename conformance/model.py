@@ -4,7 +4,7 @@
     targets.py                              ->  TargetResponse   (what came back, untrusted, capped)
     compare.py                              ->  Verdict          (outcome + first Mismatch)
     runner / pytest plugin                  ->  CaseResult       (one per fixture case / property example)
-    reports.py                              <-  RunRecord        (header + every CaseResult)
+    reports/                                <-  RunRecord        (header + every CaseResult)
 
 Everything here is plain data with ``to_dict()`` giving the report.json form.
 """

@@ -527,30 +527,9 @@ def settle(result: CaseResult, strict: bool) -> None:
 
 
 def failure_text(result: CaseResult) -> str:
-    case = result.case
-    lines = [f"{result.outcome}: {case.case_id} ({case.tool_id}@{case.version})", f"  {result.message}"]
-    if case.description:
-        lines.append(f"  case: {case.description if len(case.description) <= 400 else case.description[:400] + '...'}")
-    lines.append(f"  input: {_short_json(case.input)}")
-    if result.mismatch is not None:
-        m = result.mismatch
-        lines.append(f"  at {m.pointer or '(whole output)'}: expected {_short_json(m.expected)}, "
-                     f"got {_short_json(m.actual)}"
-                     + (f" (delta {m.delta:.3g}, tolerance {m.tolerance:.3g})"
-                        if m.delta is not None and m.tolerance is not None else ""))
-    elif result.response is not None and result.response.kind == "transport_error":
-        lines.append(f"  target: {result.response.detail}")
-    if case.expect.kind == "output" and result.expected is not None:
-        lines.append(f"  expected output: {_short_json(result.expected)}")
-    if result.response is not None and result.response.kind == "result":
-        lines.append(f"  actual output:   {_short_json(result.response.result)}")
-    elif result.response is not None and result.response.kind == "rejection":
-        lines.append(f"  actual: rejected ({result.response.error_code or 'no code'}): {result.response.raw[:200]}")
-    if result.replay:
-        lines.append(f"  replay: {result.replay}")
-    if result.curl:
-        lines.append(f"  reproduce: {result.curl if len(result.curl) < 500 else result.curl[:500] + '...'}")
-    return "\n".join(lines)
+    from conformance.reports.failures import result_text
+
+    return result_text(result)
 
 
 def _short_json(value: Any, limit: int = 400) -> str:

@@ -21,6 +21,10 @@ import jsonschema
 import pytest
 
 from conformance import model, reports
+from conformance.reports.document import ReportSchemaError, build_header, property_of_case, utc_timestamp
+from conformance.reports.failures import numeric_difference
+from conformance.reports.markdown import md_code, md_text
+from conformance.reports.text import command_text, visible
 from conformance.model import Case, CaseResult, Expectation, Mismatch, RunRecord, TargetResponse
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -342,7 +346,7 @@ def test_all_four_files_are_written_and_junit_can_go_elsewhere(tmp_path):
 def test_a_record_off_the_schema_is_refused_before_anything_is_written(tmp_path, breakage):
     record = full_record()
     breakage(record)
-    with pytest.raises(reports.ReportSchemaError):
+    with pytest.raises(ReportSchemaError):
         reports.write_reports(record, tmp_path / "out")
     assert not (tmp_path / "out").exists()
 
@@ -479,11 +483,11 @@ def test_junit_is_well_formed_despite_control_characters_and_surrogates(written)
     ],
 )
 def test_visible(text, shown):
-    assert reports.visible(text) == shown
+    assert visible(text) == shown
 
 
 def test_visible_prose_keeps_spaces():
-    assert reports.visible("two words\u00a0here", spaces=False) == "two words⟨U+00A0⟩here"
+    assert visible("two words\u00a0here", spaces=False) == "two words⟨U+00A0⟩here"
 
 
 # ---------------------------------------------------------------- report.md
@@ -647,13 +651,13 @@ def test_generated_results_without_a_property_entry_still_get_a_testcase(tmp_pat
 
 
 def test_build_header_matches_the_schema():
-    built = reports.build_header(
+    built = build_header(
         target="oracle",
         contracts=[f"{BLEU}@1.0.0"],
         seed=1,
         profile="quick",
-        started=reports.utc_timestamp(),
-        finished=reports.utc_timestamp(),
+        started=utc_timestamp(),
+        finished=utc_timestamp(),
         timeout=10.0,
     )
     jsonschema.Draft202012Validator(SCHEMA["$defs"]["header"] | {"$defs": SCHEMA["$defs"]}).validate(built)
@@ -697,7 +701,7 @@ def test_html_renders_in_a_headless_browser():
     ],
 )
 def test_numeric_difference(delta, tolerance, shown):
-    assert reports.numeric_difference(delta, tolerance) == shown
+    assert numeric_difference(delta, tolerance) == shown
 
 
 @pytest.mark.parametrize(
@@ -722,7 +726,7 @@ def test_numeric_difference(delta, tolerance, shown):
     ],
 )
 def test_property_of_case(case_id, known, prop):
-    assert reports.property_of_case(case_id, known) == prop
+    assert property_of_case(case_id, known) == prop
 
 
 def test_family_names_with_slashes_and_a_property_level_result(tmp_path):
@@ -789,11 +793,11 @@ def test_family_names_with_slashes_and_a_property_level_result(tmp_path):
 def test_markdown_escaping():
     # CommonMark: a backslash before ASCII punctuation makes it literal; "_" inside a word is already literal.
     assert (
-        reports.md_text("retries_made _x_ <b> | * [l](u) `c` & ~ $")
+        md_text("retries_made _x_ <b> | * [l](u) `c` & ~ $")
         == "retries_made \\_x\\_ \\<b\\> \\| \\* \\[l\\](u) \\`c\\` \\& \\~ \\$"
     )
-    assert reports.md_code("a `b` c") == "``a `b` c``"
-    assert reports.md_code("`x`") == "`` `x` ``"
+    assert md_code("a `b` c") == "``a `b` c``"
+    assert md_code("`x`") == "`` `x` ``"
 
 
 def test_a_known_failing_property_is_skipped_with_its_reason(tmp_path):
@@ -893,14 +897,14 @@ def test_a_pipe_in_a_table_value_stays_in_its_cell(tmp_path):
 def test_commands_stay_pasteable():
     # a chrF input with a no-break space and U+0085 (NEL, one of the contract's whitespace code points)
     curl = 'curl -sS --data-binary \'{"hypotheses":["a\u00a0b"],"references":["a\u0085b"]}\' http://h/x'
-    shown, note = reports.command_text(curl)
+    shown, note = command_text(curl)
     assert shown == 'curl -sS --data-binary \'{"hypotheses":["a\u00a0b"],"references":["a⟨U+0085⟩b"]}\' http://h/x'
     assert "use the replay command instead" in note
-    assert reports.command_text("curl --data-binary '[\"a\u00a0b\u200b\"]'") == (
+    assert command_text("curl --data-binary '[\"a\u00a0b\u200b\"]'") == (
         "curl --data-binary '[\"a\u00a0b\u200b\"]'",
         "holds invisible or combining characters (U+00A0, U+200B) that copying may change: replay is exact",
     )
-    assert reports.command_text("conformance replay 'reports/latest/a b.json'") == (
+    assert command_text("conformance replay 'reports/latest/a b.json'") == (
         "conformance replay 'reports/latest/a b.json'",
         "",
     )
