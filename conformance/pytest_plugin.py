@@ -60,7 +60,6 @@ MAX_CONSECUTIVE_TRANSPORT_ERRORS = 5
 EARLY_WINDOW = 20
 
 EXIT_OK, EXIT_NONCONFORMANT, EXIT_UNCONCLUDED = 0, 1, 3
-DETAILED_FAILURES = 10  # explained in full at the end of a run; the rest by id (all are in the reports)
 MAX_HINT_CHARS = 8192  # longer curl/shell lines are left out: the replay command re-sends any input
 
 RUN_KEY = pytest.StashKey["ConformanceRun"]()
@@ -472,25 +471,9 @@ class ConformanceRun:
         session.exitstatus = code
 
     def summarise(self, record: RunRecord, paths: dict) -> None:
-        line = self.progress.line
-        line("")
-        line(progress.summary_table(record.results, record.properties))
-        problems = [result for result in record.results
-                    if result.outcome in ("failed", "errored") or (self.strict and result.outcome == "fixed")]
-        problems.sort(key=lambda result: len(_short_json(result.case.input, limit=10**6)))  # smallest first
-        for result in problems[:DETAILED_FAILURES]:
-            line("\n" + (failure_text(result) if result.outcome != "fixed" else
-                         f"fixed: {result.case.case_id} is listed as a known failure but passes now"))
-        for result in problems[DETAILED_FAILURES:]:
-            line(f"{result.outcome}: {result.case.case_id}: {result.message[:200]}")
-        if record.unhealthy_reason:
-            line(f"\nTARGET UNHEALTHY, run stopped: {record.unhealthy_reason}")
-        for error in self.harness_errors:
-            line(f"\nHARNESS ERROR (a bug of the suite, please report it): {error}")
-        verdict = {0: "conformant", 1: "NOT conformant", 3: "could not conclude"}.get(record.exit_code, "")
-        line(f"\ntarget {self.target.spec}: {verdict} (seed {self.seed}, profile {self.profile})".rstrip())
-        for name, path in sorted(paths.items()):
-            line(f"  {name}: {path}")
+        from conformance.reports import console, document
+
+        self.progress.line(console.summary(document.build_document(record), paths))
 
     def _write(self, text: str) -> None:
         capture = self.config.pluginmanager.getplugin("capturemanager")
@@ -530,11 +513,6 @@ def failure_text(result: CaseResult) -> str:
     from conformance.reports.failures import result_text
 
     return result_text(result)
-
-
-def _short_json(value: Any, limit: int = 400) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} chars)"
 
 
 def load_fixture_cases() -> list[Case]:

@@ -1,13 +1,14 @@
-"""The reports of a run: report.json, junit.xml, report.md and report.html.
+"""The reports of a run: report.json, junit.xml, report.md and report.html (and the console summary).
 
     write_reports(record, report_dir, junit_path=None) -> {"json": ..., "junit": ..., "markdown": ..., "html": ...}
 
 The RunRecord becomes one document, report.json, validated against report.schema.json
 (document.py); every other output is rendered from that document alone, one module per
-format: junit.py, markdown.py and html.py. They share one definition of what is counted
-(document.checks: each fixture case and each generated property once), one failure view
-(failures.py) and one set of text helpers (text.py: visible code points, budgets and
-truncation), so every output says the same about each failure.
+format: junit.py, markdown.py, html.py and console.py (the end-of-run summary). They share
+one definition of what is counted (document.checks: each fixture case and each generated
+property once), one failure view (failures.py) and one set of text helpers (text.py:
+visible code points, budgets and truncation), so every output says the same about each
+failure.
 
 The names below are re-exported for callers of the former single module.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.model import RunRecord
+from conformance.reports.console import summary, summary_table
 from conformance.reports.document import (
     CATEGORY_ORDER,
     PROBLEM_OUTCOMES,
@@ -124,7 +126,9 @@ __all__ = [
     "render_value",
     "report_document",
     "result_text",
+    "summary",
     "summary_matrices",
+    "summary_table",
     "tool_label",
     "truncate",
     "utc_timestamp",
