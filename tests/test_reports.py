@@ -313,7 +313,8 @@ def test_report_json_is_the_record_and_matches_the_schema(written):
     jsonschema.Draft202012Validator(SCHEMA).validate(document)
     # The lone surrogate is escaped in the file, and reads back as the same string.
     assert json.loads(json.dumps(full_record().to_dict())) == document
-    assert document["totals"] == {"passed": 2, "failed": 6, "errored": 1, "skipped": 1, "xfailed": 1, "fixed": 1}
+    # one per check: 8 fixture cases and 5 properties (the boundary property of bleu-corpus-compute passed)
+    assert document["totals"] == {"passed": 3, "failed": 6, "errored": 1, "skipped": 1, "xfailed": 1, "fixed": 1}
     assert "\\ud800" in read(written["json"])
     assert len(document["results"][9]["response"]["result"]["matches"]) == 30_000  # nothing truncated
 
@@ -496,7 +497,7 @@ def test_visible_prose_keeps_spaces():
 def test_markdown_summary_matrix(written):
     text = read(written["markdown"])
     assert "**NOT CONFORMANT** (exit code 1)" in text
-    assert "2 passed · 6 failed · 1 errored · 1 skipped · 1 xfailed · 1 fixed" in text
+    assert "3 passed · 6 failed · 1 errored · 1 skipped · 1 xfailed · 1 fixed" in text
     # One check per fixture case and per generated property. bleu-corpus-compute, valid: identity passed,
     # needs-http skipped, tie xfailed, zero fixed, property valid failed = 5; boundary: one-token passed,
     # max-segments errored, property boundary passed = 3; invalid: property invalid failed = 1.
@@ -908,3 +909,61 @@ def test_commands_stay_pasteable():
         "conformance replay 'reports/latest/a b.json'",
         "",
     )
+
+
+# ---------------------------------------------------------------- one run, the same counts everywhere
+
+
+def test_every_output_counts_the_same_checks(tmp_path):
+    """Each fixture case and each generated property is one check, whatever the output. This run:
+    bleu fixtures identity passed, one-token passed, limits errored; chrF++ fixtures nbsp failed and
+    basics passed; properties bleu valid passed (50 examples), bleu invalid skipped (unhealthy, no
+    example), chrF++ valid failed (30 examples, one shrunk example recorded), chrF++ boundary passed
+    (10 examples). Checks: passed 3 + 2 = 5, failed 1 + 1 = 2, errored 1, skipped 1: 9 in all, while
+    report.json holds 6 results (5 fixture cases and the shrunk example)."""
+    from conformance.reports import console
+
+    shrunk = hostile_failure()
+    results = [
+        simple("passed", "bleu-corpus-compute/1.0.0/basics#identity"),
+        simple("passed", "bleu-corpus-compute/1.0.0/basics#one-token", category="boundary"),
+        errored(),
+        whitespace_failure(),
+        simple("passed", "chrf-plus-plus-compute/1.0.0/basics#empty", tool=CHRF),
+        shrunk,
+    ]
+    properties = [
+        {"tool_id": BLEU, "version": "1.0.0", "family": "valid", "examples": 50, "outcome": "passed"},
+        {"tool_id": BLEU, "version": "1.0.0", "family": "invalid", "examples": 0, "outcome": "skipped",
+         "message": "not finished: the target is unhealthy"},
+        {"tool_id": CHRF, "version": "1.0.0", "family": "valid", "examples": 30, "outcome": "failed"},
+        {"tool_id": CHRF, "version": "1.0.0", "family": "boundary", "examples": 10, "outcome": "passed"},
+    ]
+    record = RunRecord(header=header(), results=results, properties=properties, exit_code=1)
+    paths = reports.write_reports(record, tmp_path)
+    expected = {"passed": 5, "failed": 2, "errored": 1, "skipped": 1, "xfailed": 0, "fixed": 0}
+
+    document = json.loads(read(paths["json"]))
+    assert len(document["results"]) == 6
+    assert document["totals"] == expected
+
+    line = "5 passed · 2 failed · 1 errored · 1 skipped · 0 xfailed · 0 fixed"
+    assert line in read(paths["markdown"])
+
+    page = read(paths["html"])
+    totals_list = re.search(r'<ul class="totals">(.*?)</ul>', page).group(1)
+    assert dict((o, int(n)) for n, o in re.findall(r"<li><b>(\d+)</b>(\w+)</li>", totals_list)) == expected
+
+    root = ElementTree.fromstring(paths["junit"].read_bytes())
+    assert (root.get("tests"), root.get("failures"), root.get("errors"), root.get("skipped")) == ("9", "2", "1", "1")
+    assert len(list(root.iter("testcase"))) == 9
+
+    shown = console.summary(document, paths)
+    assert line in shown
+    rows = [row.split() for row in shown.splitlines() if row.startswith((BLEU, CHRF))]
+    # tool, passed, failed, errored, skipped, xfailed, fixed, examples
+    assert sorted(rows) == [
+        [BLEU, "3", "0", "1", "1", "0", "0", "50"],
+        [CHRF, "2", "2", "0", "0", "0", "0", "40"],
+    ]
+    assert shown.count("\nfailed · ") == 2  # the nbsp fixture and the shrunk chrF++ example, in full

@@ -7,8 +7,8 @@ The RunRecord becomes one document, report.json, validated against report.schema
 format: junit.py, markdown.py, html.py and console.py (the end-of-run summary). They share
 one definition of what is counted (document.checks: each fixture case and each generated
 property once), one failure view (failures.py) and one set of text helpers (text.py:
-visible code points, budgets and truncation), so every output says the same about each
-failure.
+visible code points, budgets and truncation), so every output gives the same counts and
+says the same about each failure.
 
 The names below are re-exported for callers of the former single module.
 """
@@ -42,6 +42,7 @@ from conformance.reports.document import (
     report_document,
     summary_matrices,
     tool_label,
+    totals,
     utc_timestamp,
     verdict,
 )
@@ -130,6 +131,7 @@ __all__ = [
     "summary_matrices",
     "summary_table",
     "tool_label",
+    "totals",
     "truncate",
     "utc_timestamp",
     "verdict",

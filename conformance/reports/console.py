@@ -5,7 +5,8 @@
 A table of checks per tool by outcome (document.checks: each fixture case and each
 generated property once, with the generated examples sent), the failures (the smallest
 inputs first, in full up to DETAILED_FAILURES, then one line each; failures.failure_text),
-why a run could not conclude, and the closing verdict, then where the reports are. The live progress line while the run
+why a run could not conclude, and the closing verdict with the totals every other report
+gives (document.totals), then where the reports are. The live progress line while the run
 works is conformance/progress.py.
 """
 
@@ -72,6 +73,6 @@ def summary(document: dict, paths: dict[str, Path] | None = None) -> str:
         lines.append(f"\nTARGET UNHEALTHY, run stopped: {prose(document['unhealthy_reason'])}")
     for error in doc.harness_errors(document):
         lines.append(f"\nHARNESS ERROR (a bug of the suite, please report it): {error}")
-    lines += ["", verdict_line(document)]
+    lines += ["", verdict_line(document), doc.totals_text(document["totals"])]
     lines += [f"  {name}: {path}" for name, path in sorted((paths or {}).items())]
     return "\n".join(lines)

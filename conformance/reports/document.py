@@ -1,16 +1,20 @@
 """The report.json document: built from a RunRecord, validated, and read by every report.
 
     report_document(record) -> dict      # validated against report.schema.json
-    checks(document) -> [Check]          # the unit the tables of checks and JUnit count
+    checks(document) -> [Check]          # THE unit every report counts
+    totals(document) -> {outcome: n}     # the counts every report shows
 
 ``report.json`` is ``RunRecord.to_dict()`` made JSON-safe and validated against
 ``report.schema.json`` before anything is written. Every other format (markdown.py,
 html.py, junit.py, console.py) is rendered from this document, never from the in-memory
 records, so they cannot see more, or other, than report.json says.
 
-What is counted in the tables and in junit.xml: one **check** per fixture case, and one per
-generated property (one tool x family), whose outcome is the property's (the worst of its
-entry and its recorded examples), with the number of generated examples it sent alongside.
+What is counted: one **check** per fixture case, and one per generated property (one tool x
+family), whose outcome is the property's (the worst of its entry and its recorded examples),
+with the number of generated examples it sent alongside. The document keeps every fixture
+result and every failing (shrunk) generated example in ``results``, and every property in
+``properties``; its ``totals``, the console's table and verdict, report.md, report.html and
+junit.xml all count checks, so one run gives one set of numbers everywhere.
 """
 
 from __future__ import annotations
@@ -282,6 +286,19 @@ def checks(document: dict) -> list[Check]:
                 result
             )
     return fixtures + list(properties.values())
+
+
+def count(found: Iterable[Check]) -> dict[str, int]:
+    """Checks by outcome, every outcome present (0 when none)."""
+    counts = {outcome: 0 for outcome in OUTCOMES}
+    for check in found:
+        counts[check.outcome] += 1
+    return counts
+
+
+def totals(document: dict) -> dict[str, int]:
+    """The counts of a run, as report.json's ``totals`` and every other report give them."""
+    return count(checks(document))
 
 
 def totals_text(counts: dict[str, int]) -> str:
