@@ -266,7 +266,7 @@ def failure_text(view: FailureView, *, compact: bool = False) -> str:
         text, note = block.text, block.note
         if "\n" in text:
             text, cut = truncate(text, COMPACT_BLOCK_LIMIT)
-            lines += [f"  {block.label}:", *(f"    {line}" for line in text.split("\n"))]
+            lines += [f"  {block.label}:", *(f"    {line}".rstrip() for line in text.split("\n"))]
         else:
             text, cut = truncate(text, LINE_LIMIT)
             lines.append(f"  {block.label}: {text}".rstrip())
