@@ -28,7 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from conformance.model import Case, CaseResult, Expectation, Mismatch, RunRecord, TargetResponse  # noqa: E402
-from conformance.reports import MAX_DETAILED_FAILURES, visible, write_reports  # noqa: E402
+from conformance.reports import write_reports  # noqa: E402
+from conformance.reports.text import MAX_DETAILED_FAILURES, visible  # noqa: E402
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 # Run as root in a container: no sandbox, no GPU, no network chatter, /tmp instead of a small /dev/shm.

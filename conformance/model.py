@@ -4,7 +4,7 @@
     targets.py                              ->  TargetResponse   (what came back, untrusted, capped)
     compare.py                              ->  Verdict          (outcome + first Mismatch)
     runner / pytest plugin                  ->  CaseResult       (one per fixture case / property example)
-    reports.py                              <-  RunRecord        (header + every CaseResult)
+    reports/                                <-  RunRecord        (header + every CaseResult)
 
 Everything here is plain data with ``to_dict()`` giving the report.json form.
 """
@@ -124,17 +124,19 @@ class RunRecord:
     unhealthy_reason: str = ""  # set when the run ended early because the target was unhealthy (exit 3)
 
     def totals(self) -> dict[str, int]:
-        counts = {outcome: 0 for outcome in OUTCOMES}
-        for result in self.results:
-            counts[result.outcome] += 1
-        return counts
+        """Outcomes counted as every report counts them (conformance.reports.document.totals):
+        once per fixture case and once per generated property."""
+        return self.to_dict()["totals"]
 
     def to_dict(self) -> dict:
+        from conformance.reports.document import totals  # the one definition of what is counted
+
+        results = [result.to_dict() for result in self.results]
         return {
             "header": self.header,
-            "totals": self.totals(),
+            "totals": totals({"results": results, "properties": self.properties}),
             "exit_code": self.exit_code,
             "unhealthy_reason": self.unhealthy_reason,
             "properties": self.properties,
-            "results": [result.to_dict() for result in self.results],
+            "results": results,
         }

@@ -1,4 +1,4 @@
-"""What a run shows while it works, and the table it ends with.
+"""What a run shows while it works (what it prints when it ends is conformance/reports/console.py).
 
 On a terminal one status line is redrawn in place (cases done and failed per tool);
 otherwise (CI logs, pipes) a plain line is printed each time a tool's fixtures or
@@ -77,18 +77,8 @@ class Progress:
 
 
 def summary_table(results: Iterable[CaseResult], properties: Iterable[dict]) -> str:
-    """Per tool, by outcome: each fixture case and each generated property (family) counts once;
-    ``examples`` is how many generated inputs were sent."""
-    rows: dict[str, Counter] = defaultdict(Counter)
-    for result in results:
-        if result.case.origin == "fixture":
-            rows[result.case.tool_id][result.outcome] += 1
-    for prop in properties:
-        rows[prop["tool_id"]][prop["outcome"]] += 1
-        rows[prop["tool_id"]]["examples"] += prop.get("examples", 0)
-    header = ["tool", *OUTCOMES, "examples"]
-    table = [header] + [[tool_id, *(str(rows[tool_id][key]) for key in header[1:])] for tool_id in sorted(rows)]
-    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
-    lines = ["  ".join(cell.rjust(width) if i else cell.ljust(width) for i, (cell, width) in enumerate(zip(row, widths)))
-             for row in table]
-    return "\n".join(lines + ["(fixture cases and generated properties by outcome; examples: generated inputs sent)"])
+    """The end-of-run table, now conformance.reports.console.summary_table (rendered from the
+    report.json document); kept for callers that still hold the in-memory results."""
+    from conformance.reports.console import summary_table as table
+
+    return table({"results": [result.to_dict() for result in results], "properties": list(properties)})

@@ -14,11 +14,9 @@ usage error (``conformance run`` reports it as 2).
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
 
 import hypothesis
 import pytest
@@ -30,7 +28,6 @@ from conformance.engine.properties import Unhealthy
 from conformance.model import Case, CaseResult, RunRecord
 from conformance.targets import DEFAULT_TIMEOUT
 
-DETAILED_FAILURES = 10  # explained in full at the end of a run; the rest by id (all are in the reports)
 
 RUN_KEY = pytest.StashKey["ConformanceRun"]()
 
@@ -133,25 +130,9 @@ class ConformanceRun:
         session.exitstatus = record.exit_code
 
     def summarise(self, record: RunRecord, paths: dict) -> None:
-        line = self.progress.line
-        line("")
-        line(progress.summary_table(record.results, record.properties))
-        problems = [result for result in record.results
-                    if result.outcome in ("failed", "errored") or (self.options.strict and result.outcome == "fixed")]
-        problems.sort(key=lambda result: len(_short_json(result.case.input, limit=10**6)))  # smallest first
-        for result in problems[:DETAILED_FAILURES]:
-            line("\n" + (failure_text(result) if result.outcome != "fixed" else
-                         f"fixed: {result.case.case_id} is listed as a known failure but passes now"))
-        for result in problems[DETAILED_FAILURES:]:
-            line(f"{result.outcome}: {result.case.case_id}: {result.message[:200]}")
-        if record.unhealthy_reason:
-            line(f"\nTARGET UNHEALTHY, run stopped: {record.unhealthy_reason}")
-        for error in self.session.harness_errors:
-            line(f"\nHARNESS ERROR (a bug of the suite, please report it): {error}")
-        verdict = {0: "conformant", 1: "NOT conformant", 3: "could not conclude"}.get(record.exit_code, "")
-        line(f"\ntarget {self.session.target.spec}: {verdict} (seed {self.options.seed}, profile {self.options.profile})".rstrip())
-        for name, path in sorted(paths.items()):
-            line(f"  {name}: {path}")
+        from conformance.reports import console, document
+
+        self.progress.line(console.summary(document.build_document(record), paths))
 
     def _write(self, text: str) -> None:
         capture = self.config.pluginmanager.getplugin("capturemanager")
@@ -188,48 +169,14 @@ def settle(result: CaseResult, strict: bool) -> None:
 
 
 def failure_text(result: CaseResult) -> str:
-    case = result.case
-    lines = [f"{result.outcome}: {case.case_id} ({case.tool_id}@{case.version})", f"  {result.message}"]
-    if case.description:
-        lines.append(f"  case: {case.description if len(case.description) <= 400 else case.description[:400] + '...'}")
-    lines.append(f"  input: {_short_json(case.input)}")
-    if result.mismatch is not None:
-        m = result.mismatch
-        lines.append(f"  at {m.pointer or '(whole output)'}: expected {_short_json(m.expected)}, "
-                     f"got {_short_json(m.actual)}"
-                     + (f" (delta {m.delta:.3g}, tolerance {m.tolerance:.3g})"
-                        if m.delta is not None and m.tolerance is not None else ""))
-    elif result.response is not None and result.response.kind == "transport_error":
-        lines.append(f"  target: {result.response.detail}")
-    if case.expect.kind == "output" and result.expected is not None:
-        lines.append(f"  expected output: {_short_json(result.expected)}")
-    if result.response is not None and result.response.kind == "result":
-        lines.append(f"  actual output:   {_short_json(result.response.result)}")
-    elif result.response is not None and result.response.kind == "rejection":
-        lines.append(f"  actual: rejected ({result.response.error_code or 'no code'}): {result.response.raw[:200]}")
-    if result.replay:
-        lines.append(f"  replay: {result.replay}")
-    if result.curl:
-        lines.append(f"  reproduce: {result.curl if len(result.curl) < 500 else result.curl[:500] + '...'}")
-    return "\n".join(lines)
+    from conformance.reports.failures import result_text
 
-
-def _short_json(value: Any, limit: int = 400) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} chars)"
+    return result_text(result)
 
 
 def write_reports(record: RunRecord, report_dir: Path, junit_path: str | None) -> dict[str, Path]:
-    try:
-        from conformance.reports import write_reports as write_all
-    except ModuleNotFoundError as exc:
-        if exc.name != "conformance.reports":
-            raise
-        # reports.py not available: keep at least the machine-readable record
-        report_dir.mkdir(parents=True, exist_ok=True)
-        path = report_dir / "report.json"
-        path.write_text(json.dumps(record.to_dict(), indent=2, ensure_ascii=False, default=str), encoding="utf-8")
-        return {"report.json": path}
+    from conformance.reports import write_reports as write_all
+
     return write_all(record, report_dir, Path(junit_path) if junit_path else None)
 
 

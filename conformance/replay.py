@@ -23,7 +23,7 @@ import re
 import sys
 from pathlib import Path
 
-from conformance.model import Case, CaseResult, Expectation, Mismatch, Verdict
+from conformance.model import Case, CaseResult, Expectation, Verdict
 from conformance.targets import DEFAULT_TIMEOUT, TargetSpecError, make_target
 
 FORMAT = "conformance-reproducer/1"
@@ -90,27 +90,12 @@ def judge(case: Case, target) -> tuple[object, Verdict]:
 
 
 def describe(case: Case, response, verdict: Verdict) -> str:
-    lines = [f"{case.case_id} ({case.tool_id}@{case.version}): {verdict.outcome}"]
-    if verdict.message:
-        lines.append(f"  {verdict.message}")
-    mismatch: Mismatch | None = verdict.mismatch
-    if mismatch is not None:
-        lines.append(f"  at {mismatch.pointer or '(whole output)'}:")
-        lines.append(f"    expected: {json.dumps(mismatch.expected, ensure_ascii=False)}")
-        lines.append(f"    actual:   {json.dumps(mismatch.actual, ensure_ascii=False)}")
-        if mismatch.delta is not None:
-            lines.append(f"    delta {mismatch.delta!r}, tolerance {mismatch.tolerance!r}")
-    if verdict.outcome == "failed" and case.expect.kind == "output":
-        from conformance.compare import expected_for
+    """The replayed case as the end of a run shows it (conformance.reports.failures)."""
+    from conformance.compare import expected_for
+    from conformance.reports.failures import result_text
 
-        lines.append(f"  expected output (oracle): {json.dumps(expected_for(case), ensure_ascii=False)[:2000]}")
-        if response is not None and response.kind == "result":
-            lines.append(f"  actual output:            {json.dumps(response.result, ensure_ascii=False)[:2000]}")
-    if response is not None and response.kind == "transport_error":
-        lines.append(f"  target: {response.detail}")
-        if response.raw:
-            lines.append(f"  sent back: {response.raw}")
-    return "\n".join(lines)
+    expected = expected_for(case) if verdict.outcome in ("failed", "errored") else None
+    return result_text(CaseResult(case, verdict.outcome, verdict.message, verdict.mismatch, response, expected))
 
 
 def promote(case: Case, fixture_path: Path, case_id: str) -> Path:

@@ -21,6 +21,10 @@ import jsonschema
 import pytest
 
 from conformance import model, reports
+from conformance.reports.document import ReportSchemaError, build_header, property_of_case, utc_timestamp
+from conformance.reports.failures import numeric_difference
+from conformance.reports.markdown import md_code, md_text
+from conformance.reports.text import command_text, visible
 from conformance.model import Case, CaseResult, Expectation, Mismatch, RunRecord, TargetResponse
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -309,7 +313,8 @@ def test_report_json_is_the_record_and_matches_the_schema(written):
     jsonschema.Draft202012Validator(SCHEMA).validate(document)
     # The lone surrogate is escaped in the file, and reads back as the same string.
     assert json.loads(json.dumps(full_record().to_dict())) == document
-    assert document["totals"] == {"passed": 2, "failed": 6, "errored": 1, "skipped": 1, "xfailed": 1, "fixed": 1}
+    # one per check: 8 fixture cases and 5 properties (the boundary property of bleu-corpus-compute passed)
+    assert document["totals"] == {"passed": 3, "failed": 6, "errored": 1, "skipped": 1, "xfailed": 1, "fixed": 1}
     assert "\\ud800" in read(written["json"])
     assert len(document["results"][9]["response"]["result"]["matches"]) == 30_000  # nothing truncated
 
@@ -342,7 +347,7 @@ def test_all_four_files_are_written_and_junit_can_go_elsewhere(tmp_path):
 def test_a_record_off_the_schema_is_refused_before_anything_is_written(tmp_path, breakage):
     record = full_record()
     breakage(record)
-    with pytest.raises(reports.ReportSchemaError):
+    with pytest.raises(ReportSchemaError):
         reports.write_reports(record, tmp_path / "out")
     assert not (tmp_path / "out").exists()
 
@@ -479,11 +484,11 @@ def test_junit_is_well_formed_despite_control_characters_and_surrogates(written)
     ],
 )
 def test_visible(text, shown):
-    assert reports.visible(text) == shown
+    assert visible(text) == shown
 
 
 def test_visible_prose_keeps_spaces():
-    assert reports.visible("two words\u00a0here", spaces=False) == "two words⟨U+00A0⟩here"
+    assert visible("two words\u00a0here", spaces=False) == "two words⟨U+00A0⟩here"
 
 
 # ---------------------------------------------------------------- report.md
@@ -492,7 +497,7 @@ def test_visible_prose_keeps_spaces():
 def test_markdown_summary_matrix(written):
     text = read(written["markdown"])
     assert "**NOT CONFORMANT** (exit code 1)" in text
-    assert "2 passed · 6 failed · 1 errored · 1 skipped · 1 xfailed · 1 fixed" in text
+    assert "3 passed · 6 failed · 1 errored · 1 skipped · 1 xfailed · 1 fixed" in text
     # One check per fixture case and per generated property. bleu-corpus-compute, valid: identity passed,
     # needs-http skipped, tie xfailed, zero fixed, property valid failed = 5; boundary: one-token passed,
     # max-segments errored, property boundary passed = 3; invalid: property invalid failed = 1.
@@ -647,13 +652,13 @@ def test_generated_results_without_a_property_entry_still_get_a_testcase(tmp_pat
 
 
 def test_build_header_matches_the_schema():
-    built = reports.build_header(
+    built = build_header(
         target="oracle",
         contracts=[f"{BLEU}@1.0.0"],
         seed=1,
         profile="quick",
-        started=reports.utc_timestamp(),
-        finished=reports.utc_timestamp(),
+        started=utc_timestamp(),
+        finished=utc_timestamp(),
         timeout=10.0,
     )
     jsonschema.Draft202012Validator(SCHEMA["$defs"]["header"] | {"$defs": SCHEMA["$defs"]}).validate(built)
@@ -697,7 +702,7 @@ def test_html_renders_in_a_headless_browser():
     ],
 )
 def test_numeric_difference(delta, tolerance, shown):
-    assert reports.numeric_difference(delta, tolerance) == shown
+    assert numeric_difference(delta, tolerance) == shown
 
 
 @pytest.mark.parametrize(
@@ -722,7 +727,7 @@ def test_numeric_difference(delta, tolerance, shown):
     ],
 )
 def test_property_of_case(case_id, known, prop):
-    assert reports.property_of_case(case_id, known) == prop
+    assert property_of_case(case_id, known) == prop
 
 
 def test_family_names_with_slashes_and_a_property_level_result(tmp_path):
@@ -789,11 +794,11 @@ def test_family_names_with_slashes_and_a_property_level_result(tmp_path):
 def test_markdown_escaping():
     # CommonMark: a backslash before ASCII punctuation makes it literal; "_" inside a word is already literal.
     assert (
-        reports.md_text("retries_made _x_ <b> | * [l](u) `c` & ~ $")
+        md_text("retries_made _x_ <b> | * [l](u) `c` & ~ $")
         == "retries_made \\_x\\_ \\<b\\> \\| \\* \\[l\\](u) \\`c\\` \\& \\~ \\$"
     )
-    assert reports.md_code("a `b` c") == "``a `b` c``"
-    assert reports.md_code("`x`") == "`` `x` ``"
+    assert md_code("a `b` c") == "``a `b` c``"
+    assert md_code("`x`") == "`` `x` ``"
 
 
 def test_a_known_failing_property_is_skipped_with_its_reason(tmp_path):
@@ -893,14 +898,72 @@ def test_a_pipe_in_a_table_value_stays_in_its_cell(tmp_path):
 def test_commands_stay_pasteable():
     # a chrF input with a no-break space and U+0085 (NEL, one of the contract's whitespace code points)
     curl = 'curl -sS --data-binary \'{"hypotheses":["a\u00a0b"],"references":["a\u0085b"]}\' http://h/x'
-    shown, note = reports.command_text(curl)
+    shown, note = command_text(curl)
     assert shown == 'curl -sS --data-binary \'{"hypotheses":["a\u00a0b"],"references":["a⟨U+0085⟩b"]}\' http://h/x'
     assert "use the replay command instead" in note
-    assert reports.command_text("curl --data-binary '[\"a\u00a0b\u200b\"]'") == (
+    assert command_text("curl --data-binary '[\"a\u00a0b\u200b\"]'") == (
         "curl --data-binary '[\"a\u00a0b\u200b\"]'",
         "holds invisible or combining characters (U+00A0, U+200B) that copying may change: replay is exact",
     )
-    assert reports.command_text("conformance replay 'reports/latest/a b.json'") == (
+    assert command_text("conformance replay 'reports/latest/a b.json'") == (
         "conformance replay 'reports/latest/a b.json'",
         "",
     )
+
+
+# ---------------------------------------------------------------- one run, the same counts everywhere
+
+
+def test_every_output_counts_the_same_checks(tmp_path):
+    """Each fixture case and each generated property is one check, whatever the output. This run:
+    bleu fixtures identity passed, one-token passed, limits errored; chrF++ fixtures nbsp failed and
+    basics passed; properties bleu valid passed (50 examples), bleu invalid skipped (unhealthy, no
+    example), chrF++ valid failed (30 examples, one shrunk example recorded), chrF++ boundary passed
+    (10 examples). Checks: passed 3 + 2 = 5, failed 1 + 1 = 2, errored 1, skipped 1: 9 in all, while
+    report.json holds 6 results (5 fixture cases and the shrunk example)."""
+    from conformance.reports import console
+
+    shrunk = hostile_failure()
+    results = [
+        simple("passed", "bleu-corpus-compute/1.0.0/basics#identity"),
+        simple("passed", "bleu-corpus-compute/1.0.0/basics#one-token", category="boundary"),
+        errored(),
+        whitespace_failure(),
+        simple("passed", "chrf-plus-plus-compute/1.0.0/basics#empty", tool=CHRF),
+        shrunk,
+    ]
+    properties = [
+        {"tool_id": BLEU, "version": "1.0.0", "family": "valid", "examples": 50, "outcome": "passed"},
+        {"tool_id": BLEU, "version": "1.0.0", "family": "invalid", "examples": 0, "outcome": "skipped",
+         "message": "not finished: the target is unhealthy"},
+        {"tool_id": CHRF, "version": "1.0.0", "family": "valid", "examples": 30, "outcome": "failed"},
+        {"tool_id": CHRF, "version": "1.0.0", "family": "boundary", "examples": 10, "outcome": "passed"},
+    ]
+    record = RunRecord(header=header(), results=results, properties=properties, exit_code=1)
+    paths = reports.write_reports(record, tmp_path)
+    expected = {"passed": 5, "failed": 2, "errored": 1, "skipped": 1, "xfailed": 0, "fixed": 0}
+
+    document = json.loads(read(paths["json"]))
+    assert len(document["results"]) == 6
+    assert document["totals"] == expected
+
+    line = "5 passed · 2 failed · 1 errored · 1 skipped · 0 xfailed · 0 fixed"
+    assert line in read(paths["markdown"])
+
+    page = read(paths["html"])
+    totals_list = re.search(r'<ul class="totals">(.*?)</ul>', page).group(1)
+    assert dict((o, int(n)) for n, o in re.findall(r"<li><b>(\d+)</b>(\w+)</li>", totals_list)) == expected
+
+    root = ElementTree.fromstring(paths["junit"].read_bytes())
+    assert (root.get("tests"), root.get("failures"), root.get("errors"), root.get("skipped")) == ("9", "2", "1", "1")
+    assert len(list(root.iter("testcase"))) == 9
+
+    shown = console.summary(document, paths)
+    assert line in shown
+    rows = [row.split() for row in shown.splitlines() if row.startswith((BLEU, CHRF))]
+    # tool, passed, failed, errored, skipped, xfailed, fixed, examples
+    assert sorted(rows) == [
+        [BLEU, "3", "0", "1", "1", "0", "0", "50"],
+        [CHRF, "2", "2", "0", "0", "0", "0", "40"],
+    ]
+    assert shown.count("\nfailed · ") == 2  # the nbsp fixture and the shrunk chrF++ example, in full

@@ -7,6 +7,7 @@ import io
 import pytest
 
 from conformance import progress
+from conformance.reports import console
 from conformance.model import Case, CaseResult, Expectation, TargetResponse
 from conformance.engine import parse_tools, property_id_of_case
 from conformance.engine.health import HealthMonitor
@@ -79,9 +80,12 @@ def test_summary_table_counts_cases_and_properties():
     def fixture(outcome):
         return CaseResult(Case("bleu-ngrams-count", "1.0.0", "x", "fixture", "valid", {}, Expectation("output")), outcome)
 
-    properties = [{"tool_id": "bleu-ngrams-count", "outcome": "failed", "examples": 70},
-                  {"tool_id": "bleu-ngrams-count", "outcome": "passed", "examples": 60}]
-    table = progress.summary_table([fixture("passed"), fixture("passed"), fixture("errored")], properties)
+    properties = [{"tool_id": "bleu-ngrams-count", "version": "1.0.0", "family": "valid/a", "outcome": "failed",
+                   "examples": 70},
+                  {"tool_id": "bleu-ngrams-count", "version": "1.0.0", "family": "valid/b", "outcome": "passed",
+                   "examples": 60}]
+    results = [fixture("passed"), fixture("passed"), fixture("errored")]
+    table = console.summary_table({"results": [result.to_dict() for result in results], "properties": properties})
     header, row = table.splitlines()[:2]
     assert header.split() == ["tool", "passed", "failed", "errored", "skipped", "xfailed", "fixed", "examples"]
     assert row.split() == ["bleu-ngrams-count", "3", "1", "1", "0", "0", "0", "130"]

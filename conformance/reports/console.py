@@ -1,0 +1,78 @@
+"""The end-of-run console summary, rendered from the report.json document.
+
+    summary(document, paths) -> str
+
+A table of checks per tool by outcome (document.checks: each fixture case and each
+generated property once, with the generated examples sent), the failures (the smallest
+inputs first, in full up to DETAILED_FAILURES, then one line each; failures.failure_text),
+why a run could not conclude, and the closing verdict with the totals every other report
+gives (document.totals), then where the reports are. The live progress line while the run
+works is conformance/progress.py.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from conformance.model import OUTCOMES
+from conformance.reports import document as doc
+from conformance.reports.failures import failure_text, failure_view
+from conformance.reports.text import LINE_LIMIT, one_line, prose
+
+DETAILED_FAILURES = 10  # explained in full at the end of a run; the rest by id (all are in the reports)
+
+
+def summary_table(document: dict) -> str:
+    """Per tool, by outcome: each fixture case and each generated property (family) counts once;
+    ``examples`` is how many generated inputs were sent."""
+    rows: dict[str, Counter] = defaultdict(Counter)
+    for check in doc.checks(document):
+        rows[check.tool_id][check.outcome] += 1
+        rows[check.tool_id]["examples"] += check.examples or 0
+    header = ["tool", *OUTCOMES, "examples"]
+    table = [header] + [[tool_id, *(str(rows[tool_id][key]) for key in header[1:])] for tool_id in sorted(rows)]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    lines = [
+        "  ".join(cell.rjust(width) if i else cell.ljust(width) for i, (cell, width) in enumerate(zip(row, widths)))
+        for row in table
+    ]
+    return "\n".join(lines + ["(fixture cases and generated properties by outcome; examples: generated inputs sent)"])
+
+
+def verdict_line(document: dict) -> str:
+    """``target T: NOT conformant (seed 1, profile quick)``."""
+    header = document["header"]
+    return (
+        f"target {prose(header.get('target', '?'))}: {doc.verdict_phrase(document['exit_code'])} "
+        f"(seed {header.get('seed')}, profile {header.get('profile')})"
+    )
+
+
+def _input_size(result: dict) -> int:
+    return len(json.dumps(result["case"]["input"], ensure_ascii=False))
+
+
+def failures_text(document: dict, detailed: int = DETAILED_FAILURES) -> list[str]:
+    """The failures, smallest input first: the first ``detailed`` in full, the rest one line each."""
+    problems = sorted(doc.problem_results(document), key=_input_size)
+    header = document["header"]
+    lines = ["\n" + failure_text(failure_view(number, result, header), compact=True)
+             for number, result in enumerate(problems[:detailed], 1)]
+    for result in problems[detailed:]:
+        case_id = prose(result["case"]["case_id"])
+        lines.append(one_line(f"{result['outcome']}: {case_id}: {prose(result['message'])}", LINE_LIMIT))
+    return lines
+
+
+def summary(document: dict, paths: dict[str, Path] | None = None) -> str:
+    """Everything a run prints when it ends."""
+    lines = ["", summary_table(document), *failures_text(document)]
+    if document["unhealthy_reason"]:
+        lines.append(f"\nTARGET UNHEALTHY, run stopped: {prose(document['unhealthy_reason'])}")
+    for error in doc.harness_errors(document):
+        lines.append(f"\nHARNESS ERROR (a bug of the suite, please report it): {error}")
+    lines += ["", verdict_line(document), doc.totals_text(document["totals"])]
+    lines += [f"  {name}: {path}" for name, path in sorted((paths or {}).items())]
+    return "\n".join(lines)

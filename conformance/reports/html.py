@@ -1,0 +1,185 @@
+"""report.html: the run as one self-contained page, rendered from the report.json document.
+
+The same content as report.md (markdown.py): verdict, totals (document.totals), run header,
+tables of checks, generated properties, a collapsible section per failure
+(failures.FailureView), known failures and skips. Nothing on the page loads or runs
+anything: no scripts, no external resources, a Content-Security-Policy that forbids them,
+and every text (already made visible by text.py) HTML-escaped.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Iterable
+
+from conformance.model import OUTCOMES
+from conformance.reports import document as doc
+from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
+from conformance.reports.text import MAX_LISTED, prose
+
+_CSS = """
+:root { color-scheme: light; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --line: #d0d7de; --muted: #57606a; }
+* { box-sizing: border-box; }
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; margin: 0 auto; padding: 1.5rem; max-width: 1100px; }
+h1 { font-size: 1.6rem; margin: 0 0 .5rem; }
+h2 { font-size: 1.2rem; margin: 2rem 0 .6rem; border-bottom: 1px solid var(--line); padding-bottom: .2rem; }
+.verdict { font-size: 1.2rem; font-weight: 700; padding: .6rem .9rem; border-radius: 6px; border: 1px solid; display: inline-block; }
+.verdict.ok { color: var(--ok); background: #dafbe1; } .verdict.bad { color: var(--bad); background: #ffebe9; } .verdict.warn { color: var(--warn); background: #fff8c5; }
+.totals { display: flex; flex-wrap: wrap; gap: .5rem; margin: 1rem 0; padding: 0; list-style: none; }
+.totals li { border: 1px solid var(--line); border-radius: 6px; padding: .3rem .7rem; }
+.totals b { font-size: 1.1rem; margin-right: .3rem; }
+table { border-collapse: collapse; margin: .3rem 0; }
+th, td { border: 1px solid var(--line); padding: .3rem .6rem; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; }
+td.ok { background: #dafbe1; } td.bad { background: #ffebe9; font-weight: 600; } td.warn { background: #fff8c5; } td.none { color: var(--muted); }
+table.run td:first-child { color: var(--muted); white-space: nowrap; }
+code, pre { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+td code, dd code { overflow-wrap: anywhere; }
+pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: .6rem; overflow: auto; max-height: 28rem; white-space: pre-wrap; overflow-wrap: anywhere; margin: .2rem 0 .8rem; }
+details { border: 1px solid var(--line); border-radius: 6px; margin: .6rem 0; }
+details > summary { cursor: pointer; padding: .5rem .8rem; font-weight: 600; overflow-wrap: anywhere; }
+details[open] > summary { border-bottom: 1px solid var(--line); }
+details > div { padding: .4rem .9rem .2rem; }
+.badge { display: inline-block; border-radius: 1rem; padding: 0 .55rem; font-size: .8rem; color: #fff; margin-right: .4rem; }
+.badge.failed, .badge.errored, .badge.fixed { background: var(--bad); } .badge.xfailed, .badge.skipped { background: var(--warn); } .badge.passed { background: var(--ok); }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: .3rem 0 .8rem; }
+dt { color: var(--muted); } dd { margin: 0; }
+.label { font-weight: 600; margin-top: .4rem; } .note { color: var(--muted); font-style: italic; font-weight: 400; }
+.del { color: var(--bad); background: #ffebe9; display: block; } .add { color: var(--ok); background: #dafbe1; display: block; } .hunk { color: var(--muted); display: block; } .line { display: block; }
+ul.plain { padding-left: 1.2rem; }
+footer { margin-top: 2rem; color: var(--muted); font-size: .85rem; }
+"""
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _html_table(heading: list[str], rows: Iterable[list[tuple[str, str]]], css_class: str = "") -> str:
+    """Rows of (cell html, cell class) pairs; heading cells are plain text."""
+    head = "".join(f"<th>{_e(cell)}</th>" for cell in heading)
+    body = "".join(
+        "<tr>"
+        + "".join(f'<td class="{_e(cls)}">{cell}</td>' if cls else f"<td>{cell}</td>" for cell, cls in row)
+        + "</tr>"
+        for row in rows
+    )
+    attribute = f' class="{css_class}"' if css_class else ""
+    return (
+        f"<table{attribute}>"
+        + (f"<thead><tr>{head}</tr></thead>" if heading else "")
+        + f"<tbody>{body}</tbody></table>"
+    )
+
+
+def _html_list(items: Iterable[str]) -> str:
+    """A plain list of items already in HTML."""
+    return '<ul class="plain">' + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
+
+
+def _code(text: str) -> str:
+    return f"<code>{_e(text)}</code>"
+
+
+def _html_diff(text: str) -> str:
+    classes = (("---", "hunk"), ("+++", "hunk"), ("@@", "hunk"), ("-", "del"), ("+", "add"))
+    lines = []
+    for line in text.split("\n"):
+        css = next((cls for prefix, cls in classes if line.startswith(prefix)), "line")
+        lines.append(f'<span class="{css}">{_e(line)}</span>')
+    # one block-level span per line: a newline between them would show as an empty line
+    return "".join(lines)
+
+
+def _html_failure(view: FailureView) -> str:
+    facts = "".join(
+        f"<dt>{_e(label)}</dt><dd>{_e(text) if label in PROSE_FACTS else _code(text)}</dd>"
+        for label, text in view.facts
+    )
+    blocks = []
+    for block in view.blocks:
+        note = f' <span class="note">({_e(block.note)})</span>' if block.note else ""
+        blocks.append(f'<div class="label">{_e(block.label)}{note}</div>')
+        if block.text:
+            content = _html_diff(block.text) if block.kind == "diff" else _e(block.text)
+            blocks.append(f"<pre>{content}</pre>")
+    opened = " open" if view.number <= 3 else ""
+    return (
+        f'<details id="{view.anchor}"{opened}><summary><span class="badge {_e(view.outcome)}">{_e(view.outcome)}</span>'
+        f"{view.number}. {_e(view.title)}</summary><div><dl>{facts}</dl>{''.join(blocks)}</div></details>"
+    )
+
+
+def render_html(document: dict, views: list[FailureView] | None = None) -> str:
+    header, totals = document["header"], document["totals"]
+    strict = doc.is_strict(document)
+    headline, state = doc.verdict(document)
+    target = prose(header.get("target", "?"))
+    errors = doc.harness_errors(document)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        # Defence in depth: even if some target text escaped escaping, nothing could load or run.
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>Conformance report: {_e(target)}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        "<h1>Conformance report</h1>",
+        f'<div class="verdict {state}">{_e(headline)}</div> '
+        f'<span>exit code {document["exit_code"]} · target {_code(target)}</span>',
+        '<ul class="totals">' + "".join(f"<li><b>{totals[o]}</b>{_e(o)}</li>" for o in OUTCOMES) + "</ul>",
+    ]
+    if errors:
+        parts.append(
+            f"<h2>Harness errors ({len(errors)})</h2><p>The suite itself failed here, so the run could not conclude:</p>"
+        )
+        parts.append(_html_list(_code(error) for error in errors))
+    parts.append("<h2>Run</h2>")
+    run_rows = ([(_e(label), ""), (_code(text), "")] for label, text in doc.header_rows(document))
+    parts.append(_html_table([], run_rows, "run"))
+    for matrix in doc.summary_matrices(document):
+        parts.append(f"<h2>{_e(matrix.title)}</h2>")
+        parts.append(
+            _html_table(
+                [matrix.row_heading, *matrix.columns],
+                (
+                    [(_e(row), ""), *((_e(cell.text()), cell.state(strict)) for cell in cells)]
+                    for row, cells in matrix.rows
+                ),
+                "matrix",
+            )
+        )
+    properties = [check for check in doc.checks(document) if check.kind == "property"]
+    if properties:
+        parts.append("<h2>Generated properties</h2>")
+        parts.append(
+            _html_table(
+                ["property", "examples run", "outcome", "recorded failures"],
+                (
+                    [
+                        (_code(prose(check.id)), ""),
+                        (_e(str(check.examples if check.examples is not None else "?")), ""),
+                        (_e(check.outcome), doc.outcome_state({check.outcome: 1}, strict)),
+                        (str(check.recorded_failures(strict)), ""),
+                    ]
+                    for check in properties
+                ),
+            )
+        )
+    problems = doc.problem_results(document)
+    views = failure_views(document) if views is None else views
+    parts.append(f"<h2>Failures ({len(problems)})</h2>")
+    if not problems:
+        parts.append("<p>None.</p>")
+    parts += [_html_failure(view) for view in views]
+    if len(problems) > len(views):
+        parts.append(f"<p>{len(problems) - len(views)} more failures are not shown here; see report.json:</p>")
+        parts.append(_html_list(_code(prose(r["case"]["case_id"])) for r in problems[len(views) :][:MAX_LISTED]))
+    for listing in doc.listings(document, MAX_LISTED):
+        parts.append(f"<h2>{_e(listing.title)} ({listing.total})</h2>")
+        parts.append(_html_list(f"{_code(check_id)}: {_e(reason)}" for check_id, reason in listing.rows))
+    parts.append(
+        "<footer>Strings are shown with visible whitespace: ␣ space, ⇥ tab, ↵ line feed, ⟨U+XXXX⟩ any other "
+        "invisible or ambiguous code point. Full values are in report.json.</footer></body></html>"
+    )
+    return "\n".join(parts) + "\n"

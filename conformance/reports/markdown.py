@@ -1,0 +1,127 @@
+"""report.md: the run as GitHub-flavoured markdown, rendered from the report.json document.
+
+The verdict and the totals (document.totals: fixture cases and generated properties), the
+run header, the tables of checks (document.summary_matrices), one row per generated
+property, one section per failure (failures.FailureView), then the known failures and
+skips. Text from the target is made visible (text.py) and then kept literal here: prose
+is backslash-escaped, values go in code spans or fenced blocks long enough to hold them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conformance.reports import document as doc
+from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
+from conformance.reports.text import MAX_LISTED, prose
+
+# Markdown's active characters; "_" only where it could open or close emphasis (not inside a word).
+_MD_SPECIAL = re.compile(r"([\\`*\[\]<>|&~$]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+_FENCE_LANGUAGE = {"diff": "diff", "command": "sh", "text": "text"}  # any other block is JSON
+
+
+def md_text(text: str) -> str:
+    """Prose that markdown shows literally (no emphasis, links, HTML or table breaks)."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _longest_backtick_run(text: str) -> int:
+    return max((len(run) for run in re.findall(r"`+", text)), default=0)
+
+
+def md_code(text: str) -> str:
+    """An inline code span that holds any text, backticks included."""
+    fence = "`" * (_longest_backtick_run(text) + 1)
+    padding = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{padding}{text}{padding}{fence}"
+
+
+def md_block(text: str, language: str = "") -> list[str]:
+    fence = "`" * max(3, _longest_backtick_run(text) + 1)
+    return [fence + language, text, fence]
+
+
+def md_cell_code(text: str) -> str:
+    """A code span inside a table cell: GitHub-flavoured tables split cells on "|" even within code."""
+    return md_code(text).replace("|", "\\|")
+
+
+def _md_table(heading: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(heading) + " |", "|" + "|".join("---" for _ in heading) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def _md_failure(view: FailureView) -> list[str]:
+    lines = [f"### {view.number}. {md_text(view.title)}", ""]
+    lines += [
+        f"- **{md_text(label)}:** {md_text(text) if label in PROSE_FACTS else md_code(text)}"
+        for label, text in view.facts
+    ]
+    for block in view.blocks:
+        lines += ["", f"**{md_text(block.label)}**" + (f" ({md_text(block.note)})" if block.note else "")]
+        if block.text:
+            lines += md_block(block.text, _FENCE_LANGUAGE.get(block.kind, "json"))
+    return lines + [""]
+
+
+def render_markdown(document: dict, views: list[FailureView] | None = None) -> str:
+    strict = doc.is_strict(document)
+    headline, _ = doc.verdict(document)
+    target = prose(document["header"].get("target", "?"))
+    lines = [
+        "# Conformance report",
+        "",
+        f"**{md_text(headline)}** (exit code {document['exit_code']}) — target {md_code(target)}",
+        "",
+        doc.totals_text(document["totals"]),
+        "",
+    ]
+    errors = doc.harness_errors(document)
+    if errors:
+        lines += [f"## Harness errors ({len(errors)})", ""]
+        lines += ["The suite itself failed here, so the run could not conclude:", ""]
+        lines += [f"- {md_code(error)}" for error in errors] + [""]
+    lines += ["## Run", ""]
+    lines += _md_table(["", ""], [[md_text(label), md_cell_code(text)] for label, text in doc.header_rows(document)])
+    for matrix in doc.summary_matrices(document):
+        lines += ["", f"## {matrix.title}", ""]
+        lines += _md_table(
+            [matrix.row_heading, *map(md_text, matrix.columns)],
+            [
+                [
+                    md_text(row),
+                    *(md_text(cell.text()) + (" ✗" if cell.state(strict) == "bad" else "") for cell in cells),
+                ]
+                for row, cells in matrix.rows
+            ],
+        )
+    properties = [check for check in doc.checks(document) if check.kind == "property"]
+    if properties:
+        lines += ["", "## Generated properties", ""]
+        lines += _md_table(
+            ["property", "examples run", "outcome", "recorded failures"],
+            [
+                [
+                    md_cell_code(prose(check.id)),
+                    md_text(str(check.examples if check.examples is not None else "?")),
+                    md_text(check.outcome),
+                    str(check.recorded_failures(strict)),
+                ]
+                for check in properties
+            ],
+        )
+    views = failure_views(document) if views is None else views
+    problems = doc.problem_results(document)
+    lines += ["", f"## Failures ({len(problems)})", ""]
+    if not problems:
+        lines.append("None.")
+    for view in views:
+        lines += _md_failure(view)
+    if len(problems) > len(views):
+        lines.append(f"{len(problems) - len(views)} more failures are not shown here; see report.json:")
+        lines += [f"- {md_code(prose(r['case']['case_id']))}" for r in problems[len(views) :][:MAX_LISTED]]
+    for listing in doc.listings(document, MAX_LISTED):
+        lines += ["", f"## {listing.title} ({listing.total})", ""]
+        lines += [f"- {md_code(check_id)}: {md_text(reason)}" for check_id, reason in listing.rows]
+    return "\n".join(lines) + "\n"
