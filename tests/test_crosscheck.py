@@ -200,3 +200,17 @@ def test_missing_library_is_a_usage_error(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "nltk" else real_find_spec(name))
     assert main(["crosscheck", "--against", "nltk", "--output", str(tmp_path / "d.md")]) == 2
     assert "nltk not installed" in capsys.readouterr().err
+
+
+def test_shrinking_searches_the_runs_own_generation():
+    """With the run's seed and number of examples, hypothesis.find draws the run's inputs in order (runner._RunSeed).
+
+    So an unexplained disagreement the run met is met again by the search that shrinks it.
+    """
+    from conformance.crosscheck.runner import generate_inputs, shrink
+
+    inputs = generate_inputs("bleu-corpus-compute", 60, SEED)
+    # the largest input the run drew: a search of other inputs would not meet it by chance
+    target = max(inputs, key=lambda payload: len(json.dumps(payload)))
+    assert shrink("bleu-corpus-compute", lambda payload: payload == target, SEED, examples=60) == target
+    assert shrink("bleu-corpus-compute", lambda payload: False, SEED, examples=20) is None

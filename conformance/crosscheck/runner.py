@@ -3,19 +3,22 @@
 Per tool, Hypothesis generates ``examples`` inputs from a fixed seed (same seed,
 same inputs). Every check of that tool classifies each input as not comparable,
 agreed, explained (the values differ and a catalogue entry applies) or
-unexplained. An unexplained disagreement is shrunk by Hypothesis to a
-minimal reproducer (the same seed replays the generation up to it, then
-Hypothesis shrinks it); so is each catalogue entry (the smallest input where it
-applies and the values really differ), for the report.
+unexplained. ``hypothesis.find`` shrinks an unexplained disagreement to a
+minimal reproducer (its search replays the run's generation with the same
+seed and number of examples, so it meets the run's input again and shrinks from
+there); and finds for each catalogue entry the smallest input where it applies
+and the values really differ, for the report.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import random
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
+from hypothesis import HealthCheck, Phase, Verbosity, find, given, seed as hypothesis_seed, settings
+from hypothesis.errors import NoSuchExample
 
 from conformance.crosscheck.catalogue import CATALOGUE, Divergence, explaining, explains
 from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, Check, compare_safely, evaluate, oracle_output
@@ -89,33 +92,45 @@ def is_unexplained(check: Check, payload: dict) -> bool:
     return classify(check, payload, evaluate(check, payload))[0] == "unexplained"
 
 
-class _ConditionHolds(Exception):
-    """Raised inside a Hypothesis test to make it shrink the input towards a minimal one that still satisfies it."""
+class _RunSeed(random.Random):
+    """The random source that makes ``hypothesis.find`` search the run's own generation.
+
+    ``find`` seeds its search with ``random.getrandbits(64)``; answering that first call with the
+    run's seed makes the search draw the inputs ``generate_inputs`` drew with as many examples, in
+    the same order, so an input the run found is found again at once and shrunk from there (with
+    another budget the draws can part: Hypothesis's generation also depends on max_examples).
+    Every later draw is an ordinary one of a generator seeded with the seed.
+    (tests/test_crosscheck.py holds find to this.)
+    """
+
+    def __init__(self, seed: int):
+        super().__init__(seed)
+        self._first: int | None = seed
+
+    def getrandbits(self, k: int) -> int:
+        if self._first is not None:
+            first, self._first = self._first, None
+            return first
+        return super().getrandbits(k)
 
 
 def shrink(tool_id: str, condition, seed: int, examples: int = SHRINK_EXAMPLES) -> dict | None:
-    """The minimal input of the tool's strategy satisfying ``condition`` (Hypothesis shrinking), or None.
+    """The minimal input of the tool's strategy satisfying ``condition`` (``hypothesis.find``), or None.
 
-    Generation is that of ``generate_inputs`` with the same seed, so an input the run found among its first
-    ``examples`` is found again at once and shrunk from there.
+    Hypothesis searches up to ``examples`` inputs for one that satisfies the condition, then shrinks it.
+    The search draws the inputs of ``generate_inputs`` with the same seed (``_RunSeed``).
     """
-    hits: list[dict] = []
-
-    @hypothesis_seed(seed)
-    @settings(max_examples=examples, database=None, phases=[Phase.generate, Phase.shrink], derandomize=False,
-              deadline=None, verbosity=Verbosity.quiet, report_multiple_bugs=False,
-              suppress_health_check=list(HealthCheck))
-    @given(STRATEGIES[tool_id])
-    def probe(payload: dict) -> None:
-        if condition(payload):
-            hits.append(copy.deepcopy(payload))
-            raise _ConditionHolds
-
     try:
-        probe()
-    except _ConditionHolds:
-        return hits[-1]  # Hypothesis replays the minimal input last
-    return None
+        found = find(
+            STRATEGIES[tool_id], condition,
+            settings=settings(max_examples=examples, database=None, phases=[Phase.generate, Phase.shrink],
+                              derandomize=False, deadline=None, verbosity=Verbosity.quiet,
+                              report_multiple_bugs=False, suppress_health_check=list(HealthCheck)),
+            random=_RunSeed(seed),
+        )
+    except NoSuchExample:
+        return None
+    return copy.deepcopy(found)
 
 
 def divergence_reproducer(divergence: Divergence, seed: int, libraries: list[str]) -> Reproducer | None:
