@@ -17,13 +17,14 @@ import json
 import random
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, Phase, Verbosity, find, given, seed as hypothesis_seed, settings
+from hypothesis import find, given, seed as hypothesis_seed, settings
 from hypothesis.errors import NoSuchExample
 
 from conformance.crosscheck.catalogue import CATALOGUE, Divergence, explaining, explains
 from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, Check, compare_safely, evaluate, oracle_output
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.inputs import STRATEGIES
+from conformance.hypothesis_profiles import CROSSCHECK_GENERATE, CROSSCHECK_SHRINK
 
 SHRINK_EXAMPLES = 2000  # how many inputs a search may try to hit a condition before shrinking
 
@@ -68,8 +69,7 @@ def generate_inputs(tool_id: str, count: int, seed: int) -> list[dict]:
     collected: dict[str, dict] = {}
 
     @hypothesis_seed(seed)
-    @settings(max_examples=count, database=None, phases=[Phase.generate], derandomize=False, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(settings.get_profile(CROSSCHECK_GENERATE), max_examples=count)
     @given(STRATEGIES[tool_id])
     def collect(payload: dict) -> None:
         collected.setdefault(json.dumps(payload, sort_keys=True), copy.deepcopy(payload))
@@ -123,9 +123,7 @@ def shrink(tool_id: str, condition, seed: int, examples: int = SHRINK_EXAMPLES) 
     try:
         found = find(
             STRATEGIES[tool_id], condition,
-            settings=settings(max_examples=examples, database=None, phases=[Phase.generate, Phase.shrink],
-                              derandomize=False, deadline=None, verbosity=Verbosity.quiet,
-                              report_multiple_bugs=False, suppress_health_check=list(HealthCheck)),
+            settings=settings(settings.get_profile(CROSSCHECK_SHRINK), max_examples=examples),
             random=_RunSeed(seed),
         )
     except NoSuchExample:

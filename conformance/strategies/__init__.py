@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.strategies import SearchStrategy
 
+from conformance.hypothesis_profiles import DRAW_EXAMPLES
 from conformance.strategies import bleu_corpus_compute, bleu_ngrams_count, chrf_plus_plus_compute
 from conformance.strategies.base import CATEGORIES, Family, GeneratedCase
 
@@ -65,8 +66,7 @@ def draw_examples(strategy: SearchStrategy[Any], count: int, seed: int = 0) -> l
     """
     drawn: list[Any] = []
 
-    @settings(max_examples=count, database=None, derandomize=False, deadline=None,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @settings(settings.get_profile(DRAW_EXAMPLES), max_examples=count)
     @hypothesis_seed(seed)
     @given(strategy)
     def collect(example: Any) -> None:
