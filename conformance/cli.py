@@ -1,8 +1,16 @@
-"""The `conformance` command line (DESIGN.md, "CLI", fixed interface).
+"""The `conformance` command line.
 
-Each subcommand lives in its own module, which exposes ``register(subparsers)``
-adding its parser and setting ``func(args) -> exit code``. Usage errors exit 2
-(argparse's own convention, which the fixed interface adopts).
+Interface: ``conformance [--version] COMMAND [OPTIONS]`` with the commands of
+``COMMANDS`` below (exec, list, run, serve, crosscheck, contracts, replay); each
+command's exit codes are documented in its own ``--help``. Usage errors exit 2
+(argparse's own convention), and so does a missing command.
+
+Each command lives in its own module, which exposes ``register(subparsers)``
+adding its parser and setting ``func(args) -> exit code``. Only the chosen
+command's module is imported: ``conformance exec``, which a ``cmd:`` target starts
+once per case, must not pay for pytest, Hypothesis or the HTTP server. The other
+commands are listed in ``--help`` from the static table below (name and one-line
+help, which must match what each module registers; a test holds them to it).
 """
 
 from __future__ import annotations
@@ -13,39 +21,56 @@ import sys
 
 from conformance import __version__
 
-# Modules that provide subcommands, in the order `--help` lists them.
-COMMAND_MODULES = [
-    "conformance.commands.exec_command",
-    "conformance.commands.list_command",
-    "conformance.runner",
-    "conformance.server",
-    "conformance.crosscheck",
-    "conformance.gate",
-    "conformance.replay",
+# (command, module providing it, one-line help), in the order `--help` lists them.
+COMMANDS: list[tuple[str, str, str]] = [
+    ("exec", "conformance.commands.exec_command", "run the oracle on one input (JSON file or stdin)"),
+    ("list", "conformance.commands.list_command", "tools, versions and contract status"),
+    ("run", "conformance.runner", "check a target against the contracts"),
+    ("serve", "conformance.server", "serve the oracle over HTTP with the hosted API"),
+    ("crosscheck", "conformance.crosscheck", "cross-check the oracle against sacreBLEU and NLTK"),
+    ("contracts", "conformance.gate", "the contract gate: lint, diff and version-bump rules"),
+    ("replay", "conformance.replay", "re-send a saved failing case to its target and show the diff"),
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def chosen_command(argv: list[str]) -> str | None:
+    """The command named on the command line, if any: the first argument that is not an option.
+
+    The top-level parser has only flags without values (-h, --help, --version), so the
+    first non-option argument is the command (or an unknown word argparse rejects).
+    """
+    for index, arg in enumerate(argv):
+        if arg == "--":
+            return argv[index + 1] if index + 1 < len(argv) else None
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The top-level parser; only ``command``'s module is imported to configure its sub-parser.
+
+    Every other command gets a placeholder sub-parser carrying its name and help, so
+    ``conformance --help`` lists them all and an unknown command is still a usage error.
+    """
     parser = argparse.ArgumentParser(
         prog="conformance",
         description="Conformance suite and reference oracle for the MT-metric tool contracts.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:  # not written yet: the command is simply absent
-                continue
-            raise
-        if hasattr(module, "register"):
-            module.register(subparsers)
+    for name, module_name, help_text in COMMANDS:
+        if name == command:
+            importlib.import_module(module_name).register(subparsers)
+        else:
+            subparsers.add_parser(name, help=help_text)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(chosen_command(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)

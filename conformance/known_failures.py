@@ -1,6 +1,6 @@
 """Known failures: deviations of a target that its owner has acknowledged.
 
-File format (JSON)::
+File format (JSON; schema ``conformance/schemas/known-failures.schema.json``)::
 
     {"known_failures": [
         {"id": "bleu-corpus-compute/1.0.0/brevity#short-hypothesis", "reason": "issue #12: bp uses exp(1 - c/r)"},
@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+from conformance import schemas
 from conformance.model import CaseResult
 
 REASON_CHARS = 300  # a failure message is a good first reason; a whole diff is not
@@ -39,30 +40,27 @@ class KnownFailure:
     target: str | None = None
 
 
+SHAPE = 'an object {"known_failures": [...]}'
+
+
 def parse(data: object, source: str = "known-failures file") -> list[KnownFailure]:
-    if not isinstance(data, dict) or not isinstance(data.get("known_failures"), list):
-        raise KnownFailuresError(f'{source}: expected an object {{"known_failures": [...]}}')
-    unknown_keys = set(data) - {"known_failures"}
-    if unknown_keys:
-        raise KnownFailuresError(f"{source}: unknown key(s) {', '.join(sorted(unknown_keys))}")
+    """The entries of a known-failures file, validated against ``known-failures.schema.json``."""
+    error = schemas.first_error("known-failures", data)
+    if error is not None:
+        if error.validator in ("type", "required") and list(error.absolute_path) in ([], ["known_failures"]):
+            # the file's shape itself is wrong: say what the file must look like
+            if isinstance(data, dict):
+                detail = schemas.explain(error, describe=False)
+            else:
+                detail = f"got {schemas.json_type(data)}"
+            raise KnownFailuresError(f"{source}: expected {SHAPE}; {detail}")
+        raise KnownFailuresError(f"{source}: {schemas.explain(error)}")
     entries, seen = [], set()
     for index, entry in enumerate(data["known_failures"]):
-        where = f"{source}: known_failures[{index}]"
-        if not isinstance(entry, dict):
-            raise KnownFailuresError(f"{where}: expected an object with id and reason")
-        extra = set(entry) - {"id", "reason", "target"}
-        if extra:
-            raise KnownFailuresError(f"{where}: unknown key(s) {', '.join(sorted(extra))}")
-        if not isinstance(entry.get("id"), str) or not entry["id"].strip():
-            raise KnownFailuresError(f"{where}.id: a case id or property id is required")
-        if not isinstance(entry.get("reason"), str) or not entry["reason"].strip():
-            raise KnownFailuresError(f"{where}.reason: every known failure needs a reason ({entry['id']})")
         target = entry.get("target")
-        if target is not None and not isinstance(target, str):
-            raise KnownFailuresError(f"{where}.target: expected a target string")
         key = (entry["id"], target)
-        if key in seen:
-            raise KnownFailuresError(f"{where}: {entry['id']} is listed twice")
+        if key in seen:  # beyond JSON Schema: uniqueness of (id, target) among entries that differ in reason
+            raise KnownFailuresError(f"{source}: /known_failures/{index}: {entry['id']} is listed twice")
         seen.add(key)
         entries.append(KnownFailure(entry["id"], entry["reason"].strip(), target))
     return entries

@@ -1,7 +1,8 @@
 """Reproducers: a failing case saved as JSON, and `conformance replay FILE`.
 
 ``conformance run`` saves every failing fixture case and every minimal (shrunk) failing
-generated example under ``<report-dir>/reproducers/<safe-id>.json``::
+generated example under ``<report-dir>/reproducers/<safe-id>.json`` (schema
+``conformance/schemas/reproducer.schema.json``)::
 
     {"format": "conformance-reproducer/1", "tool": ..., "version": ..., "target": ...,
      "seed": ..., "case": {case_id, origin, category, input, expect, description, ...},
@@ -23,6 +24,7 @@ import re
 import sys
 from pathlib import Path
 
+from conformance import schemas
 from conformance.model import Case, CaseResult, Expectation, Verdict
 from conformance.targets import DEFAULT_TIMEOUT, TargetSpecError, make_target
 
@@ -71,14 +73,15 @@ def read_reproducer(path: str | Path) -> tuple[Case, dict]:
         raise ReproducerError(f"cannot read {path}: {exc.strerror}") from None
     except json.JSONDecodeError as exc:
         raise ReproducerError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("case"), dict):
-        raise ReproducerError(f"{path}: not a reproducer file (format {FORMAT})")
+    error = schemas.first_error("reproducer", data, prefer=("format",))
+    if error is not None:
+        where = list(error.absolute_path)
+        if not where or where[0] == "format" or (where == ["case"] and error.validator == "type"):
+            raise ReproducerError(f"{path}: not a reproducer file (format {FORMAT}): {schemas.explain(error)}")
+        kind = "case" if where[0] == "case" else "reproducer"
+        raise ReproducerError(f"{path}: malformed {kind}: {schemas.explain(error)}")
     raw = data["case"]
-    try:
-        expect = Expectation(**raw["expect"])
-        case = Case(**{**raw, "expect": expect})
-    except (TypeError, KeyError) as exc:
-        raise ReproducerError(f"{path}: malformed case ({exc})") from None
+    case = Case(**{**raw, "expect": Expectation(**raw["expect"])})
     return case, data
 
 

@@ -1,12 +1,14 @@
 """`conformance run --target T`: a thin front on the pytest suite.
 
-It turns the fixed options of DESIGN.md into a ``pytest.main`` call on the suite
-(``--pyargs conformance.suite -p conformance.pytest_plugin``), which is exactly what a
-user can run by hand to get pytest's own ``-k``, ``-x``, ``--junitxml`` and plugins::
+It turns the options of ``conformance run`` (see ``register``: --target, --tools,
+--profile, --seed, --report-dir, --junit, --known-failures, --strict, ...) into a
+``pytest.main`` call on the suite (``--pyargs conformance.suite -p
+conformance.pytest_plugin``), which is exactly what a user can run by hand to get
+pytest's own ``-k``, ``-x``, ``--junitxml`` and plugins::
 
     pytest --pyargs conformance.suite -p conformance.pytest_plugin --target oracle --profile quick
 
-and maps pytest's exit status onto the fixed one: 0 conformant, 1 non-conformant,
+and maps pytest's exit status onto the command's: 0 conformant, 1 non-conformant,
 2 usage, 3 could not conclude (target unreachable or unhealthy).
 """
 

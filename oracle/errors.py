@@ -1,4 +1,10 @@
-"""The one error type of the oracle (DESIGN.md, "Oracle API")."""
+"""The one error type of the oracle: ``ContractError(code, message)``.
+
+``oracle.execute`` raises it for every rejection the contracts call for; ``code`` is
+``invalid_input``, ``limit_exceeded`` or ``not_found`` (HTTP 400, 413, 404 in the hosted
+API) and ``message`` names the offending path. ``body()`` is the error body of the hosted
+API and of the command protocol: ``{"error": {"code": ..., "message": ...}}``.
+"""
 
 INVALID_INPUT = "invalid_input"
 LIMIT_EXCEEDED = "limit_exceeded"

@@ -200,3 +200,12 @@ def test_missing_library_is_a_usage_error(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "nltk" else real_find_spec(name))
     assert main(["crosscheck", "--against", "nltk", "--output", str(tmp_path / "d.md")]) == 2
     assert "nltk not installed" in capsys.readouterr().err
+
+
+def test_shrinking_finds_the_minimal_input_satisfying_a_condition():
+    """hypothesis.find searches the tool's inputs and shrinks: one segment, three plain tokens, nothing else."""
+    from conformance.crosscheck.runner import shrink
+
+    found = shrink("bleu-corpus-compute", lambda payload: any(len(h) >= 3 for h in payload["hypotheses"]), SEED)
+    assert found == {"hypotheses": [["a", "a", "a"]], "references": [[[]]]}
+    assert shrink("bleu-corpus-compute", lambda payload: False, SEED, examples=20) is None

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import oracle
+from conformance.hypothesis_profiles import TESTS_ORACLE_PROPERTIES
 from oracle.jsnumber import to_fixed
 
 V = "1.0.0"
@@ -400,7 +401,7 @@ def test_chrf_word_tokens_are_the_contracts(payload):
 # --- determinism --------------------------------------------------------------------------
 
 
-@settings(max_examples=30)
+@settings(settings.get_profile(TESTS_ORACLE_PROPERTIES))
 @given(bleu_payloads(), chrf_payloads())
 def test_same_input_same_output(bleu_payload, chrf_payload):
     for tool, payload in ((NGRAMS, {**bleu_payload, "detail": "ngrams"}), (CORPUS, bleu_payload),

@@ -48,9 +48,9 @@ from conformance.crosscheck.adapters.chrf import chrf_inputs
 from conformance.crosscheck.adapters.chrf_plus_plus_compute import (
     orders_missing_from_a_reference as segment_order_missing_from_reference)
 from oracle.chrf import WHITESPACE_CODE_POINTS
+from conformance.hypothesis_profiles import TESTS_SACREBLEU_AGREEMENT
 
 REL = 1e-9
-EXAMPLES = 150
 
 
 def execute(tool_id, payload):
@@ -102,7 +102,7 @@ def sacrebleu_score(payload, **options):
     return bleu.corpus_score(*sacrebleu_streams(payload))
 
 
-@settings(max_examples=EXAMPLES)
+@settings(settings.get_profile(TESTS_SACREBLEU_AGREEMENT))
 @given(bleu_payloads())
 def test_statistics_equal_sacrebleu_segment_by_segment(payload):
     n = payload.get("max_order", 4)
@@ -115,7 +115,7 @@ def test_statistics_equal_sacrebleu_segment_by_segment(payload):
         assert segment["totals"] == row[2 + n:]
 
 
-@settings(max_examples=EXAMPLES)
+@settings(settings.get_profile(TESTS_SACREBLEU_AGREEMENT))
 @given(bleu_payloads())
 def test_corpus_bleu_equals_sacrebleu_without_smoothing(payload):
     output = execute("bleu-corpus-compute", payload)
@@ -129,7 +129,7 @@ def test_corpus_bleu_equals_sacrebleu_without_smoothing(payload):
         assert close(output["brevity_penalty"], score.bp)
 
 
-@settings(max_examples=EXAMPLES)
+@settings(settings.get_profile(TESTS_SACREBLEU_AGREEMENT))
 @given(matching_bleu_payloads())
 def test_corpus_bleu_equals_sacrebleu_default_where_smoothing_cannot_act(payload):
     output = execute("bleu-corpus-compute", payload)
@@ -137,7 +137,7 @@ def test_corpus_bleu_equals_sacrebleu_default_where_smoothing_cannot_act(payload
     assert close(100 * output["bleu"], sacrebleu_score(payload).score)
 
 
-@settings(max_examples=EXAMPLES)
+@settings(settings.get_profile(TESTS_SACREBLEU_AGREEMENT))
 @given(matching_bleu_payloads())
 def test_corpus_bleu_equals_sacrebleu_effective_order_where_every_order_has_ngrams(payload):
     output = execute("bleu-corpus-compute", payload)
@@ -162,7 +162,7 @@ def chrf(payload):
     return CHRF(word_order=2, beta=payload.get("beta", 2), lowercase=payload.get("lowercase", False))
 
 
-@settings(max_examples=EXAMPLES)
+@settings(settings.get_profile(TESTS_SACREBLEU_AGREEMENT))
 @given(chrf_inputs())
 def test_chrf_segments_and_word_tokens_equal_sacrebleu(payload):
     output = execute("chrf-plus-plus-compute", payload)
@@ -174,7 +174,7 @@ def test_chrf_segments_and_word_tokens_equal_sacrebleu(payload):
         assert output["word_tokens"][i]["reference"] == metric._remove_punctuation(metric._preprocess_segment(reference))
 
 
-@settings(max_examples=EXAMPLES)
+@settings(settings.get_profile(TESTS_SACREBLEU_AGREEMENT))
 @given(chrf_inputs())
 def test_chrf_corpus_score_equals_sacrebleu_outside_open_point_a4(payload):
     assume(len(payload["hypotheses"]) == 1 or not segment_order_missing_from_reference(payload))

@@ -12,9 +12,10 @@ import re
 
 import pytest
 import requests
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance.hypothesis_profiles import TESTS_SERVER_FUZZ
 from faulty_servers import shared_oracle_server
 
 TOOLS = ["bleu-ngrams-count", "bleu-corpus-compute", "chrf-plus-plus-compute"]
@@ -26,7 +27,7 @@ VALID_BODIES = {
     "chrf-plus-plus-compute": {"hypotheses": ["The cat sat.", "(hi)"], "references": ["the cat sat!", "hi"],
                                "beta": 2, "lowercase": True},
 }
-FUZZ = settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings.get_profile(TESTS_SERVER_FUZZ)
 
 
 @pytest.fixture(scope="module")

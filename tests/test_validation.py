@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import oracle
+from conformance.hypothesis_profiles import TESTS_VALIDATION
 from oracle import validation
 from oracle.errors import INVALID_INPUT, LIMIT_EXCEEDED, ContractError
 
@@ -489,7 +490,7 @@ def near_schema_payloads(draw, tool):
 
 
 @pytest.mark.parametrize("tool", ALL_TOOLS)
-@settings(max_examples=150)
+@settings(settings.get_profile(TESTS_VALIDATION))
 @given(data=st.data())
 def test_fast_schema_check_agrees_with_jsonschema(tool, data):
     payload = data.draw(near_schema_payloads(tool))

@@ -3,24 +3,28 @@
 Per tool, Hypothesis generates ``examples`` inputs from a fixed seed (same seed,
 same inputs). Every check of that tool classifies each input as not comparable,
 agreed, explained (the values differ and a catalogue entry applies) or
-unexplained. An unexplained disagreement is shrunk by Hypothesis to a
-minimal reproducer (the same seed replays the generation up to it, then
-Hypothesis shrinks it); so is each catalogue entry (the smallest input where it
-applies and the values really differ), for the report.
+unexplained. ``hypothesis.find`` shrinks an unexplained disagreement to a
+minimal reproducer (its search replays the run's generation with the same
+seed and number of examples, so it meets the run's input again and shrinks from
+there); and finds for each catalogue entry the smallest input where it applies
+and the values really differ, for the report.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import random
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
+from hypothesis import find, given, seed as hypothesis_seed, settings
+from hypothesis.errors import NoSuchExample
 
 from conformance.crosscheck.catalogue import CATALOGUE, Divergence, explaining, explains
 from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, Check, compare_safely, evaluate, oracle_output
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.adapters import inputs
+from conformance.hypothesis_profiles import CROSSCHECK_GENERATE, CROSSCHECK_SHRINK
 
 SHRINK_EXAMPLES = 2000  # how many inputs a search may try to hit a condition before shrinking
 
@@ -65,8 +69,7 @@ def generate_inputs(tool_id: str, count: int, seed: int) -> list[dict]:
     collected: dict[str, dict] = {}
 
     @hypothesis_seed(seed)
-    @settings(max_examples=count, database=None, phases=[Phase.generate], derandomize=False, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(settings.get_profile(CROSSCHECK_GENERATE), max_examples=count)
     @given(inputs(tool_id))
     def collect(payload: dict) -> None:
         collected.setdefault(json.dumps(payload, sort_keys=True), copy.deepcopy(payload))
@@ -89,33 +92,21 @@ def is_unexplained(check: Check, payload: dict) -> bool:
     return classify(check, payload, evaluate(check, payload))[0] == "unexplained"
 
 
-class _ConditionHolds(Exception):
-    """Raised inside a Hypothesis test to make it shrink the input towards a minimal one that still satisfies it."""
-
-
 def shrink(tool_id: str, condition, seed: int, examples: int = SHRINK_EXAMPLES) -> dict | None:
-    """The minimal input of the tool's strategy satisfying ``condition`` (Hypothesis shrinking), or None.
+    """The minimal input of the tool's strategy satisfying ``condition`` (``hypothesis.find``), or None.
 
-    Generation is that of ``generate_inputs`` with the same seed, so an input the run found among its first
-    ``examples`` is found again at once and shrunk from there.
+    Hypothesis searches up to ``examples`` inputs for one that satisfies the condition, then shrinks it;
+    the same seed finds the same input.
     """
-    hits: list[dict] = []
-
-    @hypothesis_seed(seed)
-    @settings(max_examples=examples, database=None, phases=[Phase.generate, Phase.shrink], derandomize=False,
-              deadline=None, verbosity=Verbosity.quiet, report_multiple_bugs=False,
-              suppress_health_check=list(HealthCheck))
-    @given(inputs(tool_id))
-    def probe(payload: dict) -> None:
-        if condition(payload):
-            hits.append(copy.deepcopy(payload))
-            raise _ConditionHolds
-
     try:
-        probe()
-    except _ConditionHolds:
-        return hits[-1]  # Hypothesis replays the minimal input last
-    return None
+        found = find(
+            inputs(tool_id), condition,
+            settings=settings(settings.get_profile(CROSSCHECK_SHRINK), max_examples=examples),
+            random=random.Random(seed),
+        )
+    except NoSuchExample:
+        return None
+    return copy.deepcopy(found)
 
 
 def divergence_reproducer(divergence: Divergence, seed: int, libraries: list[str]) -> Reproducer | None:

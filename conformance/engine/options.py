@@ -6,18 +6,13 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conformance.hypothesis_profiles import RUN_EXAMPLES
 from conformance.targets import DEFAULT_TIMEOUT
 from oracle.registry import tool_keys
 
-# Hypothesis examples per generated family, by category. Boundary families draw inputs at
-# the size limits (up to 50,000 tokens), each costing ~100 ms of oracle time, and their
-# space is small (each limit, both sides), so they get fewer examples. `default` is sized
-# so the whole suite against the in-process oracle runs well under a minute on 2 cores.
-PROFILES = {
-    "quick": {"valid": 8, "boundary": 3, "invalid": 6},
-    "default": {"valid": 60, "boundary": 12, "invalid": 40},
-    "thorough": {"valid": 600, "boundary": 100, "invalid": 300},
-}
+# Hypothesis examples per generated family, by --profile and category (the settings profiles of the
+# run's properties are registered from the same table).
+PROFILES = RUN_EXAMPLES
 DEFAULT_REPORT_DIR = "reports/latest"
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import hypothesis.errors
-from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis import given, seed, settings
 
 from conformance.model import Case, CaseResult
 
@@ -29,14 +29,6 @@ class Unhealthy(unittest.SkipTest):
     """The circuit breaker tripped: the property is not finished."""
 
 
-def property_settings(max_examples: int) -> settings:
-    return settings(
-        max_examples=max_examples, database=None, deadline=None, derandomize=False,
-        suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
-    )
-
-
 @dataclass
 class PropertyRun:
     """The outcome of one property: its counts, and the failure to report (None if every example passed)."""
@@ -46,13 +38,13 @@ class PropertyRun:
     flaky: bool = False
 
 
-def run_property(strategy, max_examples: int, run_seed: int, make_case: Callable[[int, object], Case],
+def run_property(strategy, run_settings: settings, run_seed: int, make_case: Callable[[int, object], Case],
                  judge: Callable[[Case], CaseResult], outcome: PropertyRun) -> PropertyRun:
-    """Generate up to ``max_examples`` cases into ``outcome``, judge each; raises Unhealthy (the
-    target became unhealthy), or whatever the suite itself broke on."""
+    """Generate cases (as many as the settings say) into ``outcome``, judge each; raises Unhealthy
+    (the target became unhealthy), or whatever the suite itself broke on."""
     last_failure: list[CaseResult] = []
 
-    @property_settings(max_examples)
+    @run_settings
     @seed(run_seed)
     @given(strategy)
     def prop(generated) -> None:

@@ -23,6 +23,7 @@ from conformance import compare, known_failures
 from conformance.engine.health import HealthMonitor
 from conformance.engine.options import RunOptions, UsageError
 from conformance.engine.properties import PropertyRun, Unhealthy, run_property
+from conformance.hypothesis_profiles import run_settings
 from conformance.model import Case, CaseResult, Expectation, RunRecord, TargetResponse, Verdict
 from conformance.targets import TargetSpecError, make_target
 from oracle.registry import tool_keys
@@ -233,8 +234,8 @@ class Session:
         result: CaseResult | None = None
         outcome = PropertyRun()
         try:
-            run_property(family.strategy, self.options.examples[family.category], self.seed, make_case, judge,
-                         outcome)
+            run_property(family.strategy, run_settings(self.options.profile, family.category), self.seed,
+                         make_case, judge, outcome)
         except Unhealthy:
             entry.update(outcome="skipped", message=f"not finished: the target is unhealthy ({self.health.reason})")
             raise

@@ -19,10 +19,11 @@ import functools
 import importlib
 from typing import Any, Callable
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.strategies import SearchStrategy
 
+from conformance.hypothesis_profiles import DRAW_EXAMPLES
 from conformance.strategies.base import CATEGORIES, Family, GeneratedCase
 from oracle.registry import module_name, tool_keys
 
@@ -73,8 +74,7 @@ def draw_examples(strategy: SearchStrategy[Any], count: int, seed: int = 0) -> l
     """
     drawn: list[Any] = []
 
-    @settings(max_examples=count, database=None, derandomize=False, deadline=None,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @settings(settings.get_profile(DRAW_EXAMPLES), max_examples=count)
     @hypothesis_seed(seed)
     @given(strategy)
     def collect(example: Any) -> None:
