@@ -123,18 +123,11 @@ class RunRecord:
     exit_code: int = 0
     unhealthy_reason: str = ""  # set when the run ended early because the target was unhealthy (exit 3)
 
-    def totals(self) -> dict[str, int]:
-        """Outcomes counted as every report counts them (conformance.reports.document.totals):
-        once per fixture case and once per generated property."""
-        return self.to_dict()["totals"]
-
     def to_dict(self) -> dict:
-        from conformance.reports.document import totals  # the one definition of what is counted
-
+        """The record as plain data; report.json is this plus its totals (conformance.reports.document)."""
         results = [result.to_dict() for result in self.results]
         return {
             "header": self.header,
-            "totals": totals({"results": results, "properties": self.properties}),
             "exit_code": self.exit_code,
             "unhealthy_reason": self.unhealthy_reason,
             "properties": self.properties,

@@ -304,7 +304,7 @@ def test_schema_describes_every_field_of_the_model(definition, dataclass):
 
 
 def test_schema_describes_the_record_keys():
-    assert set(SCHEMA["required"]) == set(RunRecord(header=header()).to_dict())
+    assert set(SCHEMA["required"]) == set(RunRecord(header=header()).to_dict()) | {"totals"}
     assert tuple(SCHEMA["$defs"]["outcome"]["enum"]) == model.OUTCOMES
 
 
@@ -312,7 +312,7 @@ def test_report_json_is_the_record_and_matches_the_schema(written):
     document = json.loads(read(written["json"]))
     jsonschema.Draft202012Validator(SCHEMA).validate(document)
     # The lone surrogate is escaped in the file, and reads back as the same string.
-    assert json.loads(json.dumps(full_record().to_dict())) == document
+    assert json.loads(json.dumps(full_record().to_dict())) == {k: v for k, v in document.items() if k != "totals"}
     # one per check: 8 fixture cases and 5 properties (the boundary property of bleu-corpus-compute passed)
     assert document["totals"] == {"passed": 3, "failed": 6, "errored": 1, "skipped": 1, "xfailed": 1, "fixed": 1}
     assert "\\ud800" in read(written["json"])

@@ -3,11 +3,11 @@
 Per tool, Hypothesis generates ``examples`` inputs from a fixed seed (same seed,
 same inputs). Every check of that tool classifies each input as not comparable,
 agreed, explained (the values differ and a catalogue entry applies) or
-unexplained. ``hypothesis.find`` shrinks an unexplained disagreement to a
-minimal reproducer (its search replays the run's generation with the same
-seed and number of examples, so it meets the run's input again and shrinks from
-there); and finds for each catalogue entry the smallest input where it applies
-and the values really differ, for the report.
+unexplained. ``hypothesis.find`` searches up to SHRINK_EXAMPLES inputs for an
+unexplained disagreement of the same check and shrinks it to a minimal reproducer
+(if the search does not meet one, the run's own input is reported as generated);
+and finds for each catalogue entry the smallest input where it applies and the
+values really differ, for the report.
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def run_crosscheck(libraries: list[str], examples: int, seed: int, find_reproduc
     unexplained = []
     for check_id, payload in first_failure.items():
         check = next(c for c in checks if c.id == check_id)
-        minimal = shrink(check.tool_id, lambda p, check=check: is_unexplained(check, p), seed, max(examples, 1))
+        minimal = shrink(check.tool_id, lambda p, check=check: is_unexplained(check, p), seed)
         found = minimal if minimal is not None else payload
         unexplained.append(Reproducer(check, found, evaluate(check, found), shrunk=minimal is not None))
 

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from conformance.model import OUTCOMES
-from conformance.reports import document as doc
+import conformance.reports.document as doc
 from conformance.reports.failures import failure_text, failure_view
 from conformance.reports.text import LINE_LIMIT, one_line, prose
 

@@ -4,7 +4,7 @@
     checks(document) -> [Check]          # THE unit every report counts
     totals(document) -> {outcome: n}     # the counts every report shows
 
-``report.json`` is ``RunRecord.to_dict()`` made JSON-safe and validated against
+``report.json`` is ``RunRecord.to_dict()`` with its totals, made JSON-safe and validated against
 ``report.schema.json`` before anything is written. Every other format (markdown.py,
 html.py, junit.py, console.py) is rendered from this document, never from the in-memory
 records, so they cannot see more, or other, than report.json says.
@@ -140,7 +140,9 @@ def build_document(record: RunRecord) -> dict:
             raise ReportSchemaError(
                 f"report.json: /results/{index}/outcome {result.outcome!r} is not one of {', '.join(OUTCOMES)}"
             )
-    return json_safe(record.to_dict())
+    document = record.to_dict()
+    # the one definition of what is counted: once per fixture case and once per generated property
+    return json_safe({"header": document.pop("header"), "totals": totals(document), **document})
 
 
 def report_document(record: RunRecord) -> dict:

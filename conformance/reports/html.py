@@ -13,7 +13,7 @@ import html
 from typing import Iterable
 
 from conformance.model import OUTCOMES
-from conformance.reports import document as doc
+import conformance.reports.document as doc
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
 from conformance.reports.text import MAX_LISTED, prose
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from xml.etree import ElementTree
 
-from conformance.reports import document as doc
+import conformance.reports.document as doc
 from conformance.reports.failures import FailureView, failure_text, failure_views
 from conformance.reports.text import code_point, one_line, prose
 

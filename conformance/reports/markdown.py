@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from conformance.reports import document as doc
+import conformance.reports.document as doc
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
 from conformance.reports.text import MAX_LISTED, prose
 
