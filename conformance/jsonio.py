@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Iterable
 
 from oracle.errors import INVALID_INPUT, ContractError
 
@@ -100,3 +100,8 @@ def encode_request(payload: Any) -> bytes:
         return dump_json(payload).encode("utf-8")
     except UnicodeEncodeError:
         return json.dumps(payload, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+def json_pointer(parts: Iterable[Any]) -> str:
+    """An RFC 6901 JSON pointer of a path ("" is the whole document): the project's one pointer formatter."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.compare.diff import first_difference, json_pointer
+from conformance.compare.diff import first_difference
+from conformance.jsonio import json_pointer
 from conformance.compare.expected import Expected, expect
 from conformance.compare.floats import (acceptable_rounded, bleu_bound, brevity_penalty_bound,
                                         exact_full_precision, float_tolerance)

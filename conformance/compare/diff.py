@@ -7,18 +7,15 @@ strings, arrays and objects exactly; extra or missing keys are differences.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from typing import Any
 
+from conformance.jsonio import json_pointer
 from conformance.model import Mismatch
 
 
 def escape(key: Any) -> str:
     """One reference token of a JSON pointer (RFC 6901)."""
-    return str(key).replace("~", "~0").replace("/", "~1")
-
-
-def json_pointer(parts: Iterable[Any]) -> str:
-    return "".join("/" + escape(p) for p in parts)
+    return json_pointer([key])[1:]
 
 
 def short(value: Any) -> Any:

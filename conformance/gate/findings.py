@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from conformance.jsonio import json_pointer
+
 SEVERITIES = ("error", "warning", "info")
 
 # Change classes, weakest first, and the version bump each requires.
@@ -13,8 +15,8 @@ BUMP_RANK = {"none": 0, "patch": 1, "minor": 2, "major": 3}
 
 
 def pointer(*parts) -> str:
-    """RFC 6901 JSON pointer."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    """RFC 6901 JSON pointer of the parts."""
+    return json_pointer(parts)
 
 
 @dataclass

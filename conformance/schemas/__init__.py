@@ -19,6 +19,8 @@ from typing import Any, Iterable
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
+from conformance.jsonio import json_pointer
+
 SCHEMA_DIR = Path(__file__).resolve().parent
 NAMES = ("known-failures", "reproducer", "command-protocol")
 
@@ -60,17 +62,12 @@ def top_level_key(error: ValidationError) -> str | None:
     return None
 
 
-def pointer(parts: Iterable[Any]) -> str:
-    """An RFC 6901 JSON pointer ("" is the whole document)."""
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
-
-
 def location(error: ValidationError) -> str:
     """The JSON pointer of the offending field; for a missing key, of the key that is missing."""
     parts = list(error.absolute_path)
     if error.validator == "required":
         parts.append(missing_key(error))
-    return pointer(parts)
+    return json_pointer(parts)
 
 
 def explain(error: ValidationError, describe: bool = True) -> str:
