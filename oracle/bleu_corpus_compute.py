@@ -5,7 +5,7 @@ Reads top to bottom like the contract's semantics.
 
 from __future__ import annotations
 
-from oracle.bleu_score import bleu_score, brevity_penalty
+from oracle.bleu_score import bleu_score, brevity_penalty, corpus_terms
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER, closest_ref_length, corpus_sums, segment_statistics
 from oracle.jsnumber import round_to_fixed
 from oracle.tool import Tool
@@ -58,4 +58,5 @@ TOOL = Tool(
     ),
     compute=compute,
     float_fields=("bleu", "brevity_penalty"),  # exp/log of a libm: compared within a bound
+    float_terms=corpus_terms,
 )

@@ -6,6 +6,18 @@ Scores only: the statistics they are computed from live in ``oracle.bleu_statist
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ScoreTerms:
+    """The exact statistics a BLEU-family float is computed from: c and r of the brevity penalty,
+    and the (numerator, denominator) of each p_n the score uses, or None where the contract fixes
+    the score at exactly 0. The comparison bounds a libm's error from these."""
+
+    candidate_length: int
+    reference_length: int
+    precisions: list[tuple[float, int]] | None = None
 
 
 def brevity_penalty(candidate_length: int, reference_length: int) -> float:
@@ -87,3 +99,11 @@ def sentence_bleu(bp: float, candidate_length: int, matches: list[int], precisio
     if method == "none" and any(m == 0 for m in matches[:used]):
         return 0.0  # "with none when some m_n = 0 for n <= N'"
     return geometric_mean_score(bp, precisions[:used])
+
+
+def corpus_terms(payload: dict, output: dict) -> ScoreTerms:
+    """bleu-corpus-compute's output: exactly 0 when c = 0 or any m_n = 0, else every m_n / l_n."""
+    matches, totals = output["matches"], output["totals"]
+    zero = output["candidate_length"] == 0 or any(m == 0 for m in matches)
+    return ScoreTerms(output["candidate_length"], output["reference_length"],
+                      None if zero else list(zip(matches, totals)))

@@ -6,7 +6,8 @@ Every tool module (``oracle/<tool_id with _>.py``) defines ``TOOL = Tool(...)``:
     compute        ``compute(payload, **steps) -> output``, reading like the contract
     steps          the named stages ``compute`` calls (preparation, aggregation, ...)
     output_checks  rules on the finished output (e.g. an output-size limit)
-    float_fields   output fields computed through a libm ``exp``/``log`` (compared within a bound)
+    float_fields   output fields computed through a libm ``exp``/``log`` (compared within a bound),
+    float_terms    the exact statistics of an output those fields are computed from
 
 ``Tool.execute`` runs the three in order. The parts are seams: a reading of an open point
 is the same tool with one part swapped (``replacing(old, new)``, ``without(part)``,
@@ -34,6 +35,8 @@ class Tool:
     steps: Mapping[str, Callable] = field(default_factory=dict)
     output_checks: tuple[OutputCheck, ...] = ()
     float_fields: tuple[str, ...] = ()
+    # (payload, output) -> oracle.bleu_score.ScoreTerms: the exact statistics the float fields come from
+    float_terms: Callable[[Any, dict], Any] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", MappingProxyType(dict(self.steps)))

@@ -47,7 +47,7 @@ from typing import Any
 
 from conformance.compare.diff import delta as absolute_difference, is_number, short
 from conformance.model import Mismatch
-from oracle.bleu_score import bleu_score, brevity_penalty
+from oracle.bleu_score import ScoreTerms, brevity_penalty, geometric_mean_score
 from oracle.jsnumber import to_fixed
 
 UNIT_ROUNDOFF = 2.0**-53
@@ -66,13 +66,15 @@ def brevity_penalty_bound(c: int, r: int) -> float:
     return u * (ratio + abs(1 - ratio)) + 2 * u * E_EXP
 
 
-def bleu_bound(c: int, r: int, matches: list[int], totals: list[int]) -> float:
-    """B_bleu: relative error bound of bp * exp((1/N) * sum ln(m_n/l_n)), all m_n > 0."""
+def bleu_bound(c: int, r: int, precisions: list[tuple[float, int]]) -> float:
+    """B_bleu: relative error bound of bp * exp((1/N) * sum ln(a_n/d_n)), every p_n = a_n/d_n > 0.
+
+    a_n and d_n are exact (m_n and l_n, or a smoothing's 0.1, m_n + 1, 1 and l_n + 1, 2^k l_n)."""
     u = UNIT_ROUNDOFF
-    n_orders = len(matches)
-    log_terms = [abs(math.log(m / l)) for m, l in zip(matches, totals)]
+    n_orders = len(precisions)
+    log_terms = [abs(math.log(a / d)) for a, d in precisions]
     total = sum(log_terms)
-    per_term = sum(u + 2 * u * E_LOG * (abs(math.log(m)) + abs(math.log(l))) for m, l in zip(matches, totals))
+    per_term = sum(u + 2 * u * E_LOG * (abs(math.log(a)) + abs(math.log(d))) for a, d in precisions)
     exponent = (per_term + (n_orders - 1) * u * total) / n_orders + 2 * u * total / n_orders
     bp_part = 0.0 if c > r else brevity_penalty_bound(c, r)
     return bp_part + exponent + 2 * u * E_EXP + u
@@ -83,30 +85,31 @@ def float_tolerance(value: float, relative_bound: float) -> float:
     return 2 * SAFETY * relative_bound * abs(value) + SUBNORMAL_ULPS * SMALLEST_SUBNORMAL
 
 
-def exact_full_precision(field: str, expected: dict) -> tuple[float | None, float]:
+def exact_full_precision(field: str, terms: ScoreTerms) -> tuple[float | None, float]:
     """(the exact contract value if the contract fixes it, else None; the relative bound)."""
-    c, r = expected["candidate_length"], expected["reference_length"]
-    matches, totals = expected["matches"], expected["totals"]
+    c, r = terms.candidate_length, terms.reference_length
     if c == 0:
         return 0.0, 0.0
     if field == "brevity_penalty":
         return (1.0, 0.0) if c > r else (None, brevity_penalty_bound(c, r))
-    if any(m == 0 for m in matches):
+    if terms.precisions is None:
         return 0.0, 0.0
-    return None, bleu_bound(c, r, matches, totals)
+    return None, bleu_bound(c, r, terms.precisions)
 
 
-def full_precision_value(field: str, expected: dict) -> float:
-    """The oracle's unrounded value, recomputed from the exact counts of the expected output."""
-    bp = brevity_penalty(expected["candidate_length"], expected["reference_length"])
-    return bp if field == "brevity_penalty" else bleu_score(bp, expected["matches"], expected["totals"])
+def full_precision_value(field: str, terms: ScoreTerms) -> float:
+    """The oracle's unrounded value, recomputed from the exact statistics of the expected output."""
+    bp = brevity_penalty(terms.candidate_length, terms.reference_length)
+    if field == "brevity_penalty":
+        return bp
+    return 0.0 if terms.precisions is None else geometric_mean_score(bp, terms.precisions)
 
 
-def compare_float_field(field: str, payload: Any, expected: dict, actual: Any) -> Mismatch | None:
+def compare_float_field(field: str, payload: Any, expected: dict, terms: ScoreTerms, actual: Any) -> Mismatch | None:
     pointer = f"/{field}"
     if not is_number(actual) or not math.isfinite(absolute_difference(0, actual)):
         return Mismatch(pointer, expected[field], short(actual), f"expected a finite number, got {short(actual)!r}")
-    exact, bound = exact_full_precision(field, expected)
+    exact, bound = exact_full_precision(field, terms)
     decimals = payload.get("decimals") if isinstance(payload, dict) else None
     if exact is not None:
         wanted = exact  # 0 or 1 by the contract: toFixed keeps them exact too
@@ -115,7 +118,7 @@ def compare_float_field(field: str, payload: Any, expected: dict, actual: Any) -
         return Mismatch(pointer, wanted, actual,
                         f"expected exactly {wanted!r} (the contract fixes this value), got {actual!r}",
                         delta=abs(actual - wanted), tolerance=0.0)
-    value = full_precision_value(field, expected)
+    value = full_precision_value(field, terms)
     tolerance = float_tolerance(value, bound)
     if decimals is None:
         delta = abs(actual - value)

@@ -113,8 +113,9 @@ def compare_output(tool: Tool, payload: Any, expected: dict, actual: Any) -> Mis
     found = first_difference(expected, actual, "", skip_top_level=set(float_fields))
     if found:
         return found
+    terms = tool.float_terms(payload, expected) if float_fields else None
     for field in float_fields:
-        found = compare_float_field(field, payload, expected, actual[field])
+        found = compare_float_field(field, payload, expected, terms, actual[field])
         if found:
             return found
     return None
