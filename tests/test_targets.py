@@ -8,7 +8,9 @@ import time
 
 import pytest
 
-from conformance.targets import CommandTarget, TargetSpecError, make_target, read_error_code
+from conformance.targets import TargetSpecError, make_target
+from conformance.targets.base import read_error_code
+from conformance.targets.command import CommandTarget
 
 TOOL, VERSION = "bleu-corpus-compute", "1.0.0"
 # The contract's first example: a perfect match, bleu 1.

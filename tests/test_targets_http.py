@@ -14,7 +14,7 @@ import tracemalloc
 
 import pytest
 
-from conformance.targets_http import HttpTarget, classify
+from conformance.targets.http import HttpTarget, classify
 from faulty_servers import faulty_server, refused_url, shared_oracle_server
 
 TOOL, VERSION = "bleu-corpus-compute", "1.0.0"

@@ -1,4 +1,4 @@
-"""The HTTP target: the hosted API (or `conformance serve`) at a base URL.
+"""The HTTP target, ``http(s)://BASE``: the hosted API (or `conformance serve`) at a base URL.
 
 Nothing the server sends is trusted. Each call is bounded three ways:
   * size: the answer is streamed and reading stops past ``max_bytes`` (a declared
@@ -44,7 +44,7 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 import oracle
 from conformance.jsonio import encode_request, parse_json
 from conformance.model import TargetResponse
-from conformance.targets import excerpt, read_error_code
+from conformance.targets.base import excerpt, read_error_code
 
 READ_CHUNK = 64 * 1024
 DETAIL_EXCERPT_CHARS = 80  # of a bad answer, quoted in the one-line detail (``raw`` holds more)
