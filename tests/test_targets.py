@@ -156,3 +156,10 @@ def test_cmd_reproduce_hint_is_a_runnable_shell_line():
 )
 def test_error_code_read_from_common_shapes(body, code):
     assert read_error_code(body) == code
+
+
+def test_unknown_target_lists_every_accepted_form():
+    with pytest.raises(TargetSpecError) as raised:
+        make_target("oracle2")
+    assert str(raised.value) == ("unknown target 'oracle2': use oracle, python:MODULE, cmd:COMMAND, "
+                                 "http://BASE or https://BASE")

@@ -17,14 +17,16 @@ harness can report it and keep its head.
 In-process targets (``oracle``, ``python:``) cannot be timed out: a call that hangs
 hangs the run. Wrap an implementation you do not trust in a ``cmd:`` or HTTP target.
 
-What the kinds share (defaults, excerpts, error codes) is in targets.base.
+``make_target`` finds the kind of a ``--target`` value in ``KINDS``, a table of prefixes
+and constructors: a new kind of target is one module and one line there. What the kinds
+share (defaults, excerpts, error codes) is in targets.base.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import importlib
+from typing import Any, Callable, NamedTuple, Protocol
 
-import oracle
 from conformance.model import TargetResponse
 from conformance.targets.base import (
     DEFAULT_MAX_BYTES,
@@ -33,12 +35,12 @@ from conformance.targets.base import (
     excerpt,
     read_error_code,
 )
-from conformance.targets.command import CommandTarget
-from conformance.targets.inprocess import InProcessTarget, python_target
+from conformance.targets.command import CommandTarget, command_target
+from conformance.targets.inprocess import InProcessTarget, oracle_target, python_target
 
 __all__ = [
-    "Target", "TargetSpecError", "make_target", "DEFAULT_TIMEOUT", "DEFAULT_MAX_BYTES", "excerpt", "read_error_code",
-    "InProcessTarget", "CommandTarget",
+    "Target", "TargetSpecError", "TargetKind", "KINDS", "make_target", "DEFAULT_TIMEOUT", "DEFAULT_MAX_BYTES",
+    "excerpt", "read_error_code", "InProcessTarget", "CommandTarget",
 ]
 
 
@@ -55,22 +57,51 @@ class Target(Protocol):
         """Release connections and processes."""
 
 
+class TargetKind(NamedTuple):
+    """One kind of ``--target`` value: how it starts, and what makes its target."""
+
+    prefix: str
+    argument: str  # what follows the prefix, as the usage error names it; "" if the value is the prefix alone
+    make: Callable[..., Target]  # make(spec, timeout=..., max_bytes=..., retries=...); TargetSpecError if unusable
+
+    @property
+    def form(self) -> str:
+        return self.prefix + self.argument
+
+    def names(self, spec: str) -> bool:
+        return spec.startswith(self.prefix) if self.argument else spec == self.prefix
+
+
+def _lazy(module: str, constructor: str, what: str) -> Callable[..., Target]:
+    """A constructor imported on first use, for a kind whose module is heavy to import."""
+
+    def make(spec: str, **options: Any) -> Target:
+        try:
+            found = getattr(importlib.import_module(module), constructor)
+        except ModuleNotFoundError as exc:
+            raise TargetSpecError(f"{what} targets are unavailable: {exc}") from None
+        return found(spec, **options)
+
+    return make
+
+
+_http_target = _lazy("conformance.targets.http", "http_target", "HTTP")  # requests is too heavy for every run
+
+KINDS: tuple[TargetKind, ...] = (  # the first that names the value makes its target
+    TargetKind("oracle", "", oracle_target),
+    TargetKind("python:", "MODULE", python_target),
+    TargetKind("cmd:", "COMMAND", command_target),
+    TargetKind("http://", "BASE", _http_target),
+    TargetKind("https://", "BASE", _http_target),
+)
+
+
 def make_target(spec: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
                 retries: int = 2) -> Target:
     """The target a ``--target`` value names; TargetSpecError if it names none."""
     spec = spec.strip()
-    if spec == "oracle":
-        return InProcessTarget("oracle", oracle.execute)
-    if spec.startswith("python:"):
-        return python_target(spec)
-    if spec.startswith("cmd:"):
-        return CommandTarget(spec, timeout=timeout, max_bytes=max_bytes)
-    if spec.startswith(("http://", "https://")):
-        try:
-            from conformance.targets.http import HttpTarget
-        except ModuleNotFoundError as exc:
-            raise TargetSpecError(f"HTTP targets are unavailable: {exc}") from None
-        return HttpTarget(spec, timeout=timeout, max_bytes=max_bytes, retries=retries)
-    raise TargetSpecError(
-        f"unknown target {spec!r}: use oracle, python:MODULE, cmd:COMMAND, http://BASE or https://BASE"
-    )
+    for kind in KINDS:
+        if kind.names(spec):
+            return kind.make(spec, timeout=timeout, max_bytes=max_bytes, retries=retries)
+    forms = [kind.form for kind in KINDS]
+    raise TargetSpecError(f"unknown target {spec!r}: use {', '.join(forms[:-1])} or {forms[-1]}")

@@ -110,6 +110,12 @@ class CommandTarget:
         pass
 
 
+def command_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
+                   **_options: Any) -> CommandTarget:
+    """``cmd:COMMAND`` (retries do not apply: a command's answer is never re-asked)."""
+    return CommandTarget(spec, timeout=timeout, max_bytes=max_bytes)
+
+
 def _feed(pipe, data: bytes) -> None:
     try:
         pipe.write(data)

@@ -44,7 +44,7 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 import oracle
 from conformance.jsonio import encode_request, parse_json
 from conformance.model import TargetResponse
-from conformance.targets.base import excerpt, read_error_code
+from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, excerpt, read_error_code
 
 READ_CHUNK = 64 * 1024
 DETAIL_EXCERPT_CHARS = 80  # of a bad answer, quoted in the one-line detail (``raw`` holds more)
@@ -281,6 +281,12 @@ class HttpTarget:
 
     def close(self) -> None:
         self.session.close()
+
+
+def http_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
+                retries: int = 2, **_options: Any) -> HttpTarget:
+    """``http://BASE`` or ``https://BASE``."""
+    return HttpTarget(spec, timeout=timeout, max_bytes=max_bytes, retries=retries)
 
 
 def describe(exc: BaseException) -> str:

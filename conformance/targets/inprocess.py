@@ -13,6 +13,7 @@ import time
 import traceback
 from typing import Any
 
+import oracle
 from conformance.model import TargetResponse
 from conformance.targets.base import TargetSpecError, excerpt
 
@@ -51,7 +52,13 @@ class InProcessTarget:
         pass
 
 
-def python_target(spec: str) -> InProcessTarget:
+def oracle_target(spec: str = "oracle", **_options: Any) -> InProcessTarget:
+    """``oracle``: the built-in oracle (time and size limits do not apply in process)."""
+    return InProcessTarget("oracle", oracle.execute)
+
+
+def python_target(spec: str, **_options: Any) -> InProcessTarget:
+    """``python:MODULE``: the module's ``execute`` function; TargetSpecError if there is none."""
     module_name = spec.removeprefix("python:").strip()
     if not module_name:
         raise TargetSpecError("python: target needs a module name, e.g. python:mypkg.metrics")
