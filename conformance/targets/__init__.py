@@ -19,7 +19,7 @@ hangs the run. Wrap an implementation you do not trust in a ``cmd:`` or HTTP tar
 
 ``make_target`` finds the kind of a ``--target`` value in ``KINDS``, a table of prefixes
 and constructors: a new kind of target is one module and one line there. What the kinds
-share (defaults, excerpts, error codes) is in targets.base.
+share (defaults, excerpts, the one reading of a JSON answer envelope) is in targets.base.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from conformance.targets.base import (
     DEFAULT_TIMEOUT,
     TargetSpecError,
     excerpt,
+    read_envelope,
     read_error_code,
 )
 from conformance.targets.command import CommandTarget, command_target
@@ -40,7 +41,7 @@ from conformance.targets.inprocess import InProcessTarget, oracle_target, python
 
 __all__ = [
     "Target", "TargetSpecError", "TargetKind", "KINDS", "make_target", "DEFAULT_TIMEOUT", "DEFAULT_MAX_BYTES",
-    "excerpt", "read_error_code", "InProcessTarget", "CommandTarget",
+    "excerpt", "read_error_code", "read_envelope", "InProcessTarget", "CommandTarget",
 ]
 
 

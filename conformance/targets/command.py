@@ -16,31 +16,28 @@ import threading
 import time
 from typing import Any
 
-import oracle
-from conformance.jsonio import encode_request, parse_json
+from conformance.jsonio import encode_request
 from conformance.model import TargetResponse
-from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, TargetSpecError, excerpt, read_error_code
+from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, TargetSpecError, excerpt, read_envelope
 
 
 def response_from_envelope(data: bytes, status: int | None, started: float) -> TargetResponse:
     """Classify a JSON answer of the command protocol: a result, a rejection, or garbage."""
     elapsed = (time.monotonic() - started) * 1000
     raw = excerpt(data)
-    if not data.strip():
-        return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed,
-                              detail=f"empty output (exit status {status})")
-    try:
-        body = parse_json(data)
-    except oracle.ContractError as exc:
-        return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed,
-                              detail=f"output is not JSON: {exc.message} (exit status {status})")
-    if isinstance(body, dict) and "result" in body and "error" not in body:
-        return TargetResponse("result", result=body["result"], status=status, raw=raw, duration_ms=elapsed)
-    if isinstance(body, dict) and "error" in body:
-        return TargetResponse("rejection", status=status, error_code=read_error_code(body), raw=raw,
+    envelope = read_envelope(data)
+    if envelope.kind == "result":
+        return TargetResponse("result", result=envelope.result, status=status, raw=raw, duration_ms=elapsed)
+    if envelope.kind == "rejection":
+        return TargetResponse("rejection", status=status, error_code=envelope.error_code, raw=raw,
                               duration_ms=elapsed, detail="error body")
-    return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed,
-                          detail='output is JSON but neither {"result": ...} nor {"error": ...}')
+    if envelope.empty:
+        detail = f"empty output (exit status {status})"
+    elif envelope.not_json is not None:
+        detail = f"output is not JSON: {envelope.not_json} (exit status {status})"
+    else:
+        detail = 'output is JSON but neither {"result": ...} nor {"error": ...}'
+    return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed, detail=detail)
 
 
 class CommandTarget:
