@@ -188,7 +188,8 @@ def classify(status: int, body: bytes, content_type: str, started: float) -> Tar
 
 
 class HttpTarget:
-    def __init__(self, base_url: str, timeout: float = 10.0, max_bytes: int = 8 * 1024 * 1024, retries: int = 2):
+    def __init__(self, base_url: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
+                 retries: int = 2):
         self.spec = base_url
         self.base_url = base_url.rstrip("/")
         self.timeout = float(timeout)
