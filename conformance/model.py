@@ -1,7 +1,7 @@
 """The data the parts of the harness pass to each other.
 
     case sources (fixtures.py, strategies/)  ->  Case
-    targets.py                              ->  TargetResponse   (what came back, untrusted, capped)
+    targets/                                ->  TargetResponse   (what came back, untrusted, capped)
     compare.py                              ->  Verdict          (outcome + first Mismatch)
     runner / pytest plugin                  ->  CaseResult       (one per fixture case / property example)
     reports/                                <-  RunRecord        (header + every CaseResult)

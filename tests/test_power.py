@@ -27,7 +27,7 @@ import oracle
 from conformance import compare, fixtures, strategies
 from conformance.model import Case, Expectation
 from conformance.engine import PROFILES
-from conformance.targets import InProcessTarget
+from conformance.targets.inprocess import InProcessTarget
 
 TESTS_DIR = Path(__file__).resolve().parent
 if str(TESTS_DIR) not in sys.path:  # the mutants and the independent implementation live here

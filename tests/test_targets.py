@@ -8,7 +8,9 @@ import time
 
 import pytest
 
-from conformance.targets import CommandTarget, TargetSpecError, make_target, read_error_code
+from conformance.targets import TargetSpecError, make_target
+from conformance.targets.base import read_envelope, read_error_code
+from conformance.targets.command import CommandTarget
 
 TOOL, VERSION = "bleu-corpus-compute", "1.0.0"
 # The contract's first example: a perfect match, bleu 1.
@@ -154,3 +156,33 @@ def test_cmd_reproduce_hint_is_a_runnable_shell_line():
 )
 def test_error_code_read_from_common_shapes(body, code):
     assert read_error_code(body) == code
+
+
+def test_unknown_target_lists_every_accepted_form():
+    with pytest.raises(TargetSpecError) as raised:
+        make_target("oracle2")
+    assert str(raised.value) == ("unknown target 'oracle2': use oracle, python:MODULE, cmd:COMMAND, "
+                                 "http://BASE or https://BASE")
+
+
+@pytest.mark.parametrize(
+    "data, cmd_kind, http_2xx_kind",
+    [
+        (b'{"result": 1}', "result", "result"),
+        (b'{"error": "limit_exceeded"}', "rejection", "garbage"),  # over HTTP the status says "rejected"
+        (b'{"result": 1, "error": "limit_exceeded"}', "rejection", "result"),
+        (b'{"code": "invalid_input"}', "garbage", "garbage"),
+        (b"[1, 2]", "garbage", "garbage"),
+        (b" \n", "garbage", "garbage"),
+        (b"BLEU = 42", "garbage", "garbage"),
+    ],
+)
+def test_one_envelope_reading_for_both_transports(data, cmd_kind, http_2xx_kind):
+    assert read_envelope(data).kind == cmd_kind
+    assert read_envelope(data, error_body_rejects=False).kind == http_2xx_kind
+
+
+def test_cmd_target_error_beside_result_is_a_rejection():
+    code = "print('{\"result\": 1, \"error\": \"limit_exceeded\"}')"
+    response = make_target(python_cmd(code)).call(TOOL, VERSION, EXAMPLE)
+    assert (response.kind, response.error_code, response.detail) == ("rejection", "limit_exceeded", "error body")

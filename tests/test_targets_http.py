@@ -14,7 +14,7 @@ import tracemalloc
 
 import pytest
 
-from conformance.targets_http import HttpTarget, classify
+from conformance.targets.http import HttpTarget, classify
 from faulty_servers import faulty_server, refused_url, shared_oracle_server
 
 TOOL, VERSION = "bleu-corpus-compute", "1.0.0"
@@ -233,6 +233,11 @@ def test_unusable_url_is_a_transport_error_never_an_exception(base_url):
     (200, b'{"result": NaN}', "transport_error", None),
     (200, b'{"result": {"bleu": 0.5}}', "result", None),
     (201, b'{"result": {}}', "result", None),
+    (200, b'{"result": 1, "error": "x"}', "result", None),  # a 2xx with "result" is an answer
+    (200, b'{"error": "invalid_input"}', "transport_error", None),  # over HTTP only the status rejects
+    (400, b'{"result": 1}', "rejection", None),
+    (422, b"[1]", "rejection", None),
+    (400, b" ", "rejection", None),
 ])
 def test_classify(status, body, kind, code):
     response = classify(status, body, "application/json", time.monotonic())

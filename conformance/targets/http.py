@@ -1,4 +1,4 @@
-"""The HTTP target: the hosted API (or `conformance serve`) at a base URL.
+"""The HTTP target, ``http(s)://BASE``: the hosted API (or `conformance serve`) at a base URL.
 
 Nothing the server sends is trusted. Each call is bounded three ways:
   * size: the answer is streamed and reading stops past ``max_bytes`` (a declared
@@ -41,10 +41,9 @@ from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
-import oracle
-from conformance.jsonio import encode_request, parse_json
+from conformance.jsonio import encode_request
 from conformance.model import TargetResponse
-from conformance.targets import excerpt, read_error_code
+from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, excerpt, read_envelope
 
 READ_CHUNK = 64 * 1024
 DETAIL_EXCERPT_CHARS = 80  # of a bad answer, quoted in the one-line detail (``raw`` holds more)
@@ -169,30 +168,28 @@ def classify(status: int, body: bytes, content_type: str, started: float) -> Tar
         return TargetResponse("transport_error", status=status, raw=raw, detail=detail, duration_ms=elapsed)
 
     if 400 <= status < 500 and status not in NOT_A_VERDICT_4XX:
-        try:
-            code = read_error_code(parse_json(body))
-        except oracle.ContractError:
-            code = None
+        code = read_envelope(body).error_code  # the status rejects; the body, if JSON, may name the code
         return TargetResponse("rejection", status=status, error_code=code, raw=raw, duration_ms=elapsed,
                               detail=f"HTTP {status}" + (f" {code}" if code else " (no recognised error body)"))
     if not 200 <= status < 300:
         kind = "redirect (not followed)" if 300 <= status < 400 else "server error" if status >= 500 else ""
         return transport_error(f"HTTP {status} {kind}".rstrip() + (f", {content_type}" if content_type else ""))
-    if not body.strip():
+    envelope = read_envelope(body, error_body_rejects=False)  # a 2xx is an answer or garbage
+    if envelope.empty:
         return transport_error(f"HTTP {status} with an empty body")
-    try:
-        answer = parse_json(body)
-    except oracle.ContractError as exc:
+    if envelope.not_json is not None:
         return transport_error(f"HTTP {status} but the body is not JSON ({content_type or 'no Content-Type'}): "
-                               f"{exc.message}")
-    if not isinstance(answer, dict) or "result" not in answer:
+                               f"{envelope.not_json}")
+    if envelope.kind != "result":
+        answer = envelope.body
         shape = f"an object with keys {sorted(answer)[:8]}" if isinstance(answer, dict) else type(answer).__name__
         return transport_error(f'HTTP {status} JSON without the {{"result": ...}} envelope: got {shape}')
-    return TargetResponse("result", result=answer["result"], status=status, raw=raw, duration_ms=elapsed)
+    return TargetResponse("result", result=envelope.result, status=status, raw=raw, duration_ms=elapsed)
 
 
 class HttpTarget:
-    def __init__(self, base_url: str, timeout: float = 10.0, max_bytes: int = 8 * 1024 * 1024, retries: int = 2):
+    def __init__(self, base_url: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
+                 retries: int = 2):
         self.spec = base_url
         self.base_url = base_url.rstrip("/")
         self.timeout = float(timeout)
@@ -281,6 +278,12 @@ class HttpTarget:
 
     def close(self) -> None:
         self.session.close()
+
+
+def http_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
+                retries: int = 2, **_options: Any) -> HttpTarget:
+    """``http://BASE`` or ``https://BASE``."""
+    return HttpTarget(spec, timeout=timeout, max_bytes=max_bytes, retries=retries)
 
 
 def describe(exc: BaseException) -> str:

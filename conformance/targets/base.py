@@ -1,0 +1,91 @@
+"""What every target shares: the defaults, the usage error, bounded excerpts, and the one
+reading of an answer body.
+
+An implementation answers with one JSON envelope, on stdout (``cmd:``) or in an HTTP body:
+``{"result": ...}`` is an answer, an error body (``{"error": ...}``) a rejection whose code
+is read from the common shapes, anything else garbage. ``read_envelope`` parses the body
+strictly (conformance.jsonio.parse_json) and says which of the three it is; each transport
+words the outcome in its own terms and adds what only it knows (exit status, HTTP status).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import oracle
+from conformance.jsonio import parse_json
+
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_MAX_BYTES = 8 * 1024 * 1024  # far above the largest legal output (1,000,000 bytes)
+EXCERPT_CHARS = 500  # how much of a bad answer a report shows
+
+
+class TargetSpecError(ValueError):
+    """The --target value cannot be used (a usage error, exit 2)."""
+
+
+def excerpt(text: str | bytes, limit: int = EXCERPT_CHARS) -> str:
+    """The start of what came back, readable and bounded, for reports."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more chars]"
+
+
+def read_error_code(body: Any) -> str | None:
+    """The error code in the common error-body shapes, if any.
+
+    The hosted error body is not published, so the shapes seen in the wild are read:
+    ``{"error": {"code": C}}``, ``{"error": C}`` and ``{"code": C}``.
+    """
+    if not isinstance(body, dict):
+        return None
+    error = body.get("error")
+    if isinstance(error, dict) and isinstance(error.get("code"), str):
+        return error["code"]
+    if isinstance(error, str):
+        return error
+    if isinstance(body.get("code"), str):
+        return body["code"]
+    return None
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """One answer body, read: what it is (``kind``) and what it holds."""
+
+    kind: str  # "result", "rejection" or "garbage"
+    body: Any = None  # the parsed JSON; None when the body is empty or not JSON
+    empty: bool = False  # nothing but white space came back
+    not_json: str | None = None  # why the body is not strict JSON, when it is not
+
+    @property
+    def result(self) -> Any:
+        return self.body["result"]
+
+    @property
+    def error_code(self) -> str | None:
+        """The error code the body names in a common shape (whatever its kind), if any."""
+        return read_error_code(self.body)
+
+
+def read_envelope(data: bytes, *, error_body_rejects: bool = True) -> Envelope:
+    """An answer body as a result, a rejection or garbage.
+
+    An object with "result" is an answer. Where the body is how a rejection is told (the
+    command protocol), an object with "error" is a rejection, even beside "result". Over
+    HTTP the status tells it, so there ``error_body_rejects`` is False: a 2xx body is an
+    answer or garbage, never a rejection. Empty, non-JSON and any other JSON is garbage.
+    """
+    if not data.strip():
+        return Envelope("garbage", empty=True)
+    try:
+        body = parse_json(data)
+    except oracle.ContractError as exc:
+        return Envelope("garbage", not_json=exc.message)
+    if isinstance(body, dict):
+        if error_body_rejects and "error" in body:
+            return Envelope("rejection", body)
+        if "result" in body:
+            return Envelope("result", body)
+    return Envelope("garbage", body)

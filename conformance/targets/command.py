@@ -1,0 +1,168 @@
+"""The command target, ``cmd:COMMAND``: a shell command run once per case.
+
+``{tool}``/``{version}`` in the command are substituted (shell-quoted); the input JSON
+goes on stdin; stdout is ``{"result": ...}`` or an error body ``{"error": ...}`` (the
+protocol of ``conformance exec``), whatever the exit status. The command runs in its own
+process group, so a timeout or an oversized answer kills it and every child it started.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from typing import Any
+
+from conformance.jsonio import encode_request
+from conformance.model import TargetResponse
+from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, TargetSpecError, excerpt, read_envelope
+
+
+def response_from_envelope(data: bytes, status: int | None, started: float) -> TargetResponse:
+    """Classify a JSON answer of the command protocol: a result, a rejection, or garbage."""
+    elapsed = (time.monotonic() - started) * 1000
+    raw = excerpt(data)
+    envelope = read_envelope(data)
+    if envelope.kind == "result":
+        return TargetResponse("result", result=envelope.result, status=status, raw=raw, duration_ms=elapsed)
+    if envelope.kind == "rejection":
+        return TargetResponse("rejection", status=status, error_code=envelope.error_code, raw=raw,
+                              duration_ms=elapsed, detail="error body")
+    if envelope.empty:
+        detail = f"empty output (exit status {status})"
+    elif envelope.not_json is not None:
+        detail = f"output is not JSON: {envelope.not_json} (exit status {status})"
+    else:
+        detail = 'output is JSON but neither {"result": ...} nor {"error": ...}'
+    return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed, detail=detail)
+
+
+class CommandTarget:
+    """Runs a shell command once per case: input JSON on stdin, the answer on stdout.
+
+    The command runs in its own process group, so a timeout or an oversized answer
+    kills it and every child it started. At most ``max_bytes`` of stdout are kept.
+    """
+
+    def __init__(self, spec: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES):
+        self.spec = spec
+        self.template = spec.removeprefix("cmd:").strip()
+        if not self.template:
+            raise TargetSpecError("cmd: target needs a command, e.g. 'cmd:mytool {tool} {version}'")
+        self.timeout = timeout
+        self.max_bytes = max_bytes
+
+    def command_line(self, tool_id: str, version: str) -> str:
+        return self.template.replace("{tool}", shlex.quote(tool_id)).replace("{version}", shlex.quote(version))
+
+    def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
+        started = time.monotonic()
+        stdin_bytes = encode_request(payload)
+        try:
+            process = subprocess.Popen(
+                self.command_line(tool_id, version), shell=True, start_new_session=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            )
+        except OSError as exc:
+            return TargetResponse("transport_error", detail=f"cannot start the command: {exc}",
+                                  duration_ms=(time.monotonic() - started) * 1000)
+        stdout = _CappedReader(process.stdout, self.max_bytes, on_overflow=lambda: _kill_group(process))
+        stderr = _CappedReader(process.stderr, 4096)
+        writer = threading.Thread(target=_feed, args=(process.stdin, stdin_bytes), daemon=True)
+        for thread in (writer, stdout.thread, stderr.thread):
+            thread.start()
+        timed_out = False
+        try:
+            process.wait(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _kill_group(process)
+            process.wait()
+        for thread in (writer, stdout.thread, stderr.thread):
+            thread.join(timeout=2)
+        elapsed = (time.monotonic() - started) * 1000
+        status = process.returncode
+        err = excerpt(stderr.data, 300)
+        if timed_out:
+            return TargetResponse("transport_error", status=status, raw=excerpt(stdout.data), duration_ms=elapsed,
+                                  detail=f"timed out after {self.timeout:g} s (process group killed)")
+        if stdout.overflowed:
+            return TargetResponse("transport_error", status=status, raw=excerpt(stdout.data), duration_ms=elapsed,
+                                  detail=f"output larger than {self.max_bytes} bytes (process group killed)")
+        if status is not None and status < 0:
+            return TargetResponse("transport_error", status=status, raw=excerpt(stdout.data), duration_ms=elapsed,
+                                  detail=f"killed by signal {-status}; stderr: {err}")
+        response = response_from_envelope(stdout.data, status, started)
+        if response.kind == "transport_error" and err:
+            response.detail += f"; stderr: {err}"
+        return response
+
+    def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
+        return f"printf '%s' {shlex.quote(encode_request(payload).decode('utf-8'))} | {self.command_line(tool_id, version)}"
+
+    def close(self) -> None:
+        pass
+
+
+def command_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
+                   **_options: Any) -> CommandTarget:
+    """``cmd:COMMAND`` (retries do not apply: a command's answer is never re-asked)."""
+    return CommandTarget(spec, timeout=timeout, max_bytes=max_bytes)
+
+
+def _feed(pipe, data: bytes) -> None:
+    try:
+        pipe.write(data)
+    except (BrokenPipeError, OSError):
+        pass  # the command did not read its input: its answer will say what it made of that
+    finally:
+        try:
+            pipe.close()
+        except OSError:
+            pass
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class _CappedReader:
+    """Drains a pipe in a thread, keeping at most ``limit`` bytes (so a flood cannot fill memory)."""
+
+    def __init__(self, pipe, limit: int, on_overflow=None):
+        self.pipe, self.limit, self.on_overflow = pipe, limit, on_overflow
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.overflowed = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        try:
+            while chunk := self.pipe.read1(65536):
+                if self.size + len(chunk) > self.limit:
+                    self.overflowed = True
+                    self.chunks.append(chunk[: self.limit - self.size])
+                    self.size = self.limit
+                    if self.on_overflow:
+                        self.on_overflow()
+                        return
+                    continue  # keep draining, so the writer never blocks
+                self.chunks.append(chunk)
+                self.size += len(chunk)
+        except (OSError, ValueError):
+            pass
+        finally:
+            try:
+                self.pipe.close()
+            except OSError:
+                pass
+
+    @property
+    def data(self) -> bytes:
+        return b"".join(self.chunks)
