@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
-from typing import Callable, Iterable
+from typing import Callable
 
-from conformance.model import OUTCOMES, CaseResult
+from conformance.model import OUTCOMES
 
 REDRAW_SECONDS = 0.1  # a terminal need not be redrawn faster than a person reads
 NOT_PASSING = ("failed", "errored")
@@ -75,10 +75,3 @@ class Progress:
             self.write("\r\x1b[2K")
             self._line_shown = False
 
-
-def summary_table(results: Iterable[CaseResult], properties: Iterable[dict]) -> str:
-    """The end-of-run table, now conformance.reports.console.summary_table (rendered from the
-    report.json document); kept for callers that still hold the in-memory results."""
-    from conformance.reports.console import summary_table as table
-
-    return table({"results": [result.to_dict() for result in results], "properties": list(properties)})

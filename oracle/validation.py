@@ -71,7 +71,7 @@ def _describe(error: jsonschema.ValidationError) -> str:
     """A short message that never echoes a (possibly huge) instance."""
     keyword, bound, instance = error.validator, error.validator_value, error.instance
     if keyword == "type":
-        return f"must be {_TYPE_WORDS.get(bound, bound)}, got {_json_type(instance)}"
+        return f"must be {_TYPE_WORDS.get(bound, bound)}, got {json_type(instance)}"
     if keyword == "maxItems":
         return f"has {len(instance)} items, more than the maximum {bound}"
     if keyword == "minItems":
@@ -89,7 +89,8 @@ def _describe(error: jsonschema.ValidationError) -> str:
     return error.message if len(error.message) <= 200 else f"violates {keyword}"
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """The JSON type of a value in words ("an integer", "null"), for messages."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -157,7 +158,7 @@ def check_object_shape(contract: Contract, payload: Any) -> None:
     """Plain object, then unknown keys, then missing keys (chrF++ states this order)."""
     schema = contract.input_schema
     if not isinstance(payload, dict):
-        raise ContractError(INVALID_INPUT, f"input: must be a JSON object, got {_json_type(payload)}")
+        raise ContractError(INVALID_INPUT, f"input: must be a JSON object, got {json_type(payload)}")
     known = schema.get("properties", {})
     for key in payload:
         if not isinstance(key, str) or key not in known:

@@ -20,6 +20,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
 from conformance.jsonio import json_pointer
+from oracle.validation import json_type
 
 SCHEMA_DIR = Path(__file__).resolve().parent
 NAMES = ("known-failures", "reproducer", "command-protocol")
@@ -88,24 +89,6 @@ _TYPE_NAMES = {
     "object": "an object", "array": "an array", "string": "a string", "integer": "an integer",
     "number": "a number", "boolean": "true or false", "null": "null",
 }
-
-
-def json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def missing_key(error: ValidationError) -> str:
