@@ -89,15 +89,21 @@ def orders_used(precisions: list[tuple[float, int]], effective_order: bool) -> i
     return used
 
 
+def sentence_bleu_is_zero(candidate_length: int, matches: list[int], precisions: list[tuple[float, int]],
+                          used: int, effective_order: bool, method: str) -> bool:
+    """The contract's zero rules of sentence BLEU."""
+    return (candidate_length == 0 or matches[0] == 0  # "exactly 0 when c = 0, when m_1 = 0"
+            # "when effective_order is false and some order n <= max_order has smoothed denominator 0"
+            or not effective_order and any(denominator == 0 for _, denominator in precisions)
+            # "and with none when some m_n = 0 for n <= N'"
+            or method == "none" and any(m == 0 for m in matches[:used]))
+
+
 def sentence_bleu(bp: float, candidate_length: int, matches: list[int], precisions: list[tuple[float, int]],
                   used: int, effective_order: bool, method: str) -> float:
     """The zero rules, then bp * exp((1/N') * sum of ln(p_n)) over the N' orders used."""
-    if candidate_length == 0 or matches[0] == 0:
-        return 0.0  # "exactly 0 when c = 0, when m_1 = 0"
-    if not effective_order and any(denominator == 0 for _, denominator in precisions):
-        return 0.0  # "some order n <= max_order has smoothed denominator 0"
-    if method == "none" and any(m == 0 for m in matches[:used]):
-        return 0.0  # "with none when some m_n = 0 for n <= N'"
+    if sentence_bleu_is_zero(candidate_length, matches, precisions, used, effective_order, method):
+        return 0.0
     return geometric_mean_score(bp, precisions[:used])
 
 

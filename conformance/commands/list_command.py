@@ -11,11 +11,12 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    rows = [("TOOL", "VERSION", "ORACLE", "PRICING")]
+    rows = [("TOOL", "VERSION", "CONTRACT", "ORACLE", "PRICING")]
     for tool_id, version in oracle.available():
-        contract = oracle.load_contract(tool_id, version)
-        status = "implemented" if oracle.implemented(tool_id, version) else "contract only"
-        rows.append((tool_id, version, status, contract.get("pricing", {}).get("status", "-")))
+        contract = oracle.contract(tool_id, version)
+        implemented = "implemented" if oracle.implemented(tool_id, version) else "contract only"
+        pricing = contract.document().get("pricing", {}).get("status", "-")
+        rows.append((tool_id, version, contract.status, implemented, pricing))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())

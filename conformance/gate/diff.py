@@ -22,6 +22,7 @@ from conformance.gate.findings import BUMP_RANK, CLASSES, REQUIRED_BUMP, Change,
 from conformance.gate.schema_diff import diff_schema
 
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$")
+DRAFT = "draft"  # a contract with "status": "draft" may change without a version bump
 EDITORIAL_FIELDS = ("description", "supported_operations", "unsupported_operations", "pricing")
 
 
@@ -154,6 +155,7 @@ class DiffReport:
     new_version: str
     changes: list[Change] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def change_class(self) -> str:
@@ -174,7 +176,7 @@ class DiffReport:
             "old_version": self.old_version, "new_version": self.new_version,
             "change_class": self.change_class, "required_bump": self.required_bump,
             "actual_bump": self.actual_bump, "ok": not self.violations,
-            "violations": self.violations, "changes": [c.to_dict() for c in self.changes],
+            "violations": self.violations, "notes": self.notes, "changes": [c.to_dict() for c in self.changes],
         }
 
     def text(self) -> str:
@@ -186,6 +188,7 @@ class DiffReport:
                 lines.append(f"  {klass.upper():9} {change.pointer or '/'}  {change.message}  [{change.kind}]")
                 if change.detail:
                     lines.append(f"            {change.detail}")
+        lines += [f"  NOTE      {note}" for note in self.notes]
         lines += [f"  VIOLATION {v}" for v in self.violations] or ["  OK: the version bump matches the change"]
         return "\n".join(lines)
 
@@ -210,18 +213,29 @@ def diff_contracts(old: dict, new: dict, *, old_label: str = "old", new_label: s
     changes += diff_schema(old.get("input_schema", {}), new.get("input_schema", {}), "input", ("input_schema",))
     changes += diff_schema(old.get("output_schema", {}), new.get("output_schema", {}), "output", ("output_schema",))
     changes += diff_examples(list(old.get("examples", [])), list(new.get("examples", [])))
+    old_draft, new_draft = old.get("status") == DRAFT, new.get("status") == DRAFT
+    if old_draft and not new_draft and "status" not in new:
+        report.notes.append("the draft is published: its other changes are classified like any other change")
     known = {"id", "version", "execute_url", "semantics", "limits", "input_schema", "output_schema", "examples",
-             *EDITORIAL_FIELDS}
+             *EDITORIAL_FIELDS, *(("status",) if old_draft and "status" not in new else ())}
     for name in sorted((set(old) | set(new)) - known):
         if old.get(name) != new.get(name):
             changes.append(Change("breaking", pointer(name), "unjudged-field-changed",
                                   f"field {name!r} changed; the gate cannot judge it, so it counts as breaking"))
 
     bump = report.actual_bump
+    if old_draft and new_draft and bump in ("none", *BUMP_RANK):
+        if changes:
+            report.notes.append("a draft may change without a version bump until it is published")
+        return report
     if bump == "invalid":
         report.violations.append(f"version {report.old_version!r} -> {report.new_version!r} is not semver")
     elif bump == "downgrade":
         report.violations.append(f"version went down: {report.old_version} -> {report.new_version}")
+    elif bump == "none" and changes and old_draft:
+        report.violations.append(
+            f"the published contract differs from its draft {report.old_version}: the change is "
+            f"{report.change_class} and requires a {report.required_bump} bump over the draft's version")
     elif bump == "none" and changes:
         report.violations.append(
             f"published version {report.new_version} changed in place: a published contract is immutable; "

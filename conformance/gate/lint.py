@@ -29,14 +29,33 @@ REQUIRED_FIELDS = {
 RECOMMENDED_FIELDS = ("supported_operations", "unsupported_operations", "execute_url")
 TOOL_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
-# Where a named limit is restated as a schema keyword: (limit, [schema paths], unit of the keyword).
+# The schema keyword that restates a named limit, where the schema restates it.
 LIMIT_KEYWORDS = {
-    "max_segments": [("input_schema", "properties", "hypotheses", "maxItems"),
-                     ("input_schema", "properties", "references", "maxItems")],
-    "max_references_per_segment": [("input_schema", "properties", "references", "items", "maxItems")],
-    "max_token_bytes": [("input_schema", "properties", "hypotheses", "items", "items", "maxLength"),
-                        ("input_schema", "properties", "references", "items", "items", "items", "maxLength")],
+    "max_segments": "maxItems",
+    "max_references_per_segment": "maxItems",
+    "max_token_bytes": "maxLength",
+    "max_length": "maximum",
 }
+
+
+def _bound_places(schema: Any, path: tuple) -> list[tuple[tuple, str, Any]]:
+    """(path, keyword, value) of every maxItems, maxLength and maximum inside an array property."""
+    found = []
+    if isinstance(schema, dict):
+        for keyword in set(LIMIT_KEYWORDS.values()):
+            if keyword in schema:
+                found.append(((*path, keyword), keyword, schema[keyword]))
+        if "items" in schema:
+            found += _bound_places(schema["items"], (*path, "items"))
+    return found
+
+
+def limit_places(contract: dict) -> list[tuple[tuple, str, Any]]:
+    """The bounds of the input's lists and their items: where a named limit can be restated
+    (the scalar options' bounds, such as max_order's maximum, are the schema's own)."""
+    properties = _get(contract, ("input_schema", "properties")) or {}
+    return [place for name, prop in properties.items() if isinstance(prop, dict) and prop.get("type") == "array"
+            for place in _bound_places(prop, ("input_schema", "properties", name))]
 
 
 def _get(document: Any, path: tuple) -> Any:
@@ -140,36 +159,31 @@ def _lint_examples(contract: dict, label: str, validators: dict) -> list[Finding
 def _lint_limits(contract: dict, label: str) -> list[Finding]:
     findings = []
     limits = contract.get("limits") if isinstance(contract.get("limits"), dict) else {}
+    places = limit_places(contract)
     for name, value in limits.items():
-        places = LIMIT_KEYWORDS.get(name)
-        if not places:
+        keyword = LIMIT_KEYWORDS.get(name)
+        restating = [(place, v) for place, k, v in places if k == keyword and v == value] if keyword else []
+        if not keyword or not any(k == keyword for _, k, _ in places):
             findings.append(Finding("info", label, pointer("limits", name), "limit-enforced-in-prose",
                                     f"{name} = {value} has no schema keyword that states it: only an implementation enforces it"))
-            continue
-        for place in places:
-            keyword_value = _get(contract, place)
-            where = pointer(*place)
-            if keyword_value is None:
-                findings.append(Finding("warning", label, where, "limit-matches-schema",
-                                        f"the schema does not restate {name} = {value} here"))
-            elif place[-1] == "maxLength" and name == "max_token_bytes":
-                # maxLength counts code points; the limit counts UTF-8 bytes. Every code point is at
-                # least one byte, so a token within the byte limit is always within maxLength when
-                # maxLength >= the byte limit: then the byte limit is the binding one.
-                if keyword_value >= value:
-                    findings.append(Finding(
-                        "info", label, where, "limit-units",
-                        f"maxLength {keyword_value} counts code points, {name} {value} counts UTF-8 bytes: the byte "
-                        f"limit is binding (a token of {value} code points may have up to {4 * value} bytes and is "
-                        "rejected by the limit; maxLength alone never rejects a token the byte limit accepts)"))
-                else:
-                    findings.append(Finding(
-                        "warning", label, where, "limit-units",
-                        f"maxLength {keyword_value} (code points) is below {name} {value} (bytes): for ASCII tokens "
-                        "the schema, not the limit, is binding; say which one the contract means"))
-            elif keyword_value != value:
-                findings.append(Finding("error", label, where, "limit-matches-schema",
-                                        f"the schema says {keyword_value} here but limits.{name} is {value}"))
+        elif not restating:
+            findings.append(Finding("warning", label, pointer("limits", name), "limit-matches-schema",
+                                    f"the schema does not restate {name} = {value}"))
+        for place, keyword_value in restating if keyword == "maxLength" and name == "max_token_bytes" else ():
+            # maxLength counts code points; the limit counts UTF-8 bytes. Every code point is at
+            # least one byte, so a token within the byte limit is always within maxLength when
+            # maxLength >= the byte limit: then the byte limit is the binding one.
+            findings.append(Finding(
+                "info", label, pointer(*place), "limit-units",
+                f"maxLength {keyword_value} counts code points, {name} {value} counts UTF-8 bytes: the byte "
+                f"limit is binding (a token of {value} code points may have up to {4 * value} bytes and is "
+                "rejected by the limit; maxLength alone never rejects a token the byte limit accepts)"))
+    named = {(LIMIT_KEYWORDS[name], value) for name, value in limits.items() if name in LIMIT_KEYWORDS}
+    for place, keyword, keyword_value in places:
+        if (keyword, keyword_value) not in named:
+            findings.append(Finding("error", label, pointer(*place), "limit-matches-schema",
+                                    f"the schema says {keyword} {keyword_value} here but no limit of the contract "
+                                    f"does ({', '.join(f'{n} {v}' for n, v in limits.items() if n in LIMIT_KEYWORDS)})"))
     return findings
 
 

@@ -12,5 +12,6 @@ POINT = OpenPoint(
     readings=("any JSON number form of the value",),
     oracle_reading="Python's json: integers without a fraction, floats in shortest round-trip form",
     avoidance="Numbers compare by value (1 == 1.0); a boolean is never a number.",
+    applies=lambda tool: True,  # every output holds numbers
     compared_by="conformance/compare/diff.py",
 )

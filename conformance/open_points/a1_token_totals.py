@@ -45,6 +45,7 @@ POINT = OpenPoint(
               "or hypotheses plus references are within it (all accept). The detector flags the band "
               "between; there the comparison accepts either reading's answer or rejection.",
     applies=lambda tool: tool.has(BLEU_TOKEN_LIMITS),
+    decided_by=("Both totals count the hypothesis tokens and every reference token",),
     depends=between_readings,
     alternative=lambda tool, payload: (tool.replacing(BLEU_TOKEN_LIMITS, HYPOTHESIS_ONLY_TOKEN_LIMITS), payload),
     alternative_name="A1: totals count hypothesis tokens only",

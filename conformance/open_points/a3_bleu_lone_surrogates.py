@@ -26,6 +26,7 @@ POINT = OpenPoint(
     avoidance="No case sends a lone surrogate to a BLEU tool; if one does, a rejection and the answer of the "
               "accepting reading both pass.",
     applies=lambda tool: tool.has(BLEU_NO_LONE_SURROGATES),
+    decided_by=("a lone surrogate (a UTF-16 surrogate code unit that is not half of a pair",),
     depends=holds_lone_surrogate,
     alternative=lambda tool, payload: (tool.without(BLEU_NO_LONE_SURROGATES), payload),
     alternative_name="A3: lone surrogates accepted",

@@ -44,5 +44,6 @@ POINT = OpenPoint(
     readings=("limit_exceeded", "invalid_input"),
     oracle_reading="limit_exceeded",
     avoidance="Such cases expect any rejection (\"any\"); the comparison accepts both codes.",
+    decided_by=("The limits answer limit_exceeded; they include the schema's",),
     error_codes=either_code,
 )

@@ -10,7 +10,7 @@ from oracle.errors import ContractError, INVALID_INPUT
 from oracle.tool import Tool
 from oracle.validation import Rule
 
-STATED_ORDER = "Validation order:"
+STATED_ORDER = "Validation order"
 
 
 def validation_order_stated(tool: Tool) -> bool:
@@ -44,6 +44,7 @@ POINT = OpenPoint(
     oracle_reading="schema (property by property), equal segment counts, lone surrogates, token limits",
     avoidance="Generated invalid inputs break exactly one rule. For the BLEU tools the comparison accepts the "
               "code of any rule the input breaks (open_points.acceptable_error_codes).",
-    applies=lambda tool: not validation_order_stated(tool),
+    applies=lambda tool: True,
+    decided_by=(STATED_ORDER,),
     error_codes=any_rule_code,
 )

@@ -35,6 +35,7 @@ POINT = OpenPoint(
     readings=("accept 4.0 as 4", "reject it as invalid_input"),
     oracle_reading="accept 4.0 as 4 (JSON Schema's rule)",
     avoidance="No case writes an integer field with a fraction or exponent; if one does, both readings pass.",
+    decided_by=("4.0 is the integer 4",),
     depends=integer_written_as_float,
     alternative=lambda tool, payload: (tool.prepending(_reject(tool)), payload),
     alternative_name="A9: 4.0 is not an integer",

@@ -48,6 +48,10 @@ def render() -> str:
         lines += [f"{i}. {reading}" for i, reading in enumerate(point.readings, 1)]
         lines += ["", f"The oracle implements: {point.oracle_reading}.", "",
                   f"How the suite avoids deciding: {point.avoidance}"]
+        decided = [tool.label for tool in oracle.tools() if point.decided_in(tool)]
+        if decided:
+            lines += ["", f"Decided by the contract (its semantics say {' / '.join(map(repr, point.decided_by))}), "
+                          f"so not open, in: {', '.join(decided)}."]
     return "\n".join(lines) + "\n"
 
 

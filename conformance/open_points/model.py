@@ -43,6 +43,8 @@ class OpenPoint:
     avoidance: str  # how the suite avoids deciding it
     # which tools it is open in; default: those whose contract holds one of the quotes
     applies: Callable[[Tool], bool] | None = None
+    # words of a contract's semantics that decide the point: it is not open in a contract saying them
+    decided_by: tuple[str, ...] = ()
     # does this input depend on it? (only inputs a detector recognises may touch it)
     depends: Callable[[Tool, dict], bool] | None = None
     # the other reading, computed and accepted by the comparison
@@ -61,7 +63,12 @@ class OpenPoint:
     def compared(self) -> bool:
         return self.alternative is not None or self.error_codes is not None or bool(self.compared_by)
 
+    def decided_in(self, tool: Tool) -> bool:
+        return any(words in line for words in self.decided_by for line in tool.contract.semantics)
+
     def applies_to(self, tool: Tool) -> bool:
+        if self.decided_in(tool):
+            return False
         if self.applies is not None:
             return self.applies(tool)
         contract = tool.contract.document()

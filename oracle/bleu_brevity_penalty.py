@@ -1,0 +1,54 @@
+"""bleu-brevity-penalty@1.0.0: the corpus brevity penalty from lengths alone (Papineni 2002, 2.2.2 and 2.3).
+
+Reads top to bottom like the contract's semantics.
+"""
+
+from __future__ import annotations
+
+from oracle.bleu_score import ScoreTerms, brevity_penalty
+from oracle.bleu_statistics import closest_length
+from oracle.jsnumber import round_to_fixed
+from oracle.tool import Tool
+from oracle.validation import LENGTH_LIMITS, Schema, equal_counts
+
+LIMITS = frozenset({"maxItems", "maximum"})  # "they include the schema's maxItems 1000 and 8 and maximum 1048576"
+
+
+def compute(payload: dict) -> dict:
+    # "An integer is a number with no fractional part ...: 4.0 is the integer 4"
+    candidate_lengths = [int(n) for n in payload["candidate_lengths"]]
+    reference_lengths = [[int(n) for n in lengths] for lengths in payload["reference_lengths"]]
+
+    # "closest_reference_lengths[i] is the value in reference_lengths[i] closest to candidate_lengths[i]
+    # ..., ties going to the shorter"; c and r their sums
+    closest = [closest_length(c, lengths) for c, lengths in zip(candidate_lengths, reference_lengths)]
+    c, r = sum(candidate_lengths), sum(closest)
+
+    # "brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0), otherwise exp(1 - r/c)"
+    bp = brevity_penalty(c, r)
+    if "decimals" in payload:  # "rounds brevity_penalty with Number.prototype.toFixed"
+        bp = round_to_fixed(bp, int(payload["decimals"]))
+    return {"brevity_penalty": bp, "candidate_length": c, "reference_length": r, "closest_reference_lengths": closest}
+
+
+def float_terms(payload: dict, output: dict) -> ScoreTerms:
+    """brevity_penalty comes from c and r alone."""
+    return ScoreTerms(output["candidate_length"], output["reference_length"])
+
+
+# "Validation order ...: plain object, unknown keys, missing keys, then the fields in schema order:
+# candidate_lengths ..., reference_lengths ..., decimals ...; then equal segment counts; then the limits"
+TOOL = Tool(
+    id="bleu-brevity-penalty",
+    version="1.0.0",
+    validation=(
+        Schema("candidate_lengths", leave=LIMITS),
+        Schema("reference_lengths", leave=LIMITS),
+        Schema("decimals"),
+        equal_counts("candidate_lengths", "reference_lengths"),
+        LENGTH_LIMITS,
+    ),
+    compute=compute,
+    float_fields=("brevity_penalty",),  # exp of a libm: compared within a bound
+    float_terms=float_terms,
+)

@@ -1,0 +1,87 @@
+"""bleu-sentence-compute@1.0.0: smoothed sentence BLEU (Chen and Cherry 2014).
+
+Reads top to bottom like the contract's semantics; the statistics are those of
+bleu-sentence-components (``oracle.bleu_statistics``), the precisions and the score those of
+``oracle.bleu_score``.
+"""
+
+from __future__ import annotations
+
+from oracle.bleu_score import (ScoreTerms, brevity_penalty, orders_used, sentence_bleu, sentence_bleu_is_zero,
+                               smoothed_precisions)
+from oracle.bleu_statistics import DEFAULT_MAX_ORDER, closest_ref_length, segment_statistics
+from oracle.jsnumber import round_to_fixed
+from oracle.tool import Tool
+from oracle.validation import LIMIT_KEYWORDS, SENTENCE_LIMITS, Schema, lone_surrogates_in
+
+DEFAULT_EFFECTIVE_ORDER = False  # "effective_order is false (omitted means false)"
+
+
+def compute(payload: dict) -> dict:
+    max_order = int(payload.get("max_order", DEFAULT_MAX_ORDER))  # "max_order omitted means 4"
+    smoothing = payload["smoothing"]  # "smoothing is required"
+    effective_order = payload.get("effective_order", DEFAULT_EFFECTIVE_ORDER)
+    hypothesis, references = payload["hypothesis"], payload["references"]
+
+    # m_n, l_n, c and r "are those of bleu-sentence-components@1.0.0"
+    statistics = segment_statistics(hypothesis, references, max_order)
+    c = len(hypothesis)
+    r = closest_ref_length(c, references)
+
+    # "brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0), otherwise exp(1 - r/c)"
+    bp = brevity_penalty(c, r)
+    # "Precision p_n by smoothing method"; N' the orders used
+    precisions = smoothed_precisions(statistics.matches, statistics.totals, smoothing)
+    used = orders_used(precisions, effective_order)
+    bleu = sentence_bleu(bp, c, statistics.matches, precisions, used, effective_order, smoothing)
+
+    # "decimals (0-15) rounds bleu and brevity_penalty with Number.prototype.toFixed"
+    if "decimals" in payload:
+        digits = int(payload["decimals"])
+        bleu, bp = round_to_fixed(bleu, digits), round_to_fixed(bp, digits)
+
+    # "matches and totals are the raw m_n and l_n, never smoothed"
+    return {
+        "bleu": bleu,
+        "brevity_penalty": bp,
+        "candidate_length": c,
+        "reference_length": r,
+        "max_order": max_order,
+        "orders_used": used,
+        "smoothing": smoothing,
+        "matches": statistics.matches,
+        "totals": statistics.totals,
+    }
+
+
+def float_terms(payload: dict, output: dict) -> ScoreTerms:
+    """The exact statistics bleu and brevity_penalty come from: c, r and the p_n of the orders used."""
+    c, matches, method = output["candidate_length"], output["matches"], output["smoothing"]
+    effective_order = payload.get("effective_order", DEFAULT_EFFECTIVE_ORDER)
+    precisions = smoothed_precisions(matches, output["totals"], method)
+    used = orders_used(precisions, effective_order)
+    zero = sentence_bleu_is_zero(c, matches, precisions, used, effective_order, method)
+    return ScoreTerms(c, output["reference_length"], None if zero else precisions[:used])
+
+
+# "Validation order ...: ... hypothesis (array of non-empty strings free of lone surrogates),
+# references (array of at least one such array), max_order (integer 1..8), smoothing (one of the
+# four names), effective_order (boolean), decimals (integer 0..15); then the limits"
+TOOL = Tool(
+    id="bleu-sentence-compute",
+    version="1.0.0",
+    validation=(
+        Schema("hypothesis", leave=LIMIT_KEYWORDS),
+        lone_surrogates_in("hypothesis"),
+        Schema("references", leave=LIMIT_KEYWORDS),
+        lone_surrogates_in("references"),
+        Schema("max_order"),
+        Schema("smoothing"),
+        Schema("effective_order"),
+        Schema("decimals"),
+        SENTENCE_LIMITS,
+    ),
+    compute=compute,
+    float_fields=("bleu", "brevity_penalty"),  # exp/log of a libm: compared within a bound
+    float_terms=float_terms,
+)
