@@ -13,15 +13,16 @@ from conformance.engine import parse_tools, property_id_of_case
 from conformance.engine.health import HealthMonitor
 from conformance.runner import exit_code
 
-ALL_TOOLS = [("bleu-corpus-compute", "1.0.0"), ("bleu-ngrams-count", "1.0.0"), ("chrf-plus-plus-compute", "1.0.0")]
+ALL_TOOLS = [("bleu-brevity-penalty", "1.0.0"), ("bleu-corpus-compute", "1.0.0"), ("bleu-ngrams-count", "1.0.0"),
+             ("bleu-sentence-components", "1.0.0"), ("bleu-sentence-compute", "1.0.0"), ("chrf-plus-plus-compute", "1.0.0")]
 ANSWER = TargetResponse("result", result={})
 DROPPED = TargetResponse("transport_error", detail="connection reset")
 
 
 def test_tools_selection():
     assert parse_tools("") == ALL_TOOLS
-    assert parse_tools("bleu-ngrams-count, chrf-plus-plus-compute@1.0.0,bleu-ngrams-count") == ALL_TOOLS[1:]
-    with pytest.raises(ValueError, match="unknown tool 'bleu-ngrams-count@9.9.9'.*known: bleu-corpus-compute@1.0.0"):
+    assert parse_tools("bleu-ngrams-count, chrf-plus-plus-compute@1.0.0,bleu-ngrams-count") == [ALL_TOOLS[2], ALL_TOOLS[5]]
+    with pytest.raises(ValueError, match="unknown tool 'bleu-ngrams-count@9.9.9'.*known: bleu-brevity-penalty@1.0.0, bleu-corpus-compute@1.0.0"):
         parse_tools("bleu-ngrams-count@9.9.9")
 
 

@@ -1,0 +1,242 @@
+"""Generated cases for bleu-brevity-penalty: lengths only, closest reference lengths with ties,
+c > r, c = r, c = 0, r = 0, every decimals value, lengths and sums at their limits, and the stated
+validation order (fields, then equal segment counts, then the limits)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from hypothesis import strategies as st
+
+from conformance.strategies import bleu
+from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case, limits
+
+DECIMALS = st.one_of(st.none(), st.integers(0, 15))
+
+
+def with_options(candidates: list, references: list, decimals) -> dict:
+    payload = {"candidate_lengths": candidates, "reference_lengths": references}
+    if decimals is not None:
+        payload["decimals"] = decimals
+    return payload
+
+
+@st.composite
+def segment(draw, largest: int = 60) -> tuple[int, list[int]]:
+    """A candidate length and its reference lengths: ties on both sides, all shorter, all longer, equal."""
+    c = draw(st.integers(0, largest))
+    shape = draw(st.sampled_from(("tie", "shorter", "longer", "equal", "any")))
+    if shape == "tie":
+        d = draw(st.integers(1, 5))
+        references = [c + d, max(0, c - d)] if draw(st.booleans()) else [max(0, c - d), c + d]
+    elif shape == "shorter":
+        references = [max(0, c - draw(st.integers(1, 5))) for _ in range(draw(st.integers(1, 8)))]
+    elif shape == "longer":
+        references = [c + draw(st.integers(1, 5)) for _ in range(draw(st.integers(1, 8)))]
+    elif shape == "equal":
+        references = [c, *draw(st.lists(st.integers(0, largest), max_size=7))]
+    else:
+        references = draw(st.lists(st.integers(0, largest), min_size=1, max_size=8))
+    return c, draw(st.permutations(references))
+
+
+def lengths_family() -> st.SearchStrategy:
+    @st.composite
+    def build(draw):
+        rows = draw(st.lists(segment(), min_size=1, max_size=6))
+        payload = with_options([c for c, _ in rows], [refs for _, refs in rows], draw(DECIMALS))
+        return case(payload, EXPECT_OUTPUT, f"segments (c, reference lengths): {rows}")
+
+    return build()
+
+
+def ratio_family() -> st.SearchStrategy:
+    """c <= r over every magnitude of r/c, so exp(1 - r/c) runs from 1 down to underflow."""
+
+    @st.composite
+    def build(draw):
+        c = draw(st.integers(1, 2000))
+        r = draw(st.one_of(st.integers(c, c + 10), st.integers(c, 40 * c), st.just(1_048_576)))
+        payload = with_options([c], [[r]], draw(DECIMALS))
+        return case(payload, EXPECT_OUTPUT, f"c = {c}, r = {r}: brevity penalty exp(1 - {r}/{c})")
+
+    return build()
+
+
+def zero_lengths_family() -> st.SearchStrategy:
+    @st.composite
+    def build(draw):
+        segments = draw(st.integers(1, 4))
+        references = [draw(st.lists(st.integers(0, 5), min_size=1, max_size=3)) for _ in range(segments)]
+        payload = with_options([0] * segments, references, draw(DECIMALS))
+        return case(payload, EXPECT_OUTPUT, "every candidate length 0: c = 0, brevity penalty exactly 0")
+
+    return build()
+
+
+def boundary_families(tool_id: str, version: str) -> list[Family]:
+    limit = limits(tool_id, version)
+
+    @st.composite
+    def max_segments(draw):
+        past = draw(st.booleans())
+        count = limit["max_segments"] + (1 if past else 0)
+        c, references = draw(segment())
+        payload = with_options([c] * count, [list(references) for _ in range(count)], draw(DECIMALS))
+        return case(payload, LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
+                    f"{count} segments (max_segments {limit['max_segments']})")
+
+    @st.composite
+    def max_references(draw):
+        past = draw(st.booleans())
+        count = limit["max_references_per_segment"] + (1 if past else 0)
+        lengths = draw(st.lists(st.integers(0, 20), min_size=count, max_size=count))
+        payload = with_options([3, 5], [[4], lengths], draw(DECIMALS))
+        return case(payload, LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
+                    f"{count} reference lengths in one segment (max {limit['max_references_per_segment']})")
+
+    @st.composite
+    def max_length(draw):
+        past = draw(st.booleans())
+        length = limit["max_length"] + (1 if past else 0)
+        segments = draw(st.sampled_from((1, 2, 1000)))
+        where = draw(st.sampled_from(("candidate", "reference")))
+        candidates = [draw(st.integers(0, limit["max_length"])) for _ in range(segments)]
+        references = [[draw(st.integers(0, limit["max_length"]))] for _ in range(segments)]
+        if where == "candidate":
+            candidates[-1] = length
+        else:
+            references[-1].append(length)
+        payload = with_options(candidates, references, draw(DECIMALS))
+        return case(payload, LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
+                    f"a {where} length of {length} among {segments} segments (max_length {limit['max_length']}); "
+                    f"sums up to {segments} x {limit['max_length']}")
+
+    @st.composite
+    def decimals_extremes(draw):
+        rows = draw(st.lists(segment(), min_size=1, max_size=3))
+        payload = with_options([c for c, _ in rows], [refs for _, refs in rows], draw(st.sampled_from((0, 15, 0.0, 15.0))))
+        return case(payload, EXPECT_OUTPUT, f"decimals {payload['decimals']!r} (\"4.0 is the integer 4\")")
+
+    return [
+        Family("boundary/max-segments", "boundary", max_segments(), "1000 and 1001 segments"),
+        Family("boundary/max-references", "boundary", max_references(), "8 and 9 reference lengths"),
+        Family("boundary/max-length", "boundary", max_length(),
+               "a length of 1,048,576 and 1,048,577; sums of up to 1000 such lengths (past 2^30)"),
+        Family("boundary/decimals", "boundary", decimals_extremes(), "decimals 0 and 15, also written 0.0 and 15.0"),
+    ]
+
+
+Mutation = Callable[[dict, Callable], str]
+
+
+def _set(key: str, values: tuple) -> Mutation:
+    def mutate(payload: dict, draw: Callable) -> str:
+        payload[key] = draw(st.sampled_from(values))
+        return f"{key} is {payload[key]!r}"
+
+    return mutate
+
+
+def _length(values: tuple) -> Mutation:
+    def mutate(payload: dict, draw: Callable) -> str:
+        if draw(st.booleans()):
+            i = draw(st.integers(0, len(payload["candidate_lengths"]) - 1))
+            payload["candidate_lengths"][i] = draw(st.sampled_from(values))
+            return f"candidate_lengths[{i}] is {payload['candidate_lengths'][i]!r}"
+        i = draw(st.integers(0, len(payload["reference_lengths"]) - 1))
+        j = draw(st.integers(0, len(payload["reference_lengths"][i]) - 1))
+        payload["reference_lengths"][i][j] = draw(st.sampled_from(values))
+        return f"reference_lengths[{i}][{j}] is {payload['reference_lengths'][i][j]!r}"
+
+    return mutate
+
+
+def _unknown_key(payload: dict, draw: Callable) -> str:
+    key = draw(st.sampled_from(("candidate_length", "references", "max_order", "", "__proto__", "constructor")))
+    payload[key] = 1
+    return f"unknown key {key!r}"
+
+
+def _missing_key(payload: dict, draw: Callable) -> str:
+    key = draw(st.sampled_from(("candidate_lengths", "reference_lengths")))
+    del payload[key]
+    return f"required key {key!r} is missing"
+
+
+def _empty_reference_list(payload: dict, draw: Callable) -> str:
+    i = draw(st.integers(0, len(payload["reference_lengths"]) - 1))
+    payload["reference_lengths"][i] = []
+    return f"reference_lengths[{i}] is empty"
+
+
+BAD_LENGTHS = (-1, 4.5, "4", True, None, [4], 2**63)
+MUTATIONS: tuple[Mutation, ...] = (
+    _set("candidate_lengths", (None, 3, "3", [], {"0": 3})),
+    _set("reference_lengths", (None, [3], [], [[]], "3", {"0": [3]})),
+    _set("decimals", (-1, 16, 2.5, "6", True, None)),
+    _length(BAD_LENGTHS), _unknown_key, _missing_key, _empty_reference_list,
+)
+
+
+def invalid_families(tool_id: str, version: str) -> list[Family]:
+    limit = limits(tool_id, version)
+
+    @st.composite
+    def ordinary(draw) -> dict:
+        rows = draw(st.lists(segment(), min_size=1, max_size=4))
+        return with_options([c for c, _ in rows], [list(refs) or [0] for _, refs in rows], draw(DECIMALS))
+
+    @st.composite
+    def schema(draw):
+        payload = draw(ordinary())
+        what = draw(st.sampled_from(MUTATIONS))(payload, draw)
+        return case(payload, INVALID_INPUT, f"breaks one rule of a field: {what}")
+
+    @st.composite
+    def segment_counts(draw):
+        payload = draw(ordinary())
+        if draw(st.booleans()):
+            payload["candidate_lengths"].append(draw(st.integers(0, 9)))
+        else:
+            payload["reference_lengths"].append([draw(st.integers(0, 9))])
+        return case(payload, INVALID_INPUT, f"{len(payload['candidate_lengths'])} candidate lengths but "
+                                            f"{len(payload['reference_lengths'])} reference lists")
+
+    @st.composite
+    def stated_order(draw):
+        """Two rules broken: the first in the stated order decides."""
+        which = draw(st.sampled_from(("counts-before-segments", "field-before-length", "field-before-counts")))
+        if which == "counts-before-segments":  # "1001 candidate lengths against 1000 reference lists are invalid_input"
+            payload = with_options([1] * (limit["max_segments"] + 1), [[1]] * limit["max_segments"], None)
+            return case(payload, INVALID_INPUT, "1001 candidate lengths against 1000 reference lists")
+        payload = draw(ordinary())
+        if which == "field-before-length":
+            payload["candidate_lengths"][0] = limit["max_length"] + 1
+            payload["decimals"] = draw(st.sampled_from((16, -1, "2")))
+            return case(payload, INVALID_INPUT, "a length over max_length and decimals out of range: the field decides")
+        payload["candidate_lengths"].append(1)
+        payload["reference_lengths"][0] = draw(st.sampled_from(([-1], [2.5], ["1"])))
+        return case(payload, INVALID_INPUT, "unequal segment counts and a bad reference length: both invalid_input")
+
+    return [
+        Family("invalid/not-an-object", "invalid", st.sampled_from(bleu.NON_OBJECTS).map(
+            lambda value: case(value, INVALID_INPUT, f"top level is {value!r}, not an object")),
+            "the input is an array, string, number, null or boolean"),
+        Family("invalid/schema", "invalid", schema(),
+               "one rule of a field broken: wrong types, negative or fractional lengths, empty lists, keys"),
+        Family("invalid/segment-counts", "invalid", segment_counts(), "unequal candidate and reference counts"),
+        Family("invalid/stated-order", "invalid", stated_order(),
+               "two rules broken at once where the stated order decides"),
+    ]
+
+
+def families(tool_id: str, version: str) -> list[Family]:
+    return [
+        Family("valid/lengths", "valid", lengths_family(),
+               "closest reference lengths: ties both ways, all shorter, all longer, equal; decimals"),
+        Family("valid/ratios", "valid", ratio_family(), "r/c from 1 to 40 and beyond: exp(1 - r/c) to underflow"),
+        Family("valid/zero-candidates", "valid", zero_lengths_family(), "c = 0 with r = 0 and r > 0"),
+        *boundary_families(tool_id, version),
+        *invalid_families(tool_id, version),
+    ]

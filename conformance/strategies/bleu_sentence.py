@@ -1,0 +1,280 @@
+"""Generated cases shared by the one-segment BLEU tools (``hypothesis``: a token list,
+``references``: token lists), whose contracts state their validation order and every code.
+
+The corpus families of ``strategies.bleu`` are reused for the text of the segment; each tool
+module passes its options as a strategy. These contracts decide the points the corpus tools
+leave open: the totals count hypothesis and reference tokens, a lone surrogate is
+invalid_input, a limit that the schema restates is limit_exceeded, 4.0 is the integer 4, and
+the fields are checked before the limits. So the cases here state exact codes, and some break
+two rules at once where the stated order says which one decides.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from hypothesis import strategies as st
+
+from conformance.strategies import bleu
+from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case, limits
+
+Tokens = list[str]
+
+
+def with_options(hypothesis: Tokens, references: list[Tokens], options: dict) -> dict:
+    payload = {"hypothesis": hypothesis, "references": references}
+    payload.update({key: value for key, value in options.items() if value is not None})
+    return payload
+
+
+def one_segment(corpus_case) -> dict:
+    """The first segment of a corpus case's input, as a one-segment input with the same options."""
+    payload = dict(corpus_case.input)
+    hypotheses, references = payload.pop("hypotheses"), payload.pop("references")
+    return {"hypothesis": hypotheses[0], "references": references[0], **payload}
+
+
+# --- valid -------------------------------------------------------------------------------
+
+
+def from_corpus_family(family: Family) -> Family:
+    """A corpus family's first segment: shared n-grams, clipping, token identity, short and empty, lengths."""
+    return Family(family.name, family.category, family.strategy.map(
+        lambda generated: case(one_segment(generated), EXPECT_OUTPUT, generated.description)), family.summary)
+
+
+def matching_prefix_orders(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
+    """Hypotheses whose matches stop at order L: chunks of L reference tokens between unseen tokens,
+    so m_n > 0 up to L and 0 above (k of the NIST counter at 1, 2, 3 for L = 1, 2, 3 at max_order 4)."""
+
+    @st.composite
+    def build(draw):
+        reference = [f"w{i}" for i in range(draw(st.integers(4, 12)))]
+        longest = draw(st.integers(0, 5))
+        hypothesis: Tokens = []
+        for _ in range(draw(st.integers(1, 4))):
+            start = draw(st.integers(0, len(reference) - 1))
+            hypothesis += reference[start:start + longest] + [draw(st.sampled_from(("x", "y", "w99")))]
+        if draw(st.booleans()):
+            hypothesis = hypothesis[:-1]  # ends on a matching chunk
+        others = draw(st.lists(st.lists(st.sampled_from(reference), max_size=6), max_size=2))
+        payload = with_options(hypothesis, [reference, *others], draw(options))
+        return case(payload, EXPECT_OUTPUT,
+                    f"matching n-grams up to order {longest} only (zero-match orders from {longest + 1} on)")
+
+    return build()
+
+
+def valid_families(options: st.SearchStrategy[dict]) -> list[Family]:
+    corpus = {family.name: family for family in bleu.valid_families(st.just({}))}
+    chosen = ("valid/shared-ngrams", "valid/clipping", "valid/token-identity", "valid/short-and-empty",
+              "valid/reference-lengths")
+    with_chosen_options = [
+        Family(name, "valid", st.tuples(corpus[name].strategy, options).map(
+            lambda pair: case({**one_segment(pair[0]), **{k: v for k, v in pair[1].items() if v is not None}},
+                              EXPECT_OUTPUT, pair[0].description)), corpus[name].summary)
+        for name in chosen
+    ]
+    return [
+        *with_chosen_options,
+        Family("valid/matching-prefix-orders", "valid", matching_prefix_orders(options),
+               "matches only up to order L = 0..5: the zero-match orders at every position"),
+    ]
+
+
+# --- boundary ----------------------------------------------------------------------------
+
+
+def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dict]) -> list[Family]:
+    limit = limits(tool_id, version)
+
+    @st.composite
+    def max_references(draw):
+        past = draw(st.booleans())
+        count = limit["max_references_per_segment"] + (1 if past else 0)
+        references = [draw(st.lists(st.sampled_from(bleu.WORDS), max_size=4)) for _ in range(count)]
+        payload = with_options(["the", "cat"], references, draw(options))
+        # "The limits answer limit_exceeded; they include the schema's maxItems 8 on references"
+        return case(payload, LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
+                    f"{count} references (max_references_per_segment {limit['max_references_per_segment']})")
+
+    @st.composite
+    def token_bytes(draw):
+        past = draw(st.booleans())
+        size = limit["max_token_bytes"] + (1 if past else 0)
+        token = bleu.token_of_bytes(size, draw(st.sampled_from((1, 2, 3, 4))))
+        hypothesis, references = ["the", "cat"], [["the", "cat"]]
+        if draw(st.booleans()):
+            references = [["the", token, "cat"]]
+        else:
+            hypothesis = ["the", token]
+        payload = with_options(hypothesis, references, draw(options))
+        # over 128 code points is also over 128 bytes: limit_exceeded either way
+        return case(payload, LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
+                    f"a token of {size} UTF-8 bytes and {len(token)} code points")
+
+    @st.composite
+    def total_tokens(draw):
+        past = draw(st.booleans())
+        total = limit["max_total_tokens"] + (1 if past else 0)
+        in_hypothesis = draw(st.sampled_from((1, total // 2, total - 1)))
+        references = draw(st.integers(1, limit["max_references_per_segment"]))
+        rest = total - in_hypothesis
+        share, extra = divmod(rest, references)
+        hypothesis = ["the", "cat"] * (in_hypothesis // 2) + ["the"] * (in_hypothesis % 2)
+        reference_lists = [["cat", "the"] * ((share + (i < extra)) // 2) + ["a"] * ((share + (i < extra)) % 2)
+                           for i in range(references)]
+        payload = with_options(hypothesis, reference_lists, draw(options))
+        # "Both totals count the hypothesis tokens and every reference token"
+        return case(payload, LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
+                    f"{total} tokens: {in_hypothesis} in the hypothesis, {rest} in {references} references "
+                    f"(max_total_tokens {limit['max_total_tokens']})")
+
+    @st.composite
+    def total_token_bytes(draw):
+        past = draw(st.booleans())
+        total = limit["max_total_token_bytes"] + (1 if past else 0)
+        width = draw(st.sampled_from((1, 2, 3, 4)))
+        share = draw(st.sampled_from((0.5, 0.25, 0.9)))
+        hypothesis_bytes = int(total * share)
+        hypothesis = bleu.tokens_totalling(hypothesis_bytes, width, limit["max_token_bytes"])
+        reference = bleu.tokens_totalling(total - hypothesis_bytes, width, limit["max_token_bytes"])
+        payload = with_options(hypothesis, [reference], draw(options))
+        return case(payload, LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
+                    f"tokens total {total} UTF-8 bytes ({width}-byte characters; max_total_token_bytes "
+                    f"{limit['max_total_token_bytes']})")
+
+    @st.composite
+    def max_order_extremes(draw):
+        hypothesis, references, how = draw(bleu.derived_segment())
+        max_order = draw(st.sampled_from((1, 8, 1.0, 8.0)))  # "4.0 is the integer 4"
+        payload = with_options(hypothesis, references, {**draw(options), "max_order": max_order})
+        return case(payload, EXPECT_OUTPUT, f"max_order {max_order!r}; the hypothesis {how}")
+
+    return [
+        Family("boundary/max-references", "boundary", max_references(), "8 and 9 references"),
+        Family("boundary/token-bytes", "boundary", token_bytes(),
+               "tokens of exactly 128 and 129 UTF-8 bytes of 1-, 2-, 3- and 4-byte characters"),
+        Family("boundary/total-tokens", "boundary", total_tokens(),
+               "50,000 and 50,001 tokens counting the hypothesis and every reference"),
+        Family("boundary/total-token-bytes", "boundary", total_token_bytes(),
+               "1,048,576 and 1,048,577 UTF-8 bytes of tokens in all"),
+        Family("boundary/max-order", "boundary", max_order_extremes(), "max_order 1 and 8, also written 1.0 and 8.0"),
+    ]
+
+
+# --- invalid -----------------------------------------------------------------------------
+
+NON_OBJECTS = ([], [{"hypothesis": ["a"], "references": [["a"]]}], "hypothesis", 0, 3.5, None, True)
+Mutation = Callable[[dict, Callable], str]
+
+
+@st.composite
+def ordinary_segment(draw) -> dict:
+    hypothesis = draw(st.lists(st.sampled_from(bleu.WORDS), min_size=1, max_size=4))
+    references = draw(st.lists(st.lists(st.sampled_from(bleu.WORDS), min_size=1, max_size=4), min_size=1, max_size=3))
+    return {"hypothesis": hypothesis, "references": references}
+
+
+def _pick(draw: Callable, items: list) -> int:
+    return draw(st.integers(0, len(items) - 1))
+
+
+def _wrong_hypothesis(payload: dict, draw: Callable) -> str:
+    payload["hypothesis"] = draw(st.sampled_from((None, "the cat", {"0": "the"}, 1, True, [["the"]])))
+    return f"hypothesis is {payload['hypothesis']!r}"
+
+
+def _wrong_hypothesis_token(payload: dict, draw: Callable) -> str:
+    j = _pick(draw, payload["hypothesis"])
+    payload["hypothesis"][j] = draw(st.sampled_from((None, True, 0, 1.5, ["the"], {"t": "the"}, "", "\ud800")))
+    return f"hypothesis[{j}] is {payload['hypothesis'][j]!r}"
+
+
+def _wrong_references(payload: dict, draw: Callable) -> str:
+    payload["references"] = draw(st.sampled_from((None, "the cat", {"0": ["the"]}, 1, False, [], ["the"])))
+    return f"references is {payload['references']!r}"
+
+
+def _wrong_reference(payload: dict, draw: Callable) -> str:
+    k = _pick(draw, payload["references"])
+    payload["references"][k] = draw(st.sampled_from((None, "the cat", {"0": "the"}, 3, True)))
+    return f"references[{k}] is {payload['references'][k]!r}"
+
+
+def _wrong_reference_token(payload: dict, draw: Callable) -> str:
+    k = _pick(draw, payload["references"])
+    j = _pick(draw, payload["references"][k])
+    payload["references"][k][j] = draw(st.sampled_from((None, False, 7, 0.5, ["the"], {}, "", "\udfff", "a\udc00b")))
+    return f"references[{k}][{j}] is {payload['references'][k][j]!r}"
+
+
+def _unknown_key(payload: dict, draw: Callable) -> str:
+    key = draw(st.sampled_from(("hypotheses", "Hypothesis", "max_order ", "tokenize", "lowercase", "weights", "",
+                                "__proto__", "constructor", "toString", "valueOf", "hasOwnProperty")))
+    payload[key] = draw(st.sampled_from((True, 4, "none", None)))
+    return f"unknown key {key!r}"
+
+
+def _missing_key(required: tuple[str, ...]) -> Mutation:
+    def mutate(payload: dict, draw: Callable) -> str:
+        key = draw(st.sampled_from(required))
+        del payload[key]
+        return f"required key {key!r} is missing"
+
+    return mutate
+
+
+BAD_MAX_ORDER = bleu.bad_option("max_order", (0, 9, -1, 100, 2**63, 4.5, "4", True, None, [4]))
+SCHEMA_MUTATIONS: tuple[Mutation, ...] = (
+    _wrong_hypothesis, _wrong_hypothesis_token, _wrong_references, _wrong_reference, _wrong_reference_token,
+    _unknown_key, BAD_MAX_ORDER,
+)
+
+
+def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict],
+                     option_mutations: tuple[Mutation, ...], required: tuple[str, ...]) -> list[Family]:
+    limit = limits(tool_id, version)
+
+    def ordinary(draw) -> dict:
+        return {**draw(ordinary_segment()), **{k: v for k, v in draw(options).items() if v is not None}}
+
+    @st.composite
+    def schema(draw):
+        payload = ordinary(draw)
+        mutation = draw(st.sampled_from(SCHEMA_MUTATIONS + option_mutations + (_missing_key(required),)))
+        what = mutation(payload, draw)
+        return case(payload, INVALID_INPUT, f"breaks one rule of a field: {what}")
+
+    @st.composite
+    def over_limits(draw):
+        payload = ordinary(draw)
+        which = draw(st.sampled_from(("token-bytes", "token-code-points", "references")))
+        if which == "token-bytes":
+            payload["hypothesis"].append(bleu.token_of_bytes(4 * draw(st.integers(33, 128)), 4))
+        elif which == "token-code-points":
+            payload["references"][0].append("a" * draw(st.integers(129, 400)))
+        else:
+            payload["references"] = [["the"] for _ in range(draw(st.integers(limit["max_references_per_segment"] + 1, 20)))]
+        return case(payload, LIMIT_EXCEEDED, f"{which} over its limit")
+
+    @st.composite
+    def stated_order(draw):
+        """A broken field and a broken limit at once: "then the limits" -- the field decides."""
+        payload = ordinary(draw)
+        payload["references"] = [["the"] for _ in range(limit["max_references_per_segment"] + 1)]
+        mutation = draw(st.sampled_from((_wrong_hypothesis_token, BAD_MAX_ORDER, *option_mutations)))
+        what = mutation(payload, draw)
+        return case(payload, INVALID_INPUT, f"{what} and 9 references: the fields are checked before the limits")
+
+    return [
+        Family("invalid/not-an-object", "invalid", st.sampled_from(NON_OBJECTS).map(
+            lambda value: case(value, INVALID_INPUT, f"top level is {value!r}, not an object")),
+            "the input is an array, string, number, null or boolean"),
+        Family("invalid/schema", "invalid", schema(),
+               "one rule of a field broken: a wrong type at each level, an empty token, a lone surrogate, an "
+               "unknown or missing key, an option out of range"),
+        Family("invalid/limits", "invalid", over_limits(), "a token over 128 bytes or code points, 9 or more references"),
+        Family("invalid/stated-order", "invalid", stated_order(),
+               "a broken field together with a broken limit: the field's invalid_input decides"),
+    ]
