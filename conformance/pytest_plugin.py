@@ -24,7 +24,7 @@ import pytest
 from conformance import progress
 from conformance.engine import PROFILES, PropertySpec, RunOptions, Session, UsageError, parse_tools
 from conformance.engine.options import DEFAULT_REPORT_DIR
-from conformance.engine.properties import Unhealthy
+from conformance.engine.properties import NotServed, Unhealthy
 from conformance.model import Case, CaseResult, RunRecord
 from conformance.targets import DEFAULT_TIMEOUT
 
@@ -106,7 +106,7 @@ class ConformanceRun:
     def run_property(self, spec: PropertySpec) -> None:
         try:
             result = self.session.run_property(spec)
-        except Unhealthy as exc:
+        except (Unhealthy, NotServed) as exc:
             pytest.skip(str(exc))
         if result is not None:
             settle(result, self.options.strict)

@@ -339,3 +339,43 @@ def test_a_target_that_serves_no_tool_cannot_be_judged(tmp_path, monkeypatch, ca
                                           cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
     assert code == 3, output
     assert "not found" in output and (tmp_path / "out" / "report.json").is_file()
+
+
+# The oracle for the published tools only: a draft tool is "not found", as a hosted service
+# answers before it deploys the draft.
+PUBLISHED_ONLY = """
+    import oracle
+
+    class NotFound(Exception):
+        code = "not_found"
+
+    def execute(tool_id, version, payload):
+        if oracle.contract(tool_id, version).status == "draft":
+            raise NotFound(f"no tool {tool_id}@{version}")
+        return oracle.execute(tool_id, version, payload)
+"""
+
+
+def test_a_draft_tool_the_target_does_not_serve_is_reported_not_failed(tmp_path, monkeypatch, capfd):
+    write_module(tmp_path, "published_only", PUBLISHED_ONLY)
+    code, output = conformance_in_process("run", "--target", "python:published_only", "--generated-only",
+                                          "--profile", "quick", "-k", "not-an-object", "--tools",
+                                          f"{BLEU},bleu-sentence-compute", "--report-dir", "out",
+                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    assert code == 0, output
+    assert "not served by the target" in output and "bleu-sentence-compute@1.0.0" in output
+    document = report(tmp_path / "out")
+    assert document["header"]["not_served"] == ["bleu-sentence-compute@1.0.0"]
+    outcomes = {p["tool_id"]: (p["outcome"], p["message"]) for p in document["properties"]}
+    assert outcomes["bleu-sentence-compute"][0] == "skipped" and "not served" in outcomes["bleu-sentence-compute"][1]
+    assert outcomes[BLEU][0] == "passed"
+
+
+def test_a_target_serving_none_of_the_selected_tools_cannot_be_judged(tmp_path, monkeypatch, capfd):
+    write_module(tmp_path, "published_only", PUBLISHED_ONLY)
+    code, output = conformance_in_process("run", "--target", "python:published_only", "--generated-only",
+                                          "--profile", "quick", "-k", "not-an-object",
+                                          "--tools", "bleu-sentence-compute", "--report-dir", "out",
+                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    assert code == 3, output
+    assert "serves none of the selected tools" in output

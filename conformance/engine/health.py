@@ -1,7 +1,7 @@
 """Is the target healthy enough to judge? The preflight and the circuit breaker.
 
-A preflight call (the first selected contract's first example) must get some answer, right
-or wrong, and not "not found". During the run the breaker trips after
+A preflight call (each selected contract's first example) must get some answer, right or
+wrong, and not "not found" (a draft tool answered "not found" is reported as not served). During the run the breaker trips after
 MAX_CONSECUTIVE_TRANSPORT_ERRORS transport errors in a row, or when more than half of the
 first EARLY_WINDOW calls were transport errors: a dead, hanging or garbage-answering target
 ends the run fast (exit 3) instead of timing out case after case.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 
 from conformance.model import TargetResponse
-from oracle.contracts import contract
+from oracle.contracts import DRAFT, contract
 
 MAX_CONSECUTIVE_TRANSPORT_ERRORS = 5
 EARLY_WINDOW = 20
@@ -51,16 +51,28 @@ class HealthMonitor:
                 self.reason = (f"{self.transport_errors} of the first {self.calls} calls were transport errors; "
                                f"last: {response.detail}")
 
-    def preflight(self, target, tool_id: str, version: str) -> None:
-        """One contract example must get some answer (right or wrong), or the run stops at once."""
-        example = contract(tool_id, version).document()["examples"][0]["input"]
-        response = target.call(tool_id, version, example)
-        if response.kind == "transport_error":
-            self.trip(f"preflight: the target did not answer the {tool_id}@{version} contract example: "
-                      f"{response.detail}")
-        elif response.kind == "rejection" and (response.status == 404 or response.error_code == "not_found"):
-            # nothing can be concluded about a tool the target does not serve (e.g. a wrong base URL)
-            self.trip(f"preflight: the target answers 'not found' for {tool_id}@{version} "
-                      f"({response.detail or response.error_code}): a wrong base URL, or the tool is not deployed")
-        else:
-            self.record(response)
+    def preflight(self, target, tools: list[tuple[str, str]]) -> list[str]:
+        """Each tool's first contract example must get some answer (right or wrong), or the run stops.
+
+        A draft tool the target answers "not found" for is not served yet: returned (its cases are
+        skipped, not failed). "Not found" for a published tool stops the run: nothing can be
+        concluded about a tool the target does not serve (a wrong base URL, or not deployed).
+        """
+        not_served = []
+        for tool_id, version in tools:
+            found = contract(tool_id, version)
+            response = target.call(tool_id, version, found.document()["examples"][0]["input"])
+            if response.kind == "transport_error":
+                self.trip(f"preflight: the target did not answer the {tool_id}@{version} contract example: "
+                          f"{response.detail}")
+            elif response.kind == "rejection" and (response.status == 404 or response.error_code == "not_found"):
+                if found.status == DRAFT:
+                    not_served.append(found.label)
+                    continue
+                self.trip(f"preflight: the target answers 'not found' for {tool_id}@{version} "
+                          f"({response.detail or response.error_code}): a wrong base URL, or the tool is not deployed")
+            else:
+                self.record(response)
+            if self.unhealthy:
+                break
+        return not_served

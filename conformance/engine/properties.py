@@ -29,6 +29,10 @@ class Unhealthy(unittest.SkipTest):
     """The circuit breaker tripped: the property is not finished."""
 
 
+class NotServed(unittest.SkipTest):
+    """The target does not serve the property's (draft) tool: the property is not run."""
+
+
 @dataclass
 class PropertyRun:
     """The outcome of one property: its counts, and the failure to report (None if every example passed)."""

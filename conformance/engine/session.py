@@ -22,7 +22,7 @@ from typing import Any, Callable
 from conformance import compare, known_failures
 from conformance.engine.health import HealthMonitor
 from conformance.engine.options import RunOptions, UsageError
-from conformance.engine.properties import PropertyRun, Unhealthy, run_property
+from conformance.engine.properties import NotServed, PropertyRun, Unhealthy, run_property
 from conformance.hypothesis_profiles import run_settings
 from conformance.model import Case, CaseResult, Expectation, RunRecord, TargetResponse, Verdict
 from conformance.targets import TargetSpecError, make_target
@@ -108,6 +108,7 @@ class Session:
         self.harness_errors: list[str] = []
         self._prefetched: dict[str, concurrent.futures.Future] = {}
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self.not_served: set[str] = set()  # draft tools the target answers "not found" for
         self._fixture_totals: Counter = Counter()
         self._fixture_done: dict[str, Counter] = defaultdict(Counter)
 
@@ -148,8 +149,11 @@ class Session:
             self._fixture_totals[case.tool_id] += 1
         for path in (self.options.report_dir / "reproducers").glob("*.json"):
             path.unlink(missing_ok=True)  # an earlier run's reproducers would pass for this run's
-        self.health.preflight(self.target, *self.options.tools[0])
-        self._prefetch(cases)
+        self.not_served = set(self.health.preflight(self.target, self.options.tools))
+        if self.not_served and len(self.not_served) == len(self.options.tools):
+            self.health.trip(f"preflight: the target serves none of the selected tools (not found: "
+                             f"{', '.join(sorted(self.not_served))})")
+        self._prefetch([case for case in cases if not self._not_served(case.tool_id, case.version)])
 
     def _prefetch(self, cases: list[Case]) -> None:
         """With --workers N > 1, send the fixture cases N at a time (their judgements then read the answers)."""
@@ -168,8 +172,14 @@ class Session:
         self.health.record(response)
         return response
 
+    def _not_served(self, tool_id: str, version: str) -> bool:
+        return f"{tool_id}@{version}" in self.not_served
+
     def evaluate(self, case: Case) -> CaseResult:
         """Send the case (or read its prefetched answer) and judge it; no reproducer yet."""
+        if self._not_served(case.tool_id, case.version):
+            return CaseResult(case, "skipped", f"not served: the target answers 'not found' for the draft tool "
+                                               f"{case.tool_id}@{case.version}")
         future = self._prefetched.pop(case.case_id, None)
         response = future.result() if future else self._call_unless_unhealthy(case)
         if response is None:
@@ -233,6 +243,11 @@ class Session:
 
         result: CaseResult | None = None
         outcome = PropertyRun()
+        if self._not_served(spec.tool_id, spec.version):
+            entry.update(outcome="skipped", message=f"not served: the target answers 'not found' for the draft "
+                                                    f"tool {spec.tool_id}@{spec.version}", examples=0)
+            self._property_done(entry)
+            raise NotServed(entry["message"])
         try:
             run_property(family.strategy, run_settings(self.options.profile, family.category), self.seed,
                          make_case, judge, outcome)
@@ -313,6 +328,7 @@ class Session:
             examples_per_family=self.options.examples,
             timeout_s=self.options.timeout,
             workers=self.options.workers,
+            not_served=sorted(self.not_served),
             hypothesis=hypothesis.__version__,
             **versions,
         )

@@ -69,6 +69,10 @@ def failures_text(document: dict, detailed: int = DETAILED_FAILURES) -> list[str
 def summary(document: dict, paths: dict[str, Path] | None = None) -> str:
     """Everything a run prints when it ends."""
     lines = ["", summary_table(document), *failures_text(document)]
+    not_served = document["header"].get("not_served") or []
+    if not_served:
+        lines.append(f"\nnot served by the target (draft tools answered 'not found', skipped, not failed): "
+                     f"{prose(', '.join(not_served))}")
     if document["unhealthy_reason"]:
         lines.append(f"\nTARGET UNHEALTHY, run stopped: {prose(document['unhealthy_reason'])}")
     for error in doc.harness_errors(document):

@@ -464,6 +464,7 @@ _HEADER_LABELS = {
     "command": "command",
     "strict": "strict",
     "retries": "retries",
+    "not_served": "not served (draft tools the target answers 'not found' for)",
 }
 
 
