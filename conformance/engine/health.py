@@ -52,27 +52,33 @@ class HealthMonitor:
                                f"last: {response.detail}")
 
     def preflight(self, target, tools: list[tuple[str, str]]) -> list[str]:
-        """Each tool's first contract example must get some answer (right or wrong), or the run stops.
+        """The first published tool's first contract example must get some answer (right or wrong)
+        and not "not found", or the run stops at once: nothing can be concluded about a target
+        that does not answer, or does not serve a published tool (a wrong base URL, not deployed).
 
-        A draft tool the target answers "not found" for is not served yet: returned (its cases are
-        skipped, not failed). "Not found" for a published tool stops the run: nothing can be
-        concluded about a tool the target does not serve (a wrong base URL, or not deployed).
+        Each draft tool is asked its first example too: one the target answers "not found" for is
+        not served yet and is returned (its cases are skipped, not failed). Any other answer to a
+        draft's question, even a transport error, only means it is served: the run judges it.
         """
-        not_served = []
-        for tool_id, version in tools:
-            found = contract(tool_id, version)
-            response = target.call(tool_id, version, found.document()["examples"][0]["input"])
-            if response.kind == "transport_error":
-                self.trip(f"preflight: the target did not answer the {tool_id}@{version} contract example: "
-                          f"{response.detail}")
-            elif response.kind == "rejection" and (response.status == 404 or response.error_code == "not_found"):
-                if found.status == DRAFT:
-                    not_served.append(found.label)
-                    continue
-                self.trip(f"preflight: the target answers 'not found' for {tool_id}@{version} "
-                          f"({response.detail or response.error_code}): a wrong base URL, or the tool is not deployed")
-            else:
-                self.record(response)
-            if self.unhealthy:
-                break
-        return not_served
+        contracts = [contract(tool_id, version) for tool_id, version in tools]
+        first = next((found for found in contracts if found.status != DRAFT), contracts[0])
+        response = self._ask(target, first)
+        if response.kind == "transport_error":
+            self.trip(f"preflight: the target did not answer the {first.label} contract example: {response.detail}")
+        elif _not_found(response) and first.status != DRAFT:
+            self.trip(f"preflight: the target answers 'not found' for {first.label} "
+                      f"({response.detail or response.error_code}): a wrong base URL, or the tool is not deployed")
+        else:
+            self.record(response)
+        if self.unhealthy:
+            return []
+        return [found.label for found in contracts if found.status == DRAFT
+                and _not_found(response if found is first else self._ask(target, found))]
+
+    @staticmethod
+    def _ask(target, found) -> TargetResponse:
+        return target.call(found.tool_id, found.version, found.document()["examples"][0]["input"])
+
+
+def _not_found(response: TargetResponse) -> bool:
+    return response.kind == "rejection" and (response.status == 404 or response.error_code == "not_found")
