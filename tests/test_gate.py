@@ -259,3 +259,53 @@ def test_lint_holds_examples_to_the_suite_comparison_policy():
     assert not [f for f in with_example(one_ulp) if f.rule == "example-reproduces"]
     wrong = [f for f in with_example(exact["bleu"] * (1 + 1e-9)) if f.rule == "example-reproduces"]
     assert wrong and wrong[0].pointer.endswith("/output/bleu")
+
+
+# --- drafts ---------------------------------------------------------------------------------
+
+SENTENCE = ("bleu-sentence-compute", "1.0.0")
+
+
+def test_drafts_lint_like_published_contracts():
+    for tool in (SENTENCE, ("bleu-sentence-components", "1.0.0"), ("bleu-brevity-penalty", "1.0.0")):
+        assert published(tool)["status"] == "draft"
+        findings = lint_contract(published(tool), f"{tool[0]}@{tool[1]}")
+        assert [f for f in findings if f.severity != "info"] == [], [f.line() for f in findings]
+    broken = edited(SENTENCE, _set(("examples", 0, "output", "orders_used"), 3))
+    assert any(f.rule == "example-reproduces" for f in lint_contract(broken, "draft"))
+
+
+def test_a_draft_may_change_without_a_version_bump():
+    changed = edited(SENTENCE, _set(("limits", "max_total_tokens"), 40_000))
+    report = diff_contracts(published(SENTENCE), changed)
+    assert report.change_class == "breaking" and not report.violations
+    assert any("draft may change" in note for note in report.notes)
+
+
+def _published_from_draft(edit=None):
+    def publish(contract):
+        del contract["status"]
+        if edit:
+            edit(contract)
+    return edited(SENTENCE, publish)
+
+
+def test_publishing_a_draft_unchanged_needs_no_bump():
+    report = diff_contracts(published(SENTENCE), _published_from_draft())
+    assert report.changes == [] and not report.violations
+    assert any("published" in note for note in report.notes)
+
+
+def test_publishing_a_draft_with_changes_is_classified_like_any_change():
+    lowered = _published_from_draft(_set(("limits", "max_total_tokens"), 40_000))
+    report = diff_contracts(published(SENTENCE), lowered)
+    assert report.change_class == "breaking"
+    assert report.violations and "differs from its draft" in report.violations[0]
+    lowered["version"] = "2.0.0"
+    assert not diff_contracts(published(SENTENCE), lowered).violations
+
+
+def test_a_published_contract_cannot_become_a_draft_again():
+    draft_again = edited(CORPUS, _set(("status",), "draft"))
+    report = diff_contracts(published(CORPUS), draft_again)
+    assert report.change_class == "breaking" and report.violations
