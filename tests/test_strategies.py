@@ -482,3 +482,68 @@ def test_family_tells_a_plausible_mistake_apart(tool_id, family_name, mistake, m
 ])
 def test_option_extremes_are_both_drawn(tool_id, family_name, key, extremes):
     assert {c.input[key] for c in drawn(tool_id, "1.0.0", family_name)} == extremes
+
+
+# --- the BLEU siblings: the hard parts are reached --------------------------------------
+
+SENTENCE = "bleu-sentence-compute"
+SENTENCE_TOOLS = ("bleu-sentence-components", SENTENCE)
+LENGTHS = "bleu-brevity-penalty"
+
+
+def accepted_inputs(tool_id: str) -> list[dict]:
+    return [generated.input for family in families(tool_id, "1.0.0") for generated in drawn(tool_id, "1.0.0", family.name)
+            if generated.expect.kind == "output"]
+
+
+@pytest.mark.parametrize("tool_id", SENTENCE_TOOLS)
+def test_every_max_order_is_drawn_for_one_segment(tool_id):
+    assert option_values(tool_id, "max_order") >= set(range(1, 9))
+
+
+def test_every_smoothing_effective_order_and_decimals_is_drawn():
+    combinations = {(p["smoothing"], p.get("effective_order")) for p in accepted_inputs(SENTENCE)}
+    methods = ("none", "chen-cherry-1", "chen-cherry-2", "chen-cherry-3")
+    assert combinations >= {(m, e) for m in methods for e in (None, False, True)}
+    assert option_values(SENTENCE, "decimals") == set(range(16))
+    assert option_values(LENGTHS, "decimals") == set(range(16))
+
+
+def first_zero_match_order(payload: dict) -> int | None:
+    """The first order n <= max_order with m_n = 0 (counted by hand: n-grams of the hypothesis
+    found in some reference), or None if every order matched."""
+    def ngrams(tokens, n):
+        return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
+
+    hypothesis, references = payload["hypothesis"], payload["references"]
+    for n in range(1, int(payload.get("max_order", 4)) + 1):
+        found = {g for reference in references for g in ngrams(reference, n)}
+        if not any(g in found for g in ngrams(hypothesis, n)):
+            return n
+    return None
+
+
+def test_the_nist_counter_runs_at_k_1_2_3():
+    """chen-cherry-3 with max_order >= 4: the first zero-match order at 2, 3 and 4 (k = 1 at that
+    order, then 2, 3 at the orders after it), and at 1 (m_1 = 0: bleu exactly 0)."""
+    reached = {first_zero_match_order(p) for p in accepted_inputs(SENTENCE)
+               if p["smoothing"] == "chen-cherry-3" and int(p.get("max_order", 4)) >= 4 and len(p["hypothesis"]) >= 4}
+    assert reached >= {1, 2, 3, 4}
+
+
+def test_lengths_reach_every_case_of_the_brevity_penalty():
+    seen = set()
+    for payload in accepted_inputs(LENGTHS):
+        c = sum(payload["candidate_lengths"])
+        closest = [min(refs, key=lambda r, c=c_i: (abs(r - c), r))
+                   for c_i, refs in zip(payload["candidate_lengths"], payload["reference_lengths"])]
+        r = sum(closest)
+        seen.add("c > r" if c > r else "c = r" if c == r else "c < r")
+        if c == 0:
+            seen.add("c = 0, r = 0" if r == 0 else "c = 0, r > 0")
+        for c_i, refs in zip(payload["candidate_lengths"], payload["reference_lengths"]):
+            if any(abs(a - c_i) == abs(b - c_i) and a != b for a in refs for b in refs):
+                seen.add("tie")
+        if max([*payload["candidate_lengths"], *(n for refs in payload["reference_lengths"] for n in refs)]) == 1_048_576:
+            seen.add("length 1048576")
+    assert seen >= {"c > r", "c = r", "c < r", "c = 0, r = 0", "c = 0, r > 0", "tie", "length 1048576"}

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from conformance.strategies import bleu
 from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case, limits
 
-DECIMALS = st.one_of(st.none(), st.integers(0, 15))
+DECIMALS = st.one_of(st.none(), st.integers(0, 15), st.sampled_from(range(16)))
 
 
 def with_options(candidates: list, references: list, decimals) -> dict:
@@ -70,6 +70,16 @@ def zero_lengths_family() -> st.SearchStrategy:
         references = [draw(st.lists(st.integers(0, 5), min_size=1, max_size=3)) for _ in range(segments)]
         payload = with_options([0] * segments, references, draw(DECIMALS))
         return case(payload, EXPECT_OUTPUT, "every candidate length 0: c = 0, brevity penalty exactly 0")
+
+    return build()
+
+
+def every_decimals() -> st.SearchStrategy:
+    @st.composite
+    def build(draw):
+        c = draw(st.integers(1, 50))
+        payload = with_options([c], [[c + draw(st.integers(1, 20))]], draw(st.integers(0, 15)))
+        return case(payload, EXPECT_OUTPUT, f"decimals {payload['decimals']} on exp(1 - r/c) with c < r")
 
     return build()
 
@@ -237,6 +247,7 @@ def families(tool_id: str, version: str) -> list[Family]:
                "closest reference lengths: ties both ways, all shorter, all longer, equal; decimals"),
         Family("valid/ratios", "valid", ratio_family(), "r/c from 1 to 40 and beyond: exp(1 - r/c) to underflow"),
         Family("valid/zero-candidates", "valid", zero_lengths_family(), "c = 0 with r = 0 and r > 0"),
+        Family("valid/every-decimals", "valid", every_decimals(), "each decimals value 0..15 on a brevity penalty below 1"),
         *boundary_families(tool_id, version),
         *invalid_families(tool_id, version),
     ]

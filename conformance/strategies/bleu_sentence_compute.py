@@ -25,9 +25,31 @@ def every_combination() -> st.SearchStrategy:
     def build(draw):
         hypothesis, references, how = draw(bleu.derived_segment())
         options = {"smoothing": draw(st.sampled_from(METHODS)), "effective_order": draw(st.booleans()),
-                   "decimals": draw(st.sampled_from((None, 0, 1, 6, 15))), "max_order": draw(st.integers(1, 8))}
+                   "decimals": draw(st.one_of(st.none(), st.integers(0, 15))), "max_order": draw(st.integers(1, 8))}
         payload = bleu_sentence.with_options(hypothesis, references, options)
         return case(payload, EXPECT_OUTPUT, f"{options}; the hypothesis {how}")
+
+    return build()
+
+
+def zero_match_orders() -> st.SearchStrategy:
+    """Matches up to order L = 0..4 only, at max_order 4..8 and at least 4 tokens: the first
+    zero-match order at 1 (m_1 = 0), 2, 3, 4 or 5, so chen-cherry-3's k runs 1, 2, 3, ... there."""
+
+    @st.composite
+    def build(draw):
+        longest = draw(st.integers(0, 4))
+        reference = [f"w{i}" for i in range(12)]
+        hypothesis: list[str] = []
+        while len(hypothesis) < 4:
+            start = draw(st.integers(0, len(reference) - longest))
+            hypothesis += reference[start:start + longest] + ["x"]
+        # chen-cherry-3 half the time: its counter is what the family is for
+        smoothing = draw(st.one_of(st.just("chen-cherry-3"), st.sampled_from(METHODS)))
+        options = {"smoothing": smoothing, "effective_order": draw(st.one_of(st.none(), st.booleans())),
+                   "max_order": draw(st.integers(4, 8)), "decimals": draw(st.one_of(st.none(), st.integers(0, 15)))}
+        payload = bleu_sentence.with_options(hypothesis, [reference], options)
+        return case(payload, EXPECT_OUTPUT, f"the first zero-match order is {longest + 1}; {options}")
 
     return build()
 
@@ -44,6 +66,8 @@ def families(tool_id: str, version: str) -> list[Family]:
         *bleu_sentence.valid_families(OPTIONS),
         Family("valid/every-combination", "valid", every_combination(),
                "each smoothing method x effective_order x decimals x max_order"),
+        Family("valid/zero-match-orders", "valid", zero_match_orders(),
+               "the first zero-match order at 1..5 under every method: the NIST k counter at k = 1, 2, 3"),
         *bleu_sentence.boundary_families(tool_id, version, OPTIONS),
         *bleu_sentence.invalid_families(tool_id, version, OPTIONS, (BAD_SMOOTHING, BAD_EFFECTIVE_ORDER, BAD_DECIMALS),
                                         required),
