@@ -91,9 +91,17 @@ def order_statistics(hyp: Counter, ref: Counter) -> OrderStatistics:
     return OrderStatistics(sum(hyp.values()), sum(ref.values()), matches)
 
 
-def segment_statistics(hypothesis: str, reference: str, char_order: int, word_order: int) -> list[OrderStatistics]:
-    """Character orders 1..char_order, then word orders 1..word_order."""
-    hyp_chars, ref_chars = remove_whitespace(hypothesis), remove_whitespace(reference)
+def segment_statistics(hypothesis: str, reference: str, char_order: int, word_order: int,
+                       whitespace: bool = False) -> list[OrderStatistics]:
+    """Character orders 1..char_order, then word orders 1..word_order.
+
+    Character n-grams are taken over the text with every whitespace code point removed, or
+    with ``whitespace`` over the whole text; word tokens never depend on it.
+    """
+    if whitespace:
+        hyp_chars, ref_chars = hypothesis, reference
+    else:
+        hyp_chars, ref_chars = remove_whitespace(hypothesis), remove_whitespace(reference)
     hyp_words, ref_words = word_tokens(hypothesis), word_tokens(reference)
     stats = [order_statistics(char_ngram_counts(hyp_chars, n), char_ngram_counts(ref_chars, n))
              for n in range(1, char_order + 1)]

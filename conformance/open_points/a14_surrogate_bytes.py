@@ -42,6 +42,7 @@ POINT = OpenPoint(
     avoidance="Lone-surrogate cases stay far below the byte limit; where the count decides between the two "
               "checks, the comparison accepts invalid_input and limit_exceeded.",
     applies=lambda tool: tool.has(CHRF_TEXT_LIMITS),
+    decided_by=("a lone surrogate counting 3 bytes",),
     depends=byte_count_matters,
     error_codes=either_code,
 )

@@ -48,6 +48,7 @@ POINT = OpenPoint(
     avoidance="The comparison computes both (open_points.behaviours) and accepts either score and score_fraction; "
               "segment_scores and word_tokens agree under both. Cases may touch it.",
     applies=lambda tool: tool.has(chrf.corpus_statistics),
+    decided_by=("the sums count every hypothesis n-gram", "hypothesis_ngrams counts every hypothesis n-gram"),
     depends=corpus_sums_differ,
     alternative=lambda tool, payload: (other_sums(tool), payload),
     alternative_name="A4: corpus sums drop hypothesis n-grams of orders the reference lacks",

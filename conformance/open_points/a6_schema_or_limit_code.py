@@ -44,6 +44,7 @@ POINT = OpenPoint(
     readings=("limit_exceeded", "invalid_input"),
     oracle_reading="limit_exceeded",
     avoidance="Such cases expect any rejection (\"any\"); the comparison accepts both codes.",
-    decided_by=("The limits answer limit_exceeded; they include the schema's",),
+    decided_by=("The limits answer limit_exceeded; they include the schema's",
+                "More than 256 segments in either list and more than 65536 UTF-8 bytes"),
     error_codes=either_code,
 )

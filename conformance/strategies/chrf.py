@@ -1,0 +1,495 @@
+"""Generated cases shared by the chrF tools (chrF, chrF++, chrF with its components).
+
+Each tool module composes these families with its own options. Aimed at: the contract's whitespace list and its near-misses, ASCII punctuation
+splitting (one mark per word), Unicode without normalization, lowercasing with
+Final_Sigma and U+0130, effective orders (A4: a segment whose reference lacks an
+order its hypothesis has), every beta, and the stated validation order. With
+lowercase=true every code point comes from the lowercase-safe alphabet (A5).
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from conformance.strategies.alphabets import (
+    ASCII_PUNCTUATION,
+    ASTRAL_CHARACTERS,
+    CHARACTER_OF_WIDTH,
+    COMBINING_MARKS,
+    NON_ASCII_PUNCTUATION,
+    WHITESPACE_NEAR_MISSES,
+    contract_whitespace,
+    lowercase_safe,
+)
+from conformance.model import Expectation
+from conformance.strategies.base import (
+    ANY_ERROR,
+    EXPECT_OUTPUT,
+    INVALID_INPUT,
+    LIMIT_EXCEEDED,
+    Family,
+    case,
+    limits,
+)
+
+
+# with names of JavaScript's built-in object properties: counting n-grams in a plain `{}` breaks on them
+WORDS = ("the", "cat", "sat", "on", "mat", "a", "dog", "is", "The", "relationship", "friendly", "hole", "read",
+         "constructor", "toString", "__proto__")
+# Greek and Latin capitals for the lowercase family: Final_Sigma positions and U+0130.
+CASED_WORDS = (
+    "\u039f\u0394\u039f\u03a3",  # ΟΔΟΣ: final capital sigma -> ς
+    "\u03a3\u039f\u03a6\u039f\u03a3",  # ΣΟΦΟΣ: initial sigma -> σ, final -> ς
+    "\u03a3",  # Σ alone: no cased letter before it, so σ
+    "\u0391\u03a3.",  # ΑΣ. : final before punctuation
+    "\u0391\u03a3\u0391",  # ΑΣΑ: medial
+    "\u0391'\u03a3",  # Α'Σ: apostrophe is case-ignorable
+    "\u0391\u03a3\u0301",  # ΑΣ + combining acute: still final
+    "\u0391\u03a3'\u0391",  # ΑΣ'Α: followed by a cased letter across an ignorable
+    "\u03c3\u03c2",  # σς: already lowercase
+    "\u0130",  # İ -> i + U+0307 (one code point becomes two)
+    "\u0130STANBUL",
+    "I\u0307",
+    "\u00c9T\u00c9",
+    "\u00dfTRASSE",
+    "\u0416\u0418\u0417\u041d\u042c",  # ЖИЗНЬ
+    "\U00010400\U00010401",  # Deseret capitals (astral) -> U+10428, U+10429
+    "The",
+    "THE",
+    "the",
+)
+BETAS = st.one_of(st.none(), st.sampled_from((1, 2, 3)), st.integers(1, 16))
+
+
+def join_words(words: list[str], separators: list[str]) -> str:
+    text = ""
+    for i, word in enumerate(words):
+        text += word + (separators[i] if i < len(words) - 1 else "")
+    return text
+
+
+def with_options(draw, hypotheses: list[str], references: list[str], beta=None) -> dict:
+    """The payload, with a drawn beta and a lowercase flag that is true only on the safe alphabet (A5)."""
+    payload = {"hypotheses": hypotheses, "references": references}
+    beta = draw(BETAS) if beta is None else beta
+    if beta is not None:
+        payload["beta"] = beta
+    lowercase_choices = [None, False]
+    if lowercase_safe(*hypotheses, *references):
+        lowercase_choices.append(True)
+    lowercase = draw(st.sampled_from(lowercase_choices))
+    if lowercase is not None:
+        payload["lowercase"] = lowercase
+    return payload
+
+
+@st.composite
+def derived_words(draw, reference: list[str]) -> tuple[list[str], str]:
+    """Hypothesis words made from the reference's words by one aimed edit."""
+    edit = draw(st.sampled_from(("copy", "reorder", "drop", "repeat", "recase", "punctuate", "typo", "empty")))
+    if edit == "copy" or (not reference and edit != "empty"):
+        return list(reference), "copies the reference"
+    if edit == "reorder":
+        return draw(st.permutations(reference)), "reorders the reference's words"
+    if edit == "drop":
+        keep = draw(st.lists(st.booleans(), min_size=len(reference), max_size=len(reference)))
+        return [w for w, k in zip(reference, keep) if k], "drops some words"
+    if edit == "repeat":
+        i = draw(st.integers(0, len(reference) - 1))
+        return reference[: i + 1] + [reference[i]] * draw(st.integers(1, 4)) + reference[i + 1 :], "repeats a word"
+    if edit == "recase":
+        i = draw(st.integers(0, len(reference) - 1))
+        word = reference[i]
+        changed = draw(st.sampled_from((word.upper(), word.lower(), word.title())))
+        return reference[:i] + [changed] + reference[i + 1 :], "changes one word's case"
+    if edit == "punctuate":
+        i = draw(st.integers(0, len(reference) - 1))
+        mark = draw(st.sampled_from(ASCII_PUNCTUATION))
+        attached = draw(st.sampled_from((reference[i] + mark, mark + reference[i], mark)))
+        return reference[:i] + [attached] + reference[i + 1 :], "attaches or adds a punctuation mark"
+    if edit == "typo":
+        i = draw(st.integers(0, len(reference) - 1))
+        word = reference[i]
+        return reference[:i] + [word[::-1]] + reference[i + 1 :], "reverses one word's letters"
+    return [], "is empty"
+
+
+def derived_texts() -> st.SearchStrategy:
+    @st.composite
+    def build(draw):
+        rows = []
+        for _ in range(draw(st.integers(1, 4))):
+            reference = draw(st.lists(st.sampled_from(WORDS), max_size=10))
+            words, how = draw(derived_words(reference))
+            rows.append((" ".join(words), " ".join(reference), how))
+        payload = with_options(draw, [r[0] for r in rows], [r[1] for r in rows])
+        return case(payload, EXPECT_OUTPUT, "hypotheses built from their references: " +
+                    "; ".join(f"segment {i} {r[2]}" for i, r in enumerate(rows)))
+
+    return build()
+
+
+def whitespace_family(whitespace: tuple[str, ...]) -> st.SearchStrategy:
+    """Every whitespace code point of the contract as separator, alone and in mixed runs;
+    the near-misses (U+200B, U+FEFF, U+180E, U+00AD, U+2060) inside and between words."""
+    separator = st.lists(st.sampled_from(whitespace), min_size=1, max_size=3).map("".join)
+    near_miss = st.sampled_from(WHITESPACE_NEAR_MISSES)
+
+    @st.composite
+    def text(draw, words: list[str]) -> str:
+        if draw(st.integers(0, 4)) == 0:  # one text using every whitespace code point in turn
+            separators = [whitespace[i % len(whitespace)] for i in range(max(0, len(words) - 1))]
+        else:
+            separators = [draw(separator) for _ in range(max(0, len(words) - 1))]
+        words = [draw(st.sampled_from((w, w, w[:1] + draw(near_miss) + w[1:], draw(near_miss)))) for w in words]
+        edges = st.one_of(st.just(""), separator)
+        return draw(edges) + join_words(words, separators) + draw(edges)
+
+    @st.composite
+    def build(draw):
+        hypotheses, references = [], []
+        for _ in range(draw(st.integers(1, 3))):
+            reference_words = draw(st.lists(st.sampled_from(WORDS), max_size=6))
+            hypothesis_words, _ = draw(derived_words(reference_words))
+            hypotheses.append(draw(text(hypothesis_words)))
+            references.append(draw(st.one_of(text(reference_words), separator)))  # sometimes whitespace only
+        payload = with_options(draw, hypotheses, references)
+        shown = sorted({f"U+{ord(ch):04X}" for t in hypotheses + references for ch in t if ch in whitespace + WHITESPACE_NEAR_MISSES})
+        return case(payload, EXPECT_OUTPUT, f"whitespace and near-misses {', '.join(shown) or 'none'}")
+
+    return build()
+
+
+def punctuation_family() -> st.SearchStrategy:
+    """ASCII marks at word ends, starts, both, alone and doubled; non-ASCII marks never split."""
+    mark = st.sampled_from(ASCII_PUNCTUATION)
+
+    @st.composite
+    def word(draw) -> str:
+        base = draw(st.sampled_from(WORDS + ("x", "\U0001d4b3", "don't", "e.g")))
+        shape = draw(st.sampled_from(("end", "start", "both", "alone", "doubled-end", "doubled-start", "non-ascii", "plain")))
+        m, m2 = draw(mark), draw(mark)
+        return {
+            "end": base + m,
+            "start": m + base,
+            "both": m + base + m2,
+            "alone": m,
+            "doubled-end": base + m + m2,
+            "doubled-start": m + m2 + base,
+            "non-ascii": draw(st.sampled_from((base + draw(st.sampled_from(NON_ASCII_PUNCTUATION)),
+                                               draw(st.sampled_from(NON_ASCII_PUNCTUATION)) + base))),
+            "plain": base,
+        }[shape]
+
+    @st.composite
+    def build(draw):
+        hypotheses, references = [], []
+        for _ in range(draw(st.integers(1, 3))):
+            reference = draw(st.lists(word(), min_size=1, max_size=6))
+            # the hypothesis splits or joins the reference's marks, or is a variant of it
+            variant = draw(st.sampled_from(("same", "detached", "other")))
+            if variant == "detached":
+                hypothesis = [part for w in reference for part in ([w[:-1], w[-1]] if len(w) > 1 and w[-1] in ASCII_PUNCTUATION else [w])]
+            elif variant == "other":
+                hypothesis = draw(st.lists(word(), max_size=6))
+            else:
+                hypothesis = list(reference)
+            hypotheses.append(" ".join(hypothesis))
+            references.append(" ".join(reference))
+        payload = with_options(draw, hypotheses, references)
+        return case(payload, EXPECT_OUTPUT, f"punctuation splitting: hypotheses {hypotheses!r}, references {references!r}")
+
+    return build()
+
+
+def unicode_family() -> st.SearchStrategy:
+    """No normalization: precomposed vs combining marks; astral characters inside words and as
+    one-code-point words; scripts without spaces."""
+    pieces = st.sampled_from((
+        "\u00e9", "e\u0301", "\u00c5", "A\u030a", "\u212b", "\U0001d4b3", "\U0001f600", "\U0001f44d\U0001f3fd",
+        "\U0001f468\u200d\U0001f469", "\u6f22\u5b57", "\u05e9\u05dc\u05d5\u05dd", "\U00010400", "\U00020000",
+        "\ufb01", "fi", "\uff21",
+    ))
+    combining = st.sampled_from(COMBINING_MARKS)
+
+    @st.composite
+    def word(draw) -> str:
+        shape = draw(st.sampled_from(("piece", "in-word", "combining", "plain", "astral-alone")))
+        if shape == "piece":
+            return draw(pieces)
+        if shape == "in-word":
+            w = draw(st.sampled_from(WORDS))
+            return w[:1] + draw(pieces) + w[1:]
+        if shape == "combining":
+            return draw(st.sampled_from(WORDS)) + draw(combining)
+        if shape == "astral-alone":
+            return draw(st.sampled_from(ASTRAL_CHARACTERS))
+        return draw(st.sampled_from(WORDS))
+
+    @st.composite
+    def build(draw):
+        hypotheses, references = [], []
+        for _ in range(draw(st.integers(1, 3))):
+            reference = draw(st.lists(word(), max_size=6))
+            hypothesis, _ = draw(derived_words(reference))
+            if draw(st.booleans()) and hypothesis:
+                hypothesis[0] = draw(word())
+            hypotheses.append(" ".join(hypothesis))
+            references.append(" ".join(reference))
+        payload = with_options(draw, hypotheses, references)
+        return case(payload, EXPECT_OUTPUT, f"Unicode without normalization: {hypotheses!r} vs {references!r}")
+
+    return build()
+
+
+def lowercase_family() -> st.SearchStrategy:
+    """Case-only differences with lowercase true and false: Final_Sigma, U+0130, Deseret (A5-safe)."""
+    # the words and their case variants, each wholly in the lowercase-safe alphabet
+    variants = {w: [v for v in (w, w.lower(), w.upper(), w.title()) if lowercase_safe(v)] for w in CASED_WORDS}
+    words = [w for w in CASED_WORDS if w in variants[w]]
+
+    @st.composite
+    def build(draw):
+        hypotheses, references = [], []
+        for _ in range(draw(st.integers(1, 3))):
+            reference = draw(st.lists(st.sampled_from(words), min_size=1, max_size=5))
+            hypothesis = [draw(st.sampled_from(variants[w])) for w in reference]
+            hypotheses.append(" ".join(hypothesis))
+            references.append(" ".join(reference))
+        payload = {"hypotheses": hypotheses, "references": references, "lowercase": draw(st.sampled_from((True, True, False)))}
+        beta = draw(BETAS)
+        if beta is not None:
+            payload["beta"] = beta
+        return case(payload, EXPECT_OUTPUT, f"lowercase {payload['lowercase']}: {hypotheses!r} vs {references!r}")
+
+    return build()
+
+
+def missing_order_family() -> st.SearchStrategy:
+    """Open point A4 on purpose: a segment whose reference lacks an order its hypothesis has,
+    beside a segment that has it on both sides (readings computed by the comparison)."""
+
+    @st.composite
+    def build(draw):
+        short_reference = draw(st.sampled_from(("a", "ab", "cat", "abcde", "the", "x.", "")))
+        lacking = (draw(st.sampled_from(("the cat sat", "a b", "cat", "abcdefg", "the cat sat on the mat"))), short_reference)
+        full_text = draw(st.sampled_from(("the cat sat on the mat", "the dog is on the mat")))
+        both = (full_text, draw(st.sampled_from((full_text, "the cat is on the mat", "a cat sat on a mat"))))
+        rows = [lacking, both] if draw(st.booleans()) else [both, lacking]
+        if draw(st.booleans()):
+            rows.append(draw(st.sampled_from((both, lacking, ("", "the cat")))))
+        payload = with_options(draw, [r[0] for r in rows], [r[1] for r in rows])
+        return case(payload, EXPECT_OUTPUT,
+                    f"segment with reference {short_reference!r} lacks orders its hypothesis {lacking[0]!r} has (A4 readings)")
+
+    return build()
+
+
+def short_and_empty_family() -> st.SearchStrategy:
+    """Empty texts, texts shorter than 6 code points, single words (no word bigram), identical texts."""
+    short_text = st.sampled_from(("", "a", "ab", "abc de", "the", "cat.", "!", "\U0001f600", "x y", "abcdef", "abcdefg"))
+
+    @st.composite
+    def build(draw):
+        count = draw(st.integers(1, 4))
+        hypotheses = [draw(short_text) for _ in range(count)]
+        references = [draw(st.one_of(short_text, st.just(h))) for h in hypotheses]
+        payload = with_options(draw, hypotheses, references)
+        return case(payload, EXPECT_OUTPUT, f"short and empty texts: {hypotheses!r} vs {references!r}")
+
+    return build()
+
+
+@st.composite
+def every_beta(draw):
+    beta = draw(st.integers(1, 16))
+    hypotheses = ["the cat sat on the mat", draw(st.sampled_from(("a dog", "", "the mat")))]
+    references = ["the cat is on the mat", draw(st.sampled_from(("a dog barked", "the", "the mat")))]
+    payload = with_options(draw, hypotheses, references, beta=beta)
+    return case(payload, EXPECT_OUTPUT, f"beta {beta}")
+
+
+# --- boundary -------------------------------------------------------------------
+
+
+def text_of_bytes(size: int, width: int) -> str:
+    """A text of exactly ``size`` UTF-8 bytes with words and spaces, ending on a ``width``-byte character."""
+    chunk = "the " + CHARACTER_OF_WIDTH[width] * 3 + " "
+    chunk_bytes = len(chunk.encode("utf-8"))
+    body = chunk * max(0, (size - width) // chunk_bytes)
+    pad = size - width - len(body.encode("utf-8"))
+    return body + "a" * pad + CHARACTER_OF_WIDTH[width]
+
+
+def boundary_families(tool_id: str, version: str, segments_expect: Expectation = ANY_ERROR) -> list[Family]:
+    """``segments_expect``: the code of 257 segments (a contract that states it, or "any": open point A6)."""
+    limit = limits(tool_id, version)
+
+    @st.composite
+    def max_segments(draw):
+        past = draw(st.booleans())
+        count = limit["max_segments"] + (1 if past else 0)
+        hypothesis = draw(st.sampled_from(("the cat", "", "a b c")))
+        payload = {"hypotheses": [hypothesis] * count, "references": ["the cat sat"] * count}
+        expect = segments_expect if past else EXPECT_OUTPUT  # maxItems mirrors max_segments (A6)
+        return case(payload, expect, f"{count} segments (max_segments {limit['max_segments']})")
+
+    @st.composite
+    def text_bytes(draw):
+        past = draw(st.booleans())
+        total = limit["max_text_bytes"] + (1 if past else 0)
+        width = draw(st.sampled_from((1, 2, 3, 4)))
+        segments = draw(st.sampled_from((1, 2, 5)))
+        layout = draw(st.sampled_from(("balanced", "references-only", "hypotheses-only")))
+        # split the bytes over the 2 * segments texts; the last text ends on a wide character
+        # that straddles the limit when the total is one past it
+        shares = {"balanced": [1] * (2 * segments), "references-only": [0] * segments + [1] * segments,
+                  "hypotheses-only": [1] * segments + [0] * segments}[layout]
+        filled = [i for i, share in enumerate(shares) if share]
+        sizes = [0] * (2 * segments)
+        for i in filled:
+            sizes[i] = total // len(filled)
+        sizes[filled[-1]] += total - sum(sizes)
+        texts = [text_of_bytes(size, width) if size else "" for size in sizes]
+        payload = {"hypotheses": texts[:segments], "references": texts[segments:]}
+        beta = draw(BETAS)
+        if beta is not None:
+            payload["beta"] = beta
+        expect = LIMIT_EXCEEDED if past else EXPECT_OUTPUT
+        return case(payload, expect,
+                    f"texts total {total} UTF-8 bytes ({width}-byte characters, {layout}, {segments} segments; "
+                    f"max_text_bytes {limit['max_text_bytes']})")
+
+    @st.composite
+    def beta_extremes(draw):
+        beta = draw(st.sampled_from((1, 16)))
+        built = draw(derived_texts())
+        payload = {**built.input, "beta": beta}
+        return case(payload, EXPECT_OUTPUT, f"beta {beta}; {built.description}")
+
+    return [
+        Family("boundary/max-segments", "boundary", max_segments(), "256 segments (accepted) and 257"),
+        Family("boundary/text-bytes", "boundary", text_bytes(),
+               "65,536 text bytes (accepted) and 65,537 (rejected), multi-byte characters straddling the limit"),
+        Family("boundary/beta", "boundary", beta_extremes(), "beta 1 and 16"),
+    ]
+
+
+# --- invalid: exactly one rule broken --------------------------------------------
+
+NON_OBJECTS = ([], [{"hypotheses": ["a"], "references": ["a"]}], "the cat", 1, 0.5, None, False)
+
+LONE_SURROGATES = ("\ud800", "\udbff", "\udc00", "\udfff", "\udc00\ud800")
+
+
+@st.composite
+def ordinary_texts(draw) -> dict:
+    count = draw(st.integers(1, 3))
+    hypotheses = [" ".join(draw(st.lists(st.sampled_from(WORDS), max_size=5))) for _ in range(count)]
+    references = [" ".join(draw(st.lists(st.sampled_from(WORDS), max_size=5))) for _ in range(count)]
+    return {"hypotheses": hypotheses, "references": references}
+
+
+UNKNOWN_KEYS = ("char_order", "word_order", "metric", "Beta", "lowercase ", "tokenize", "")
+
+
+def invalid_families(tool_id: str, version: str, unknown_keys: tuple[str, ...] = UNKNOWN_KEYS,
+                     segments_expect: Expectation = ANY_ERROR) -> list[Family]:
+    """``unknown_keys``: keys the contract's schema does not name; ``segments_expect`` as for the boundaries."""
+    limit = limits(tool_id, version)
+
+    @st.composite
+    def schema(draw):
+        payload = draw(ordinary_texts())
+        rule = draw(st.sampled_from(("type-list", "type-item", "empty", "beta", "lowercase", "unknown-key", "missing-key")))
+        side = draw(st.sampled_from(("hypotheses", "references")))
+        if rule == "type-list":
+            payload[side] = draw(st.sampled_from((None, "the cat", {"0": "the cat"}, 3, True)))
+            what = f"{side} is {payload[side]!r}"
+        elif rule == "type-item":
+            i = draw(st.integers(0, len(payload[side]) - 1))
+            payload[side][i] = draw(st.sampled_from((None, 0, 1.5, True, ["the", "cat"], {"text": "the cat"})))
+            what = f"{side}[{i}] is {payload[side][i]!r}"
+        elif rule == "empty":
+            payload["hypotheses"], payload["references"] = [], []
+            what = "hypotheses and references are both empty (minItems 1)"
+        elif rule == "beta":
+            payload["beta"] = draw(st.sampled_from((0, 17, -1, 100, 2**63, 2.5, "2", True, None, [2])))
+            what = f"beta is {payload['beta']!r}"
+        elif rule == "lowercase":
+            payload["lowercase"] = draw(st.sampled_from(("true", "false", 1, 0, None, [True])))
+            what = f"lowercase is {payload['lowercase']!r}"
+        elif rule == "unknown-key":
+            key = draw(st.sampled_from(unknown_keys))
+            payload[key] = draw(st.sampled_from((6, 2, "chrF++", True)))
+            what = f"unknown key {key!r}"
+        else:
+            del payload[side]
+            what = f"required key {side!r} is missing"
+        return case(payload, INVALID_INPUT, f"breaks one schema rule: {what}")
+
+    @st.composite
+    def segment_counts(draw):
+        payload = draw(ordinary_texts())
+        side = draw(st.sampled_from(("hypotheses", "references")))
+        payload[side].append(draw(st.sampled_from(("", "the cat"))))
+        return case(payload, INVALID_INPUT,
+                    f"{len(payload['hypotheses'])} hypotheses but {len(payload['references'])} references")
+
+    @st.composite
+    def lone_surrogates(draw):
+        payload = draw(ordinary_texts())
+        side = draw(st.sampled_from(("hypotheses", "references")))
+        i = draw(st.integers(0, len(payload[side]) - 1))
+        text = payload[side][i]
+        at = draw(st.integers(0, len(text)))
+        surrogate = draw(st.sampled_from(LONE_SURROGATES))
+        payload[side][i] = text[:at] + surrogate + text[at:]
+        # everything earlier in the stated validation order holds (small texts, equal counts)
+        return case(payload, INVALID_INPUT, f"{side}[{i}] holds the lone surrogate(s) {surrogate.encode('unicode_escape').decode()}")
+
+    @st.composite
+    def over_limits(draw):
+        if draw(st.booleans()):
+            count = draw(st.integers(limit["max_segments"] + 1, limit["max_segments"] + 300))
+            payload = {"hypotheses": ["a"] * count, "references": ["a"] * count}
+            return case(payload, segments_expect, f"{count} segments: maxItems and max_segments (A6)")
+        total = limit["max_text_bytes"] + draw(st.integers(2, 30000))
+        payload = {"hypotheses": [text_of_bytes(total - 10, draw(st.sampled_from((1, 2, 3, 4))))],
+                   "references": ["the cat " + "\u00e9"]}
+        return case(payload, LIMIT_EXCEEDED, f"texts total {total} UTF-8 bytes (max_text_bytes)")
+
+    return [
+        Family("invalid/not-an-object", "invalid",
+               st.sampled_from(NON_OBJECTS).map(lambda v: case(v, INVALID_INPUT, f"top level is {v!r}, not an object")),
+               "the input is an array, string, number, null or boolean"),
+        Family("invalid/schema", "invalid", schema(),
+               "one schema rule broken: a wrong type at each level, null, minItems, beta or lowercase out of "
+               "range or of the wrong type, an unknown or missing key"),
+        Family("invalid/segment-counts", "invalid", segment_counts(), "unequal numbers of hypotheses and references"),
+        Family("invalid/lone-surrogates", "invalid", lone_surrogates(),
+               "a lone surrogate in one text, nothing earlier in the validation order broken"),
+        Family("invalid/limits", "invalid", over_limits(),
+               "text bytes clearly over max_text_bytes; segments over max_segments ('any', A6)"),
+    ]
+
+
+def valid_families(tool_id: str, version: str) -> list[Family]:
+    whitespace = contract_whitespace(tool_id, version)
+    return [
+        Family("valid/derived-texts", "valid", derived_texts(),
+               "hypotheses made from references: reordered, dropped, repeated, recased, punctuated words"),
+        Family("valid/whitespace", "valid", whitespace_family(whitespace),
+               "every whitespace code point of the contract, mixed runs, and near-misses U+200B U+FEFF U+180E U+00AD U+2060"),
+        Family("valid/punctuation", "valid", punctuation_family(),
+               "ASCII marks at word ends, starts, both, alone, doubled; U+3002 and U+00BF never split"),
+        Family("valid/unicode", "valid", unicode_family(),
+               "precomposed vs combining marks, astral characters, one-code-point words, no normalization"),
+        Family("valid/lowercase", "valid", lowercase_family(),
+               "Greek sigma in final and non-final positions, U+0130, Deseret, with lowercase true and false"),
+        Family("valid/missing-orders", "valid", missing_order_family(),
+               "a segment whose reference lacks an order its hypothesis has, beside one that has it (A4)"),
+        Family("valid/short-and-empty", "valid", short_and_empty_family(),
+               "empty texts, fewer than 6 code points, one word, identical texts"),
+        Family("valid/every-beta", "valid", every_beta(), "each beta 1..16"),
+    ]

@@ -1,0 +1,85 @@
+"""Generated cases for chrf-components: the chrF families under every (char_order, word_order)
+including the extremes 0 and 10 / 4, whitespace kept and removed (every whitespace code point of
+the contract and its near-misses on both settings), orders above the text length, and the
+options' rules (orders out of range, both orders 0, a non-boolean whitespace)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from conformance.strategies import chrf
+from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case
+
+UNKNOWN_KEYS = ("metric", "Beta", "lowercase ", "tokenize", "", "charOrder", "word_orders", "__proto__", "constructor")
+
+
+@st.composite
+def orders(draw) -> dict:
+    """char_order 0..10 and word_order 0..4, not both 0 after the defaults (6 and 0), each may be omitted."""
+    while True:
+        chosen = {"char_order": draw(st.one_of(st.none(), st.integers(0, 10), st.sampled_from((0, 10)))),
+                  "word_order": draw(st.one_of(st.none(), st.integers(0, 4), st.sampled_from((0, 4)))),
+                  "whitespace": draw(st.one_of(st.none(), st.booleans()))}
+        char_order = 6 if chosen["char_order"] is None else chosen["char_order"]
+        word_order = 0 if chosen["word_order"] is None else chosen["word_order"]
+        if char_order + word_order >= 1:
+            return {key: value for key, value in chosen.items() if value is not None}
+        draw(st.just(None))  # one more draw, so shrinking can leave this loop
+
+
+def with_orders(family: Family) -> Family:
+    """A chrF family's cases with drawn orders and whitespace added."""
+    return Family(family.name, family.category, st.tuples(family.strategy, orders()).map(
+        lambda pair: case({**pair[0].input, **pair[1]}, pair[0].expect, f"{pair[0].description}; {pair[1]}")),
+        family.summary)
+
+
+def order_extremes() -> st.SearchStrategy:
+    """Every corner of the orders on texts shorter and longer than the orders."""
+
+    @st.composite
+    def build(draw):
+        char_order, word_order = draw(st.sampled_from(((0, 1), (0, 4), (1, 0), (10, 0), (10, 4), (1, 1), (6, 2))))
+        hypotheses = [draw(st.sampled_from(("a", "ab cd", "the cat sat on the mat", "", "abcdefghijk lmn")))]
+        references = [draw(st.sampled_from(("a", "abcd", "the cat sat on a mat", "", "abcdefghijk lmn")))]
+        payload = {"hypotheses": hypotheses, "references": references, "char_order": char_order,
+                   "word_order": word_order, "whitespace": draw(st.booleans())}
+        return case(payload, EXPECT_OUTPUT, f"char_order {char_order}, word_order {word_order} on "
+                                            f"{hypotheses[0]!r} vs {references[0]!r}")
+
+    return build()
+
+
+BAD_OPTIONS = (
+    ("char_order", (-1, 11, 100, 2.5, "6", True, None, [6])),
+    ("word_order", (-1, 5, 2.5, "2", False, None, [2])),
+    ("whitespace", ("true", 1, 0, None, [True])),
+)
+
+
+def bad_options() -> st.SearchStrategy:
+    @st.composite
+    def build(draw):
+        payload = draw(chrf.ordinary_texts())
+        rule = draw(st.sampled_from(("char_order", "word_order", "whitespace", "no-orders")))
+        if rule == "no-orders":  # "char_order + word_order below 1 after the defaults"
+            payload.update(draw(st.sampled_from(({"char_order": 0}, {"char_order": 0, "word_order": 0},
+                                                 {"char_order": 0.0, "word_order": 0}))))
+            return case(payload, INVALID_INPUT, f"no order at all: {payload}")
+        key, values = next(option for option in BAD_OPTIONS if option[0] == rule)
+        payload[key] = draw(st.sampled_from(values))
+        return case(payload, INVALID_INPUT, f"{key} is {payload[key]!r}")
+
+    return build()
+
+
+def families(tool_id: str, version: str) -> list[Family]:
+    return [
+        *(with_orders(family) for family in chrf.valid_families(tool_id, version)),
+        Family("valid/order-extremes", "valid", order_extremes(),
+               "char_order 0, 1, 10 and word_order 0, 1, 4 on texts shorter and longer than the orders"),
+        *(with_orders(family) for family in chrf.boundary_families(tool_id, version, segments_expect=LIMIT_EXCEEDED)),
+        *chrf.invalid_families(tool_id, version, unknown_keys=UNKNOWN_KEYS, segments_expect=LIMIT_EXCEEDED),
+        Family("invalid/options", "invalid", bad_options(),
+               "char_order outside 0..10, word_order outside 0..4, both orders 0, whitespace not a boolean"),
+    ]
