@@ -1,7 +1,7 @@
 """The suite's power: it catches every faulty implementation and passes a correct one.
 
 tests/mutants/ holds plausible faulty implementations (one realistic bug each, across the
-three tools and across semantics, Unicode, rounding, output shape, validation and
+tools and across semantics, Unicode, rounding, output shape, validation and
 over-rejection); tests/independent/ holds a correct implementation written from the
 contracts that differs from the oracle wherever they allow (other float path, other
 readings of the open points). Both are judged exactly as `conformance run` judges a
@@ -116,11 +116,17 @@ def assert_caught(name: str, profile: str) -> None:
 # --- the catalogue itself ----------------------------------------------------------------
 
 
-def test_catalogue_has_thirty_mutants_across_the_three_tools():
+TOOLS = {"bleu-ngrams-count", "bleu-corpus-compute", "chrf-plus-plus-compute",
+         "bleu-sentence-components", "bleu-brevity-penalty", "bleu-sentence-compute"}
+
+
+def test_catalogue_has_mutants_across_every_tool():
     names = mutants.names()
     assert len(names) >= 30
-    touched = set().union(*(mutants.changed_tools(mutants.load(n)) for n in names))
-    assert {tool for tool, _ in touched} == {"bleu-ngrams-count", "bleu-corpus-compute", "chrf-plus-plus-compute"}
+    touched = [tool for n in names for tool, _ in mutants.changed_tools(mutants.load(n))]
+    assert set(touched) == TOOLS
+    assert set(independent.Implementation().tools) == {(tool, "1.0.0") for tool in TOOLS}
+    assert all(touched.count(tool) >= 8 for tool in TOOLS)
 
 
 @pytest.mark.parametrize("name", mutants.names())

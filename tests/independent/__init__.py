@@ -1,4 +1,4 @@
-"""An independent correct implementation of the three tools, written from the contracts.
+"""An independent correct implementation of the tools, written from the contracts.
 
 It never imports the oracle, and it differs from it wherever the contracts allow:
 
@@ -16,6 +16,14 @@ It never imports the oracle, and it differs from it wherever the contracts allow
 * A10: BLEU reference sets beyond the last hypothesis are ignored, not rejected;
 * A14: a lone surrogate counts 0 bytes towards chrF++'s max_text_bytes.
 
+The three draft tools (bleu-sentence-components, bleu-brevity-penalty, bleu-sentence-compute)
+decide those points in their contracts, so there it follows them: limits are limit_exceeded,
+lone surrogates are rejected, the token totals count every token, 4.0 is the integer 4. It
+validates by hand in their stated order, takes its own float path where they leave room
+(ldexp for the NIST 2^-k, s/N'; r/c stays one division, as they state) and an integer-only
+toFixed. They get their own statistics object, so a faulty variant of the published tools'
+shared statistics leaves them alone.
+
 The harness must pass it with zero failures (tests/test_power.py). The faulty
 implementations in tests/mutants/ each subclass one part of it with one bug.
 """
@@ -25,22 +33,32 @@ from __future__ import annotations
 from typing import Any
 
 from independent.bleu import BleuCorpusCompute, BleuNgramsCount, BleuStatistics
+from independent.brevity import BleuBrevityPenalty
 from independent.chrf import ChrfPlusPlus
 from independent.errors import Rejection
+from independent.sentence import BleuSentenceComponents, BleuSentenceCompute
 
 __all__ = ["Implementation", "execute", "Rejection", "BleuStatistics", "BleuNgramsCount", "BleuCorpusCompute",
-           "ChrfPlusPlus"]
+           "ChrfPlusPlus", "BleuSentenceComponents", "BleuBrevityPenalty", "BleuSentenceCompute"]
 
 
 class Implementation:
-    """The three tools; a faulty variant swaps in one buggy tool object."""
+    """Every tool; a faulty variant swaps in one buggy tool object.
 
-    def __init__(self, ngrams_count=None, corpus_compute=None, chrf=None, statistics=None):
+    ``statistics`` is shared by the two published BLEU tools only; the sentence tools take
+    their own (pass a tool object built with a faulty one to change them).
+    """
+
+    def __init__(self, ngrams_count=None, corpus_compute=None, chrf=None, statistics=None,
+                 sentence_components=None, brevity_penalty=None, sentence_compute=None):
         statistics = statistics or BleuStatistics()
         self.tools = {
             ("bleu-ngrams-count", "1.0.0"): ngrams_count or BleuNgramsCount(statistics),
             ("bleu-corpus-compute", "1.0.0"): corpus_compute or BleuCorpusCompute(statistics),
             ("chrf-plus-plus-compute", "1.0.0"): chrf or ChrfPlusPlus(),
+            ("bleu-sentence-components", "1.0.0"): sentence_components or BleuSentenceComponents(),
+            ("bleu-brevity-penalty", "1.0.0"): brevity_penalty or BleuBrevityPenalty(),
+            ("bleu-sentence-compute", "1.0.0"): sentence_compute or BleuSentenceCompute(),
         }
 
     def execute(self, tool_id: str, version: str, payload: Any) -> dict:

@@ -1,0 +1,10 @@
+"""bleu-brevity-penalty: uses the (integer) average of a segment's reference lengths instead of the closest."""
+from independent import BleuBrevityPenalty, Implementation
+
+
+class BrevityPenalty(BleuBrevityPenalty):
+    def closest(self, candidate, lengths):
+        return sum(lengths) // len(lengths)
+
+
+execute = Implementation(brevity_penalty=BrevityPenalty()).execute

@@ -1,0 +1,10 @@
+"""bleu-brevity-penalty: max_length off by one: rejects a length of exactly 1048576, which the limit allows."""
+from independent import BleuBrevityPenalty, Implementation
+
+
+class BrevityPenalty(BleuBrevityPenalty):
+    def too_long(self, length, max_length):
+        return length >= max_length
+
+
+execute = Implementation(brevity_penalty=BrevityPenalty()).execute

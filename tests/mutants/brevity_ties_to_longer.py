@@ -1,0 +1,10 @@
+"""bleu-brevity-penalty: a tie between two closest reference lengths goes to the LONGER one."""
+from independent import BleuBrevityPenalty, Implementation
+
+
+class BrevityPenalty(BleuBrevityPenalty):
+    def closest(self, candidate, lengths):
+        return min(lengths, key=lambda length: (abs(length - candidate), -length))
+
+
+execute = Implementation(brevity_penalty=BrevityPenalty()).execute

@@ -1,0 +1,10 @@
+"""bleu-sentence-components: reference_length: a tie between two closest references goes to the LONGER one."""
+from independent import BleuSentenceComponents, BleuStatistics, Implementation
+
+
+class Statistics(BleuStatistics):
+    def closest_ref_length(self, candidate_length, reference_lengths):
+        return min(reference_lengths, key=lambda length: (abs(length - candidate_length), -length))
+
+
+execute = Implementation(sentence_components=BleuSentenceComponents(Statistics())).execute

@@ -1,0 +1,10 @@
+"""bleu-sentence-components: measures max_token_bytes in code points instead of UTF-8 bytes."""
+from independent import BleuSentenceComponents, Implementation
+
+
+class Components(BleuSentenceComponents):
+    def token_size(self, token):
+        return len(token)
+
+
+execute = Implementation(sentence_components=Components()).execute

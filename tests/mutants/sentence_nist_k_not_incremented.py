@@ -1,0 +1,21 @@
+"""bleu-sentence-compute: chen-cherry-3 never increases k: every order with m_n = 0 gets 1 / (2 l_n)
+instead of 1 / (2^k l_n) with k = 1, 2, 3, ..."""
+from independent import BleuSentenceCompute, Implementation
+from independent.sentence import Precision
+
+
+class SentenceCompute(BleuSentenceCompute):
+    def precisions(self, matches, totals, method):
+        if method != "chen-cherry-3":
+            return super().precisions(matches, totals, method)
+        out = []
+        k = 1
+        for m, l in zip(matches, totals):
+            if m == 0:
+                out.append(Precision(1, 2**k * l, 1 / (2**k * l) if l else float("nan")))
+            else:
+                out.append(Precision(m, l, m / l if l else float("nan")))
+        return out
+
+
+execute = Implementation(sentence_compute=SentenceCompute()).execute

@@ -1,0 +1,14 @@
+"""bleu-sentence-compute: treats smoothing as optional, "none" when omitted; the contract requires it."""
+from independent import BleuSentenceCompute, Implementation
+
+
+class SentenceCompute(BleuSentenceCompute):
+    required = ("hypothesis", "references")
+
+    def execute(self, payload):
+        if isinstance(payload, dict) and "smoothing" not in payload:
+            payload = {**payload, "smoothing": "none"}
+        return super().execute(payload)
+
+
+execute = Implementation(sentence_compute=SentenceCompute()).execute
