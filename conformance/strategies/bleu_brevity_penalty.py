@@ -84,6 +84,22 @@ def every_decimals() -> st.SearchStrategy:
     return build()
 
 
+def integers_as_floats() -> st.SearchStrategy:
+    """Lengths and decimals written with a fraction: "4.0 is the integer 4"."""
+
+    @st.composite
+    def build(draw):
+        rows = draw(st.lists(segment(), min_size=1, max_size=4))
+        candidates = [float(c) if draw(st.booleans()) else c for c, _ in rows]
+        candidates[0] = float(candidates[0])
+        references = [[float(r) if draw(st.booleans()) else r for r in refs] for _, refs in rows]
+        decimals = draw(DECIMALS)
+        payload = with_options(candidates, references, None if decimals is None else float(decimals))
+        return case(payload, EXPECT_OUTPUT, "lengths (and decimals) written as floats such as 12.0")
+
+    return build()
+
+
 def boundary_families(tool_id: str, version: str) -> list[Family]:
     limit = limits(tool_id, version)
 
@@ -248,6 +264,7 @@ def families(tool_id: str, version: str) -> list[Family]:
         Family("valid/ratios", "valid", ratio_family(), "r/c from 1 to 40 and beyond: exp(1 - r/c) to underflow"),
         Family("valid/zero-candidates", "valid", zero_lengths_family(), "c = 0 with r = 0 and r > 0"),
         Family("valid/every-decimals", "valid", every_decimals(), "each decimals value 0..15 on a brevity penalty below 1"),
+        Family("valid/integers-as-floats", "valid", integers_as_floats(), "lengths and decimals written 12.0"),
         *boundary_families(tool_id, version),
         *invalid_families(tool_id, version),
     ]

@@ -65,6 +65,22 @@ def matching_prefix_orders(options: st.SearchStrategy[dict]) -> st.SearchStrateg
     return build()
 
 
+def integers_as_floats(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
+    """Every integer option written with a fraction: "4.0 is the integer 4"."""
+
+    @st.composite
+    def build(draw):
+        hypothesis, references, how = draw(bleu.derived_segment())
+        chosen = {key: value for key, value in draw(options).items() if value is not None}
+        chosen["max_order"] = float(draw(st.integers(1, 8)))
+        if "decimals" in chosen:
+            chosen["decimals"] = float(chosen["decimals"])
+        return case(with_options(hypothesis, references, chosen), EXPECT_OUTPUT,
+                    f"integers written as floats {chosen}; the hypothesis {how}")
+
+    return build()
+
+
 def valid_families(options: st.SearchStrategy[dict]) -> list[Family]:
     corpus = {family.name: family for family in bleu.valid_families(st.just({}))}
     chosen = ("valid/shared-ngrams", "valid/clipping", "valid/token-identity", "valid/short-and-empty",
@@ -79,6 +95,8 @@ def valid_families(options: st.SearchStrategy[dict]) -> list[Family]:
         *with_chosen_options,
         Family("valid/matching-prefix-orders", "valid", matching_prefix_orders(options),
                "matches only up to order L = 0..5: the zero-match orders at every position"),
+        Family("valid/integers-as-floats", "valid", integers_as_floats(options),
+               "max_order (and decimals) written 4.0: the integer 4"),
     ]
 
 
@@ -267,7 +285,24 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
         what = mutation(payload, draw)
         return case(payload, INVALID_INPUT, f"{what} and 9 references: the fields are checked before the limits")
 
+    @st.composite
+    def lone_surrogates(draw):
+        payload = ordinary(draw)
+        surrogate = draw(st.sampled_from(("\ud800", "\udbff", "\udc00", "\udfff", "\udc00\ud800")))
+        if draw(st.booleans()):
+            j = _pick(draw, payload["hypothesis"])
+            payload["hypothesis"][j] = draw(st.sampled_from(("", "the", "a b"))) + surrogate
+            where = f"hypothesis[{j}]"
+        else:
+            k = _pick(draw, payload["references"])
+            j = _pick(draw, payload["references"][k])
+            payload["references"][k][j] = surrogate + draw(st.sampled_from(("", "cat")))
+            where = f"references[{k}][{j}]"
+        return case(payload, INVALID_INPUT, f"{where} holds a lone surrogate ({surrogate.encode('unicode_escape').decode()})")
+
     return [
+        Family("invalid/lone-surrogates", "invalid", lone_surrogates(),
+               "a token holding a lone surrogate, in the hypothesis or a reference: invalid_input"),
         Family("invalid/not-an-object", "invalid", st.sampled_from(NON_OBJECTS).map(
             lambda value: case(value, INVALID_INPUT, f"top level is {value!r}, not an object")),
             "the input is an array, string, number, null or boolean"),

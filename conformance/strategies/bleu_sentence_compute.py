@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from conformance.strategies import bleu, bleu_sentence
-from conformance.strategies.base import EXPECT_OUTPUT, Family, case, input_schema
+from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, Family, case, input_schema
 
 METHODS = ("none", "chen-cherry-1", "chen-cherry-2", "chen-cherry-3")
 OPTIONS = st.fixed_dictionaries({
@@ -54,6 +54,41 @@ def zero_match_orders() -> st.SearchStrategy:
     return build()
 
 
+def short_hypotheses(method: str) -> st.SearchStrategy:
+    """Hypotheses shorter than max_order that copy the start of the reference (m_1 > 0): orders
+    without n-grams, with and mostly without effective_order, under one smoothing method."""
+
+    @st.composite
+    def build(draw):
+        max_order = draw(st.integers(2, 8))
+        reference = [f"w{i}" for i in range(draw(st.integers(max_order, 10)))]
+        length = draw(st.integers(1, max_order - 1))
+        start = draw(st.integers(0, len(reference) - length))
+        options = {"smoothing": method, "max_order": max_order,
+                   "effective_order": draw(st.sampled_from((True, True, True, False, None)))}
+        payload = bleu_sentence.with_options(reference[start:start + length], [reference], options)
+        return case(payload, EXPECT_OUTPUT, f"a hypothesis of {length} reference tokens, shorter than max_order "
+                                            f"{max_order}; {options}")
+
+    return build()
+
+
+def bad_options() -> st.SearchStrategy:
+    """smoothing missing (it is required) or not one of the four names, effective_order not a boolean,
+    decimals out of range: half of the cases leave smoothing out."""
+
+    @st.composite
+    def build(draw):
+        payload = {**draw(bleu_sentence.ordinary_segment()), "smoothing": draw(st.sampled_from(METHODS))}
+        if draw(st.booleans()):
+            del payload["smoothing"]
+            return case(payload, INVALID_INPUT, "smoothing is missing (it is required)")
+        what = draw(st.sampled_from((BAD_SMOOTHING, BAD_EFFECTIVE_ORDER, BAD_DECIMALS)))(payload, draw)
+        return case(payload, INVALID_INPUT, what)
+
+    return build()
+
+
 BAD_SMOOTHING = bleu.bad_option("smoothing", ("floor", "add-k", "exp", "method1", "Chen-Cherry-1", "chen-cherry-4",
                                               "", None, 1, True, ["none"]))
 BAD_EFFECTIVE_ORDER = bleu.bad_option("effective_order", (1, 0, "true", "false", None, [True]))
@@ -68,7 +103,12 @@ def families(tool_id: str, version: str) -> list[Family]:
                "each smoothing method x effective_order x decimals x max_order"),
         Family("valid/zero-match-orders", "valid", zero_match_orders(),
                "the first zero-match order at 1..5 under every method: the NIST k counter at k = 1, 2, 3"),
+        *(Family(f"valid/short-hypotheses-{method}", "valid", short_hypotheses(method),
+                 f"hypotheses shorter than max_order under {method}, mostly with effective_order")
+          for method in METHODS),
         *bleu_sentence.boundary_families(tool_id, version, OPTIONS),
         *bleu_sentence.invalid_families(tool_id, version, OPTIONS, (BAD_SMOOTHING, BAD_EFFECTIVE_ORDER, BAD_DECIMALS),
                                         required),
+        Family("invalid/options", "invalid", bad_options(),
+               "smoothing missing or not one of the four names, effective_order not a boolean, decimals out of range"),
     ]
