@@ -5,9 +5,13 @@
 The oracle's time is a call of ``oracle.execute`` (input validation included:
 users call execute, not an inner function). sacreBLEU's is ``corpus_score`` of
 ``BLEU(tokenize='none')`` (which also extracts the n-gram statistics) and of
-``CHRF(word_order=2)``. Each figure is the median of several repeats; the
-ratio oracle/sacreBLEU is printed beside them. Goal: <= 1.0 on BLEU, <= 1.5 on
-chrF++. Run on demand; nothing here is asserted in the test suite.
+``CHRF(word_order=2)``; for sentence BLEU ``sentence_score`` of
+``BLEU(tokenize='none', smooth_method=..., effective_order=True)`` (counting and
+scoring); for the brevity penalty from lengths ``BLEU._get_closest_ref_len`` per
+segment and the bp of ``BLEU.compute_bleu`` on the sums. Each figure is the
+median of several repeats; the ratio oracle/sacreBLEU is printed beside them.
+Goal: <= 1.0 on BLEU and the brevity penalty, <= 1.5 on chrF++. Run on demand;
+nothing here is asserted in the test suite.
 """
 
 from __future__ import annotations
@@ -27,6 +31,14 @@ BLEU_REFERENCES = 4
 BLEU_TOKENS_PER_TEXT = 10  # 1000 x (1 + 4) x 10 = 50,000 tokens: max_total_tokens
 CHRF_SEGMENTS = 256
 CHRF_TEXT_BYTES = 127  # 2 x 256 x 127 = 65,024 bytes, just under max_text_bytes 65,536
+SENTENCE_REFERENCES = 8  # max_references_per_segment
+SENTENCE_TOKENS_PER_TEXT = 5555  # (1 + 8) x 5,555 = 49,995 tokens, just under max_total_tokens 50,000
+# the sentence contract's smoothing names and sacreBLEU's (smooth_method, smooth_value) for each
+SMOOTHINGS = {"none": ("none", None), "chen-cherry-1": ("floor", 0.1), "chen-cherry-2": ("add-k", 1),
+              "chen-cherry-3": ("exp", None)}
+LENGTH_SEGMENTS = 1000  # max_segments
+LENGTH_REFERENCES = 8  # max_references_per_segment
+LENGTH_CALLS = 20  # a call takes milliseconds: each timing runs this many, so that scheduler noise averages out
 
 
 def zipf_vocabulary(rng: random.Random, size: int) -> tuple[list[str], list[float]]:
@@ -49,6 +61,28 @@ def bleu_corpus(
     # a hypothesis is a perturbed copy of its first reference: realistic overlap at every order
     hypotheses = [[t if rng.random() < 0.7 else rng.choices(words, weights)[0] for t in refs[0]] for refs in references]
     return hypotheses, references
+
+
+def sentence_input(rng: random.Random) -> tuple[list[str], list[list[str]]]:
+    """One segment of maximum size: a hypothesis and 8 references of 5,555 tokens each."""
+    words, weights = zipf_vocabulary(rng, 2000)
+    references = [rng.choices(words, weights, k=SENTENCE_TOKENS_PER_TEXT) for _ in range(SENTENCE_REFERENCES)]
+    hypothesis = [t if rng.random() < 0.7 else rng.choices(words, weights)[0] for t in references[0]]
+    return hypothesis, references
+
+
+def length_input(rng: random.Random) -> tuple[list[int], list[list[int]]]:
+    """1,000 segments of 8 reference lengths each, candidates a little shorter or longer than their references."""
+    references = [[rng.randint(5, 60) for _ in range(LENGTH_REFERENCES)] for _ in range(LENGTH_SEGMENTS)]
+    candidates = [max(0, lengths[0] + rng.randint(-5, 3)) for lengths in references]
+    return candidates, references
+
+
+def sacrebleu_brevity_penalty(metric: BLEU, candidates: list[int], references: list[list[int]]) -> float:
+    """sacreBLEU's own path from lengths: the closest length per segment, then compute_bleu's bp on the sums."""
+    closest = [metric._get_closest_ref_len(c, lengths) for c, lengths in zip(candidates, references)]
+    zeros = [0] * metric.max_ngram_order
+    return BLEU.compute_bleu(list(zeros), list(zeros), sum(candidates), sum(closest)).bp
 
 
 def chrf_corpus(rng: random.Random) -> tuple[list[str], list[str]]:
@@ -111,6 +145,25 @@ def main() -> None:
     sacre_chrf = CHRF(word_order=2)
     chrf_payload = {"hypotheses": chrf_hyps, "references": chrf_refs}
 
+    sentence_hypothesis, sentence_references = sentence_input(rng)
+    sentence_tokens = len(sentence_hypothesis) + sum(map(len, sentence_references))
+    sentence_line, sentence_lines = " ".join(sentence_hypothesis), [" ".join(r) for r in sentence_references]
+    sentence_rows = []
+    for smoothing, (method, value) in SMOOTHINGS.items():
+        payload = {"hypothesis": sentence_hypothesis, "references": sentence_references, "smoothing": smoothing,
+                   "effective_order": True}
+        metric = BLEU(tokenize="none", smooth_method=method, smooth_value=value, effective_order=True)
+        sentence_rows.append((
+            f"bleu-sentence-compute {smoothing} (1 seg x {SENTENCE_REFERENCES} refs, {sentence_tokens} tokens)",
+            lambda payload=payload: oracle.execute("bleu-sentence-compute", "1.0.0", payload),
+            lambda metric=metric: metric.sentence_score(sentence_line, sentence_lines),
+            1.0,
+        ))
+
+    candidate_lengths, reference_lengths = length_input(rng)
+    length_payload = {"candidate_lengths": candidate_lengths, "reference_lengths": reference_lengths}
+    length_tool = oracle.tool("bleu-brevity-penalty", "1.0.0")
+
     rows = [
         (
             f"bleu-corpus-compute ({BLEU_SEGMENTS} seg x {BLEU_REFERENCES} refs, {total_tokens} tokens)",
@@ -139,6 +192,21 @@ def main() -> None:
             )
             for n_refs, n_tokens, payload, lines, streams in other_shapes
         ],
+        *sentence_rows,
+        (
+            f"bleu-brevity-penalty ({LENGTH_SEGMENTS} seg x {LENGTH_REFERENCES} ref lengths, {LENGTH_CALLS} calls)",
+            lambda: [oracle.execute("bleu-brevity-penalty", "1.0.0", length_payload) for _ in range(LENGTH_CALLS)],
+            lambda: [sacrebleu_brevity_penalty(sacre_bleu, candidate_lengths, reference_lengths)
+                     for _ in range(LENGTH_CALLS)],
+            1.0,
+        ),
+        (  # where the time of the row above goes: the tool's compute step alone, without input validation
+            "  its compute step alone (no validation; shown, no goal)",
+            lambda: [length_tool.compute(length_payload, **length_tool.steps) for _ in range(LENGTH_CALLS)],
+            lambda: [sacrebleu_brevity_penalty(sacre_bleu, candidate_lengths, reference_lengths)
+                     for _ in range(LENGTH_CALLS)],
+            None,
+        ),
         (
             f"chrf-plus-plus-compute ({CHRF_SEGMENTS} seg, {chrf_bytes} bytes)",
             lambda: oracle.execute("chrf-plus-plus-compute", "1.0.0", chrf_payload),

@@ -90,8 +90,13 @@ def test_shrinking_finds_a_reproducer_for_every_entry(divergence):
 # or an entry would be excusing a difference that cannot exist.
 PLAIN_BLEU = {"hypotheses": [["a", "b", "c", "d", "a"]], "references": [[["a", "b", "c", "d"], ["c", "d", "a"]]]}
 PLAIN_CHRF = {"hypotheses": ["the cat sat."], "references": ["the cat sat."]}
+PLAIN_SENTENCE = {"hypothesis": PLAIN_BLEU["hypotheses"][0], "references": PLAIN_BLEU["references"][0]}
+PLAIN_LENGTHS = {"candidate_lengths": [5, 3], "reference_lengths": [[4, 3], [3, 7]]}
 PLAIN_INPUTS = {"bleu-ngrams-count": {**PLAIN_BLEU, "detail": "ngrams"}, "bleu-corpus-compute": PLAIN_BLEU,
-                "chrf-plus-plus-compute": PLAIN_CHRF}
+                "chrf-plus-plus-compute": PLAIN_CHRF, "bleu-sentence-components": PLAIN_SENTENCE,
+                # every order matched and longer than max_order: no smoothing acts (add-k reports smoothed counts)
+                "bleu-sentence-compute": {**PLAIN_SENTENCE, "smoothing": "chen-cherry-3", "effective_order": True},
+                "bleu-brevity-penalty": PLAIN_LENGTHS}
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.id)
@@ -209,3 +214,125 @@ def test_shrinking_finds_the_minimal_input_satisfying_a_condition():
     found = shrink("bleu-corpus-compute", lambda payload: any(len(h) >= 3 for h in payload["hypotheses"]), SEED)
     assert found == {"hypotheses": [["a", "a", "a"]], "references": [[[]]]}
     assert shrink("bleu-corpus-compute", lambda payload: False, SEED, examples=20) is None
+
+# --- sentence BLEU and brevity penalty: the mechanisms the catalogue names, run directly ---------------
+
+
+def sentence_payload(hypothesis, references, smoothing, **options):
+    return {"hypothesis": hypothesis.split(), "references": [r.split() for r in references], "smoothing": smoothing,
+            **options}
+
+
+@pytest.mark.parametrize("smoothing", ["none", "chen-cherry-1", "chen-cherry-2", "chen-cherry-3"])
+@pytest.mark.parametrize("effective_order", [False, True])
+@pytest.mark.parametrize("hypothesis", [
+    "a z b z c z a z",  # m_2 = 0: the NIST counter k is 1, 2, 3 at n = 2, 3, 4
+    "a b z c a z b c",  # m_3 = 0: k = 1, 2 at n = 3, 4
+    "a b c z a b c z",  # m_4 = 0: k = 1 at n = 4
+    "a b c a b c",  # every order matched
+])
+def test_every_library_agrees_on_zero_match_orders_of_a_long_hypothesis(hypothesis, smoothing, effective_order):
+    """Every order has n-grams (c >= max_order): with smoothing, sacreBLEU's and NLTK's scores equal the contract's
+    for every method and effective order, the k counter included; only add-k's reported counts and NLTK's
+    unsmoothed method0 differ, each explained by its catalogue entry."""
+    from conformance.crosscheck.runner import classify
+
+    payload = sentence_payload(hypothesis, ["a b c a b c", "c a b"], smoothing, effective_order=effective_order)
+    for check in CHECKS:
+        if check.tool_id != "bleu-sentence-compute":
+            continue
+        comparison = evaluate(check, payload)
+        outcome, ids = classify(check, payload, comparison)
+        assert outcome in ("agreed", "explained"), (check.id, comparison.differences)
+        if smoothing != "none":
+            assert not {"bleu", "bleu * 100"} & set(comparison.differences), (check.id, comparison.contract,
+                                                                              comparison.library)
+        if outcome == "explained":
+            assert ids == ["sacrebleu-add-k-smoothed-counts" if smoothing == "chen-cherry-2"
+                           else "nltk-method0-zero-precision"]
+
+
+def test_sacrebleu_add_k_reports_smoothed_counts_past_its_early_return():
+    from sacrebleu.metrics import BLEU
+
+    score = BLEU.compute_bleu([3, 1, 0, 0], [4, 3, 2, 1], 4, 5, smooth_method="add-k", smooth_value=1)
+    assert (score.counts, score.totals) == ([3, 2, 1, 1], [4, 4, 3, 2])
+    nothing_matched = BLEU.compute_bleu([0, 0, 0, 0], [4, 3, 2, 1], 4, 5, smooth_method="add-k", smooth_value=1)
+    assert (nothing_matched.score, nothing_matched.counts, nothing_matched.totals) == (0.0, [0, 0, 0, 0], [4, 3, 2, 1])
+    payload = sentence_payload("the the the cat", ["the cat the mat ."], "chen-cherry-2")
+    expected = oracle.execute("bleu-sentence-compute", "1.0.0", payload)
+    check = CHECKS_BY_ID["sacrebleu/compute_bleu:smoothed"]
+    comparison = check.compare(payload, expected)
+    assert comparison.differences == ["matches", "totals"]
+    assert expected["matches"] == [3, 1, 0, 0]  # the check hands compute_bleu copies: the contract's side is intact
+    assert explaining(check.id, payload, comparison.differences) == ["sacrebleu-add-k-smoothed-counts"]
+
+
+@pytest.mark.parametrize("smoothing, nltk_bleu", [
+    ("chen-cherry-1", (1 * 1 * 0.1) ** (1 / 4)),  # p_4 = 0.1 / max(1, 0)
+    ("chen-cherry-2", (1 * 1 * 1 / 2) ** (1 / 4)),  # p_4 = (0 + 1) / (max(1, 0) + 1)
+    ("chen-cherry-3", (1 * 1 * 1 / 2) ** (1 / 4)),  # p_4 = 1 / (2^1 * max(1, 0))
+])
+def test_nltk_gives_an_order_without_ngrams_a_precision(smoothing, nltk_bleu):
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    method = {"chen-cherry-1": "method1", "chen-cherry-2": "method2", "chen-cherry-3": "method3"}[smoothing]
+    hypothesis, references = ["a", "b", "c"], [["a", "b", "c"]]
+    score = sentence_bleu(references, hypothesis, weights=(1 / 4,) * 4,
+                          smoothing_function=getattr(SmoothingFunction(), method))
+    assert score == pytest.approx(nltk_bleu, rel=1e-12)
+    contract = oracle.execute("bleu-sentence-compute", "1.0.0",
+                              {"hypothesis": hypothesis, "references": references, "smoothing": smoothing})
+    assert contract["bleu"] == (1.0 if smoothing == "chen-cherry-2" else 0.0)
+
+
+def test_nltk_method0_puts_the_smallest_double_for_a_zero_precision():
+    import sys
+    import warnings
+
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        score = sentence_bleu([["a", "b", "c", "d"]], ["a", "b", "d", "c"], weights=(1 / 4,) * 4,
+                              smoothing_function=SmoothingFunction().method0)
+    # p = 4/4, 2/3, 0/2, 0/1: two orders replaced by sys.float_info.min
+    assert score == pytest.approx((2 / 3 * sys.float_info.min ** 2) ** (1 / 4), rel=1e-9) and score > 0
+    assert len(caught) == 2
+
+
+@pytest.mark.parametrize("check_id", ["sacrebleu/closest_ref_len+bp", "sacrebleu/compute_bleu:smoothed",
+                                      "sacrebleu/sentence_score:smoothed"])
+def test_sacrebleu_brevity_penalty_is_1_when_c_and_r_are_0(check_id):
+    check = CHECKS_BY_ID[check_id]
+    payload = {"hypothesis": [], "references": [["a"], []], "smoothing": "chen-cherry-1"}
+    if check.tool_id == "bleu-brevity-penalty":
+        payload = {"candidate_lengths": [0, 0], "reference_lengths": [[3, 0], [0]]}
+    comparison = evaluate(check, payload)
+    assert comparison.differences == ["brevity_penalty"]
+    assert (comparison.contract["brevity_penalty"], comparison.library["brevity_penalty"]) == (0.0, 1.0)
+    assert len(explaining(check.id, payload, comparison.differences)) == 1
+
+
+def test_brevity_penalty_is_the_same_double_on_every_side():
+    """sacreBLEU, NLTK and the oracle all compute exp(1 - r/c) with one division: equal, not merely close."""
+    payload = {"candidate_lengths": [12, 1000, 7], "reference_lengths": [[13, 2], [1048576, 999], [9, 5]]}
+    for check_id in ("sacrebleu/closest_ref_len+bp", "nltk/closest_ref_length+brevity_penalty:lengths"):
+        comparison = evaluate(CHECKS_BY_ID[check_id], payload)
+        assert comparison.agrees
+        assert comparison.contract["brevity_penalty"] == comparison.library["brevity_penalty"]
+
+
+def test_planted_effective_order_bug_fails_the_crosscheck(monkeypatch):
+    """An oracle that ignores effective_order: sacreBLEU's compute_bleu and sentence_score must catch it."""
+    real_execute = oracle.execute
+
+    def no_effective_order(tool_id, version, payload):
+        if tool_id == "bleu-sentence-compute":
+            payload = {**payload, "effective_order": False}
+        return real_execute(tool_id, version, payload)
+
+    monkeypatch.setattr(oracle, "execute", no_effective_order)
+    result = run_crosscheck(["sacrebleu"], 30, SEED, find_reproducers=False)
+    assert {"sacrebleu/compute_bleu:smoothed", "sacrebleu/sentence_score:smoothed"} <= {
+        reproducer.check.id for reproducer in result.unexplained}

@@ -99,7 +99,7 @@ def render(result: CrosscheckResult) -> str:
                      f"| {stats.agreed} | {stats.explained} | {stats.not_comparable} | {stats.unexplained} |")
     lines += ["", "Inputs: distinct generated inputs per tool. Not comparable: a token holding a whitespace code "
               "point, which sacreBLEU's str.split() would break apart (its input is one string per segment), or, "
-              "for sentence_score, more than one segment.", ""]
+              "for sentence_score of a corpus tool's input, more than one segment.", ""]
 
     lines += ["## Areas checked where the libraries agree", "",
               "| area | finding | checks |", "|---|---|---|"]
@@ -125,7 +125,7 @@ def render(result: CrosscheckResult) -> str:
             f"- **What differs:** {divergence.what_differs}",
             f"- **Mechanism:** {divergence.mechanism}",
             f"- **Contract:** {divergence.contract_clause}",
-            f"- **Applies when:** {divergence.applies.__doc__.strip() if divergence.applies.__doc__ else ''} "
+            f"- **Applies when:** {' '.join((divergence.applies.__doc__ or '').split())} "
             f"(`{divergence.applies.__name__}`)",
             f"- **Fired on:** {result.fired[divergence_id]} generated inputs",
             "",

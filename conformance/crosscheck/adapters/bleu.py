@@ -1,14 +1,20 @@
 """What the BLEU tools' adapters share: input conversion for sacreBLEU, the cross-check inputs,
-and conditions on the corpus statistics (computed with the oracle's own BLEU statistics)."""
+and conditions on the corpus and sentence statistics (computed with the oracle's own BLEU statistics).
+
+Corpus tools take ``hypotheses`` and ``references`` (one list per segment); sentence tools take one
+``hypothesis`` and its ``references``; the length tool takes lengths only.
+"""
 
 from __future__ import annotations
 
+import logging
+from contextlib import contextmanager
 from functools import lru_cache
 
 from hypothesis import strategies as st
 
 from conformance.crosscheck.comparison import Comparison, not_comparable
-from oracle.bleu_statistics import DEFAULT_MAX_ORDER, corpus_sums, segment_statistics
+from oracle.bleu_statistics import DEFAULT_MAX_ORDER, SegmentStatistics, corpus_sums, segment_statistics
 from oracle.validation import format_path
 
 def max_order(payload: dict) -> int:
@@ -32,6 +38,13 @@ def _token_list(with_probes: bool, max_size: int = 7):
 
 
 @st.composite
+def _sized_token_list(draw, with_probes: bool, max_size: int) -> list[str]:
+    """A token list whose length is drawn first, evenly over 0..max_size (plain lists are mostly short)."""
+    token = st.sampled_from(PLAIN_TOKENS + PROBE_TOKENS if with_probes else PLAIN_TOKENS)
+    return [draw(token) for _ in range(draw(st.integers(0, max_size)))]
+
+
+@st.composite
 def bleu_inputs(draw, **fixed) -> dict:
     """A valid BLEU input: 1-4 segments of 0-7 tokens, 1-3 references, any max_order; ``fixed`` options added."""
     # One input in five has probe tokens: the rest stay comparable with sacreBLEU.
@@ -47,6 +60,54 @@ def bleu_inputs(draw, **fixed) -> dict:
     return payload
 
 
+# How a sentence input's hypothesis is drawn from its references: freely; as a copy of one (c = r,
+# every order matched); as a copy with one token replaced; or as a copy with a token found in no
+# reference after every j tokens, so that orders 1..j match and every order from j + 1 on has
+# n-grams but no match (the NIST counter k runs 1, 2, 3, ... from there). Free comes first, so
+# shrinking prefers it.
+HYPOTHESIS_SHAPES = ("free", "copy", "one token replaced", "foreign token every j tokens")
+FOREIGN_TOKEN = "z"  # in no reference: PLAIN_TOKENS and PROBE_TOKENS do not hold it
+
+
+@st.composite
+def sentence_inputs(draw, **options) -> dict:
+    """A valid one-segment BLEU input: a hypothesis of 0-14 tokens, 1-8 references of 0-7, any max_order.
+
+    ``options`` maps an input field to the strategy of its value, drawn first (so that every value is
+    met evenly); a strategy drawing None leaves the field out (its default applies).
+    """
+    payload: dict = {}
+    for name, strategy in options.items():
+        value = draw(strategy)
+        if value is not None:
+            payload[name] = value
+    order = draw(st.none() | st.integers(1, 8))
+    with_probes = draw(st.integers(0, 4)) == 4
+    references = draw(st.lists(_sized_token_list(with_probes, 7), min_size=1, max_size=8))
+    shape = draw(st.sampled_from(HYPOTHESIS_SHAPES))
+    sources = [reference for reference in references if reference]
+    if shape == "free" or not sources:
+        hypothesis = draw(_sized_token_list(with_probes, 9))
+    else:
+        source = draw(st.sampled_from(sources))
+        if shape == "copy":
+            hypothesis = list(source)
+        elif shape == "one token replaced":
+            position = draw(st.integers(0, len(source) - 1))
+            token = draw(st.sampled_from(PLAIN_TOKENS + PROBE_TOKENS if with_probes else PLAIN_TOKENS))
+            hypothesis = source[:position] + [token] + source[position + 1:]
+        else:
+            # j < max_order, so that the first order without a match, j + 1, is one the score uses
+            j = draw(st.integers(1, max(1, (order or DEFAULT_MAX_ORDER) - 1)))
+            hypothesis = []
+            for start in range(0, len(source), j):
+                hypothesis += source[start:start + j] + [FOREIGN_TOKEN]
+    payload = {"hypothesis": hypothesis, "references": references, **payload}
+    if order is not None:
+        payload["max_order"] = order
+    return payload
+
+
 # --- sacreBLEU's form of an input -----------------------------------------------------
 
 
@@ -57,6 +118,15 @@ def whitespace_token(payload: dict) -> str:
     holding a code point for which str.isspace() is true would be split in two. (Tokens
     are never empty: the schema's minLength is 1.)
     """
+    if "hypothesis" in payload:  # one segment
+        for k, token in enumerate(payload["hypothesis"]):
+            if token.split() != [token]:
+                return format_path(["hypothesis", k])
+        for j, reference in enumerate(payload["references"]):
+            for k, token in enumerate(reference):
+                if token.split() != [token]:
+                    return format_path(["references", j, k])
+        return ""
     for i, hypothesis in enumerate(payload["hypotheses"]):
         for k, token in enumerate(hypothesis):
             if token.split() != [token]:
@@ -78,6 +148,11 @@ def sacrebleu_streams(payload: dict) -> tuple[list[str], list[list[str | None]]]
     return hypotheses, streams
 
 
+def sacrebleu_segment(payload: dict) -> tuple[str, list[str]]:
+    """A one-segment input as sentence_score takes it: the hypothesis string and the reference strings."""
+    return " ".join(payload["hypothesis"]), [" ".join(reference) for reference in payload["references"]]
+
+
 def unsplittable(payload: dict) -> Comparison | None:
     path = whitespace_token(payload)
     if path:
@@ -86,10 +161,23 @@ def unsplittable(payload: dict) -> Comparison | None:
 
 
 @lru_cache(maxsize=None)
-def sacrebleu_bleu(order: int, smooth_method: str, effective_order: bool):
+def sacrebleu_bleu(order: int, smooth_method: str, effective_order: bool, smooth_value: float | None = None):
     from sacrebleu.metrics import BLEU
 
-    return BLEU(tokenize="none", smooth_method=smooth_method, max_ngram_order=order, effective_order=effective_order)
+    return BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value, max_ngram_order=order,
+                effective_order=effective_order)
+
+
+@contextmanager
+def sacrebleu_quiet():
+    """sacreBLEU's logger silenced below errors (sentence_score without effective_order logs a recommendation)."""
+    logger = logging.getLogger("sacrebleu")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 # --- conditions on BLEU inputs --------------------------------------------------------
@@ -129,3 +217,21 @@ def some_zero_match_order_yet_unigram_match(payload: dict) -> bool:
 def some_segment_shorter_than_max_order(payload: dict) -> bool:
     """A hypothesis (possibly empty) has fewer than max_order tokens: it has no n-grams of the highest orders."""
     return any(len(h) < max_order(payload) for h in payload["hypotheses"])
+
+
+# --- conditions on one-segment BLEU inputs ----------------------------------------------
+
+
+def sentence_statistics(payload: dict) -> SegmentStatistics:
+    """m_n, l_n and c of a one-segment input."""
+    return segment_statistics(payload["hypothesis"], payload["references"], max_order(payload))
+
+
+def empty_hypothesis_and_reference(payload: dict) -> bool:
+    """c = 0 and r = 0: the hypothesis is empty and one of its references is too (the closest to 0)."""
+    return not payload["hypothesis"] and any(not reference for reference in payload["references"])
+
+
+def hypothesis_shorter_than_max_order(payload: dict) -> bool:
+    """The hypothesis (possibly empty) has fewer than max_order tokens: it has no n-grams of the highest orders."""
+    return len(payload["hypothesis"]) < max_order(payload)
