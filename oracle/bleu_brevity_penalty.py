@@ -15,14 +15,13 @@ LIMITS = frozenset({"maxItems", "maximum"})  # "they include the schema's maxIte
 
 
 def compute(payload: dict) -> dict:
-    # "An integer is a number with no fractional part ...: 4.0 is the integer 4"
-    candidate_lengths = [int(n) for n in payload["candidate_lengths"]]
-    reference_lengths = [[int(n) for n in lengths] for lengths in payload["reference_lengths"]]
+    candidate_lengths, reference_lengths = payload["candidate_lengths"], payload["reference_lengths"]
 
     # "closest_reference_lengths[i] is the value in reference_lengths[i] closest to candidate_lengths[i]
-    # ..., ties going to the shorter"; c and r their sums
-    closest = [closest_length(c, lengths) for c, lengths in zip(candidate_lengths, reference_lengths)]
-    c, r = sum(candidate_lengths), sum(closest)
+    # ..., ties going to the shorter"; c and r their sums. "4.0 is the integer 4": the results are
+    # written as integers (sums of integral doubles below 2^53 are exact).
+    closest = [int(closest_length(c, lengths)) for c, lengths in zip(candidate_lengths, reference_lengths)]
+    c, r = int(sum(candidate_lengths)), sum(closest)
 
     # "brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0), otherwise exp(1 - r/c)"
     bp = brevity_penalty(c, r)

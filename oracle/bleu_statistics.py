@@ -93,7 +93,12 @@ def corpus_sums(per_segment: list[SegmentStatistics], max_order: int) -> tuple[l
 
 def closest_length(candidate_length: int, reference_lengths: Iterable[int]) -> int:
     """The reference length closest to the candidate's; a tie goes to the shorter (section 2.2.2)."""
-    return min(reference_lengths, key=lambda length: (abs(length - candidate_length), length))
+    best = best_distance = None
+    for length in reference_lengths:
+        distance = abs(length - candidate_length)
+        if best is None or distance < best_distance or (distance == best_distance and length < best):
+            best, best_distance = length, distance
+    return best
 
 
 def closest_ref_length(candidate_length: int, references: list[list[str]]) -> int:

@@ -355,6 +355,8 @@ def length_limits(payload: dict, limits: Mapping[str, int]) -> None:
             raise ContractError(LIMIT_EXCEEDED, f"reference_lengths[{i}]: has {len(lengths)} reference lengths, "
                                                 f"more than max_references_per_segment "
                                                 f"{limits['max_references_per_segment']}")
+    if max(candidates) <= limits["max_length"] and max(map(max, references)) <= limits["max_length"]:
+        return
     paths = [(("candidate_lengths", i), n) for i, n in enumerate(candidates)]
     paths += [(("reference_lengths", i, j), n) for i, lengths in enumerate(references) for j, n in enumerate(lengths)]
     for path, length in paths:
