@@ -417,3 +417,109 @@ def test_a_pass_under_another_reading_names_it():
     other = readings.expected_outputs(CHRF, V, payload)[1]
     verdict = compare.check(case_of(CHRF, payload), result(other))
     assert verdict.outcome == "passed" and "A4" in verdict.message
+
+
+# --- smoothed sentence BLEU: the bound covers every libm, a wrong formula fails ---------------
+
+SENTENCE = "bleu-sentence-compute"
+METHODS = ("none", "chen-cherry-1", "chen-cherry-2", "chen-cherry-3")
+
+# The draft's smoothing written again in JavaScript from its semantics (not from the oracle):
+# V8's Math.exp / Math.log, and the sum divided by N' instead of multiplied by 1/N'.
+JS_SENTENCE = """
+const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const out = cases.map(([c, r, m, l, method, effective]) => {
+  const bp = c > r ? 1 : (c === 0 ? 0 : Math.exp(1 - r / c));
+  let k = 1; const p = [];
+  for (let n = 1; n <= m.length; n++) {
+    const mi = m[n - 1], li = l[n - 1];
+    if (method === 'chen-cherry-1' && mi === 0) p.push([0.1, li]);
+    else if (method === 'chen-cherry-2' && n >= 2) p.push([mi + 1, li + 1]);
+    else if (method === 'chen-cherry-3' && mi === 0) { p.push([1, 2 ** k * li]); k += 1; }
+    else p.push([mi, li]);
+  }
+  let used = p.length;
+  if (effective) { used = 0; while (used < p.length && p[used][1] > 0) used++; }
+  let zero = c === 0 || m[0] === 0 || (!effective && p.some(([, d]) => d === 0))
+             || (method === 'none' && m.slice(0, used).some((x) => x === 0));
+  if (zero) return [bp, 0];
+  let s = 0;
+  for (let i = 0; i < used; i++) s += Math.log(p[i][0] / p[i][1]);
+  return [bp, bp * Math.exp(s / used)];
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def sentence_inputs(rng: random.Random, count: int) -> list[dict]:
+    words = ["a", "b", "c", "d", "e"]
+    found = []
+    for _ in range(count):
+        reference = [rng.choice(words) for _ in range(rng.randint(0, 30))]
+        hypothesis = [rng.choice(words) for _ in range(rng.randint(0, 30))]
+        found.append({"hypothesis": hypothesis, "references": [reference], "max_order": rng.randint(1, 8),
+                      "smoothing": rng.choice(METHODS), "effective_order": rng.random() < 0.5})
+    return found
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_javascript_math_passes_for_smoothed_sentence_bleu():
+    payloads = sentence_inputs(random.Random(11), 1500)
+    expected = [oracle.execute(SENTENCE, V, payload) for payload in payloads]
+    rows = [[e["candidate_length"], e["reference_length"], e["matches"], e["totals"], p["smoothing"],
+             p["effective_order"]] for p, e in zip(payloads, expected)]
+    completed = subprocess.run(["node", "-e", JS_SENTENCE], input=json.dumps(rows), capture_output=True, text=True,
+                               timeout=60, check=True)
+    for payload, output, (bp, bleu) in zip(payloads, expected, json.loads(completed.stdout)):
+        verdict = compare.check(case_of(SENTENCE, payload), result({**output, "bleu": bleu, "brevity_penalty": bp}))
+        assert verdict.outcome == "passed", (payload, verdict.message)
+
+
+def exact_smoothed_bleu(output: dict, payload: dict) -> Decimal:
+    """The draft's formula in 60-digit decimals, each p_n from the exact values the draft names."""
+    from oracle.bleu_sentence_compute import float_terms
+
+    terms = float_terms(payload, output)
+    if terms.precisions is None:
+        return Decimal(0)
+    with localcontext() as ctx:
+        ctx.prec = 60
+        c, r = Decimal(terms.candidate_length), Decimal(terms.reference_length)
+        bp = Decimal(1) if c > r else (Decimal(1) - r / c).exp()
+        logs = sum((Decimal(a) / Decimal(d)).ln() for a, d in terms.precisions)
+        return bp * (logs / len(terms.precisions)).exp()
+
+
+def test_the_smoothed_bound_holds_for_the_oracle_against_exact_arithmetic():
+    for payload in sentence_inputs(random.Random(12), 1500):
+        output = oracle.execute(SENTENCE, V, payload)
+        exact = exact_smoothed_bleu(output, payload)
+        if exact == 0:
+            assert output["bleu"] == 0
+            continue
+        from oracle.bleu_sentence_compute import float_terms
+
+        terms = float_terms(payload, output)
+        bound = compare.bleu_bound(terms.candidate_length, terms.reference_length, terms.precisions)
+        assert abs(Decimal(output["bleu"]) - exact) <= Decimal(bound) * exact, payload
+
+
+@pytest.mark.parametrize("method, wrong", [
+    ("chen-cherry-1", "0.1 added to m_n"),
+    ("chen-cherry-2", "add-one on unigrams too"),
+    ("chen-cherry-3", "k not incremented"),
+])
+def test_a_near_miss_of_the_smoothing_fails(method, wrong):
+    """The tolerance is far below what a wrong smoothing moves: each near miss is outside it."""
+    payload = {"hypothesis": ["the", "the", "the", "cat"], "references": [["the", "cat", "the", "mat", "."]],
+               "smoothing": method}
+    output = oracle.execute(SENTENCE, V, payload)
+    m, l = output["matches"], output["totals"]
+    if wrong == "0.1 added to m_n":
+        precisions = [(mi + 0.1, li) for mi, li in zip(m, l)]
+    elif wrong == "add-one on unigrams too":
+        precisions = [(mi + 1, li + 1) for mi, li in zip(m, l)]
+    else:
+        precisions = [(mi, li) if mi else (1, 2 * li) for mi, li in zip(m, l)]
+    bleu = output["brevity_penalty"] * math.exp(sum(math.log(a / d) for a, d in precisions) / len(precisions))
+    assert compare.check(case_of(SENTENCE, payload), result({**output, "bleu": bleu})).outcome == "failed"
