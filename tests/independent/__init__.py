@@ -26,6 +26,7 @@ from typing import Any
 
 from independent.bleu import BleuCorpusCompute, BleuNgramsCount, BleuStatistics
 from independent.chrf import ChrfPlusPlus
+from independent.chrf_family import ChrfComponents, ChrfCompute
 from independent.errors import Rejection
 
 __all__ = ["Implementation", "execute", "Rejection", "BleuStatistics", "BleuNgramsCount", "BleuCorpusCompute",
@@ -41,6 +42,8 @@ class Implementation:
             ("bleu-ngrams-count", "1.0.0"): ngrams_count or BleuNgramsCount(statistics),
             ("bleu-corpus-compute", "1.0.0"): corpus_compute or BleuCorpusCompute(statistics),
             ("chrf-plus-plus-compute", "1.0.0"): chrf or ChrfPlusPlus(),
+            ("chrf-compute", "1.0.0"): ChrfCompute(),
+            ("chrf-components", "1.0.0"): ChrfComponents(),
         }
 
     def execute(self, tool_id: str, version: str, payload: Any) -> dict:
