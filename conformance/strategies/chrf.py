@@ -309,6 +309,36 @@ def every_beta(draw):
     return case(payload, EXPECT_OUTPUT, f"beta {beta}")
 
 
+def integers_as_floats(extra: dict | None = None) -> st.SearchStrategy:
+    """beta (and the given options) written with a fraction, for contracts that state "4.0 is the integer 4"."""
+
+    @st.composite
+    def build(draw):
+        built = draw(derived_texts())
+        payload = {**built.input, "beta": float(draw(st.integers(1, 16))), **(extra or {})}
+        return case(payload, EXPECT_OUTPUT, f"integers written as floats; {built.description}")
+
+    return build()
+
+
+def surrogate_bytes(tool_id: str, version: str) -> st.SearchStrategy:
+    """For contracts that state "a lone surrogate counting 3 bytes": texts at the byte limit and one
+    past it counting the surrogate as 3 bytes (at: invalid_input for the surrogate; past: limit_exceeded)."""
+    limit = limits(tool_id, version)["max_text_bytes"]
+
+    @st.composite
+    def build(draw):
+        past = draw(st.booleans())
+        surrogate = draw(st.sampled_from(LONE_SURROGATES[:4]))
+        text = "a" * (limit - 3 + (1 if past else 0)) + surrogate
+        payload = {"hypotheses": [text], "references": [""]} if draw(st.booleans()) else \
+            {"hypotheses": [""], "references": [text]}
+        return case(payload, LIMIT_EXCEEDED if past else INVALID_INPUT,
+                    f"{limit - 3 + (1 if past else 0)} ASCII bytes and a lone surrogate counting 3 bytes")
+
+    return build()
+
+
 # --- boundary -------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from conformance.strategies import chrf
+from conformance.strategies.alphabets import contract_whitespace
 from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case
 
 UNKNOWN_KEYS = ("metric", "Beta", "lowercase ", "tokenize", "", "charOrder", "word_orders", "__proto__", "constructor")
@@ -73,12 +74,50 @@ def bad_options() -> st.SearchStrategy:
     return build()
 
 
+def kept_whitespace_and_words(whitespace: tuple[str, ...]) -> st.SearchStrategy:
+    """whitespace true with word orders: every whitespace code point between words (it stays in
+    the character n-grams; word tokens never depend on it)."""
+
+    @st.composite
+    def build(draw):
+        words = draw(st.lists(st.sampled_from(chrf.WORDS), min_size=2, max_size=5))
+        separators = [draw(st.sampled_from(whitespace)) for _ in range(len(words) - 1)]
+        hypothesis = chrf.join_words(words, separators)
+        reference = " ".join(draw(st.permutations(words)))
+        payload = {"hypotheses": [hypothesis], "references": [reference], "whitespace": True,
+                   "word_order": draw(st.integers(1, 4)), "char_order": draw(st.integers(0, 10))}
+        shown = ", ".join(f"U+{ord(ch):04X}" for ch in separators)
+        return case(payload, EXPECT_OUTPUT, f"whitespace kept, words separated by {shown}")
+
+    return build()
+
+
+def order_bounds() -> st.SearchStrategy:
+    @st.composite
+    def build(draw):
+        payload = draw(chrf.ordinary_texts())
+        key, value = draw(st.sampled_from((("char_order", 11), ("char_order", 11), ("word_order", 5),
+                                           ("char_order", -1), ("word_order", -1))))
+        payload[key] = value
+        return case(payload, INVALID_INPUT, f"{key} {value}: one past its bound")
+
+    return build()
+
+
 def families(tool_id: str, version: str) -> list[Family]:
     return [
         *(with_orders(family) for family in chrf.valid_families(tool_id, version)),
+        Family("valid/kept-whitespace-and-words", "valid", kept_whitespace_and_words(contract_whitespace(tool_id, version)),
+               "whitespace true with word orders: every whitespace code point of the contract between words"),
         Family("valid/order-extremes", "valid", order_extremes(),
                "char_order 0, 1, 10 and word_order 0, 1, 4 on texts shorter and longer than the orders"),
+        Family("valid/integers-as-floats", "valid", chrf.integers_as_floats({"char_order": 6.0, "word_order": 2.0}),
+               "beta and the orders written 2.0: integers"),
         *(with_orders(family) for family in chrf.boundary_families(tool_id, version, segments_expect=LIMIT_EXCEEDED)),
+        Family("boundary/surrogate-bytes", "boundary", chrf.surrogate_bytes(tool_id, version),
+               "a lone surrogate counting 3 bytes at the byte limit and one past it"),
+        Family("invalid/order-bounds", "invalid", order_bounds(),
+               "char_order 11 or -1, word_order 5 or -1: one past each bound"),
         *chrf.invalid_families(tool_id, version, unknown_keys=UNKNOWN_KEYS, segments_expect=LIMIT_EXCEEDED),
         Family("invalid/options", "invalid", bad_options(),
                "char_order outside 0..10, word_order outside 0..4, both orders 0, whitespace not a boolean"),

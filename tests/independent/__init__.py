@@ -35,6 +35,7 @@ from typing import Any
 from independent.bleu import BleuCorpusCompute, BleuNgramsCount, BleuStatistics
 from independent.brevity import BleuBrevityPenalty
 from independent.chrf import ChrfPlusPlus
+from independent.chrf_family import ChrfComponents, ChrfCompute
 from independent.errors import Rejection
 from independent.sentence import BleuSentenceComponents, BleuSentenceCompute
 
@@ -59,6 +60,8 @@ class Implementation:
             ("bleu-sentence-components", "1.0.0"): sentence_components or BleuSentenceComponents(),
             ("bleu-brevity-penalty", "1.0.0"): brevity_penalty or BleuBrevityPenalty(),
             ("bleu-sentence-compute", "1.0.0"): sentence_compute or BleuSentenceCompute(),
+            ("chrf-compute", "1.0.0"): ChrfCompute(),
+            ("chrf-components", "1.0.0"): ChrfComponents(),
         }
 
     def execute(self, tool_id: str, version: str, payload: Any) -> dict:

@@ -1,0 +1,15 @@
+"""The corpus rows are overwritten by each segment instead of summed, so they (and the score) are the last segment's."""
+from independent.chrf_family import ChrfComponents
+
+from mutants._chrf_family import execute_with
+
+
+class Components(ChrfComponents):
+    def corpus_counts(self, segments):
+        total = None
+        for rows in segments:
+            total = list(rows)
+        return total
+
+
+execute = execute_with(Components())

@@ -1,0 +1,12 @@
+"""The segment limit is off by one: 257 segments are accepted (``> 257`` instead of ``> 256``)."""
+from independent.chrf_family import ChrfCompute
+
+from mutants._chrf_family import execute_with
+
+
+class Compute(ChrfCompute):
+    def max_segments(self):
+        return super().max_segments() + 1
+
+
+execute = execute_with(Compute())

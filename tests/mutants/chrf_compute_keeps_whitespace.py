@@ -1,0 +1,14 @@
+"""Whitespace is not removed: every code point of the text, spaces included, enters the character n-grams."""
+from dataclasses import replace
+
+from independent.chrf_family import ChrfCompute
+
+from mutants._chrf_family import execute_with
+
+
+class Compute(ChrfCompute):
+    def options(self, payload):
+        return replace(super().options(payload), whitespace=True)
+
+
+execute = execute_with(Compute())

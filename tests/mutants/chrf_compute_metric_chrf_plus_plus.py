@@ -1,0 +1,11 @@
+"""Names the metric "chrF++" (copied from chrf-plus-plus-compute) instead of "chrF"; the scores are right."""
+from independent.chrf_family import ChrfCompute
+
+from mutants._chrf_family import execute_with
+
+
+class Compute(ChrfCompute):
+    metric = "chrF++"
+
+
+execute = execute_with(Compute())
