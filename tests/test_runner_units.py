@@ -14,14 +14,15 @@ from conformance.engine.health import HealthMonitor
 from conformance.runner import exit_code
 
 ALL_TOOLS = [("bleu-brevity-penalty", "1.0.0"), ("bleu-corpus-compute", "1.0.0"), ("bleu-ngrams-count", "1.0.0"),
-             ("bleu-sentence-components", "1.0.0"), ("bleu-sentence-compute", "1.0.0"), ("chrf-plus-plus-compute", "1.0.0")]
+             ("bleu-sentence-components", "1.0.0"), ("bleu-sentence-compute", "1.0.0"), ("chrf-components", "1.0.0"),
+             ("chrf-compute", "1.0.0"), ("chrf-plus-plus-compute", "1.0.0")]
 ANSWER = TargetResponse("result", result={})
 DROPPED = TargetResponse("transport_error", detail="connection reset")
 
 
 def test_tools_selection():
     assert parse_tools("") == ALL_TOOLS
-    assert parse_tools("bleu-ngrams-count, chrf-plus-plus-compute@1.0.0,bleu-ngrams-count") == [ALL_TOOLS[2], ALL_TOOLS[5]]
+    assert parse_tools("bleu-ngrams-count, chrf-plus-plus-compute@1.0.0,bleu-ngrams-count") == [ALL_TOOLS[2], ALL_TOOLS[7]]
     with pytest.raises(ValueError, match="unknown tool 'bleu-ngrams-count@9.9.9'.*known: bleu-brevity-penalty@1.0.0, bleu-corpus-compute@1.0.0"):
         parse_tools("bleu-ngrams-count@9.9.9")
 

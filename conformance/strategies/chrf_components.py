@@ -114,7 +114,7 @@ def families(tool_id: str, version: str) -> list[Family]:
         Family("valid/integers-as-floats", "valid", chrf.integers_as_floats({"char_order": 6.0, "word_order": 2.0}),
                "beta and the orders written 2.0: integers"),
         *(with_orders(family) for family in chrf.boundary_families(tool_id, version, segments_expect=LIMIT_EXCEEDED)),
-        Family("boundary/surrogate-bytes", "boundary", chrf.surrogate_bytes(tool_id, version),
+        Family("invalid/surrogate-bytes", "invalid", chrf.surrogate_bytes(tool_id, version),
                "a lone surrogate counting 3 bytes at the byte limit and one past it"),
         Family("invalid/order-bounds", "invalid", order_bounds(),
                "char_order 11 or -1, word_order 5 or -1: one past each bound"),

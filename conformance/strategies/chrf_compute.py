@@ -13,7 +13,7 @@ def families(tool_id: str, version: str) -> list[Family]:
         *chrf.valid_families(tool_id, version),
         Family("valid/integers-as-floats", "valid", chrf.integers_as_floats(), "beta written 2.0: the integer 2"),
         *chrf.boundary_families(tool_id, version, segments_expect=LIMIT_EXCEEDED),
-        Family("boundary/surrogate-bytes", "boundary", chrf.surrogate_bytes(tool_id, version),
+        Family("invalid/surrogate-bytes", "invalid", chrf.surrogate_bytes(tool_id, version),
                "a lone surrogate counting 3 bytes at the byte limit and one past it"),
         *chrf.invalid_families(tool_id, version, segments_expect=LIMIT_EXCEEDED),
     ]
