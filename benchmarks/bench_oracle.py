@@ -103,6 +103,27 @@ def chrf_corpus(rng: random.Random) -> tuple[list[str], list[str]]:
     return hypotheses, references
 
 
+def chrf_components_rows(hypotheses: list[str], references: list[str]) -> list[tuple]:
+    """chrf-components at its largest orders (char_order 10, word_order 4) on the maximum-size chrF corpus, against
+    sacreBLEU's CHRF(char_order=10, word_order=4).corpus_score; and both with whitespace kept. Goal 1.5."""
+    from oracle.chrf_components import TOOL
+
+    text_bytes = sum(len(t.encode("utf-8")) for t in hypotheses + references)
+    rows = []
+    for whitespace in (False, True):
+        payload = {"hypotheses": hypotheses, "references": references, "char_order": 10, "word_order": 4,
+                   "whitespace": whitespace}
+        sacre = CHRF(char_order=10, word_order=4, whitespace=whitespace)
+        rows.append((
+            f"{TOOL.id} char_order 10, word_order 4, whitespace {str(whitespace).lower()} "
+            f"({len(hypotheses)} seg, {text_bytes} bytes)",
+            lambda payload=payload: oracle.execute(TOOL.id, TOOL.version, payload),
+            lambda sacre=sacre: sacre.corpus_score(hypotheses, [references]),
+            1.5,
+        ))
+    return rows
+
+
 def seconds(fn) -> float:
     start = time.perf_counter()
     fn()
@@ -214,6 +235,7 @@ def main() -> None:
             1.5,
         ),
     ]
+    rows += chrf_components_rows(chrf_hyps, chrf_refs)
     print(f"wall time, median of {args.repeats} alternating repeats")
     print(f"{'case':<84} {'oracle ms':>10} {'sacreBLEU ms':>13} {'ratio':>7} {'goal':>6}")
     for name, run_oracle, run_sacre, goal in rows:

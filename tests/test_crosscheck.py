@@ -336,3 +336,146 @@ def test_planted_effective_order_bug_fails_the_crosscheck(monkeypatch):
     result = run_crosscheck(["sacrebleu"], 30, SEED, find_reproducers=False)
     assert {"sacrebleu/compute_bleu:smoothed", "sacrebleu/sentence_score:smoothed"} <= {
         reproducer.check.id for reproducer in result.unexplained}
+
+
+# --- chrF and chrF with its components: the sibling adapters -------------------------------------------
+
+from conformance.crosscheck.adapters import chrf_components as chrf_components_adapter  # noqa: E402
+from conformance.crosscheck.adapters import chrf_compute as chrf_compute_adapter  # noqa: E402
+
+CHRF_COMPUTE_ID, CHRF_COMPONENTS_ID = chrf_compute_adapter.TOOL.id, chrf_components_adapter.TOOL.id
+PLAIN_INPUTS.update({CHRF_COMPUTE_ID: PLAIN_CHRF, CHRF_COMPONENTS_ID: PLAIN_CHRF})
+
+# Every reference has every order its hypothesis has, up to 10 characters and 4 words with whitespace kept or
+# removed: no sacreBLEU entry can apply, so its values must equal the contract's at every (char_order, word_order).
+EVERY_ORDER = {"hypotheses": ["the cat sat on the mat.", "a\u3000cat\tsat", "\u00c9T\u00c9 \u03a3\u03a3"],
+               "references": ["the cat sat on a mat .", "a cat  sat down\u2028",
+                              "\u00c9T\u00c9 \u03a3 \u03a3 \u03a3 \u03a3 \u03a3"]}
+
+
+def classified(check_id: str, payload: dict) -> tuple[str, list[str]]:
+    from conformance.crosscheck.runner import classify
+
+    check = CHECKS_BY_ID[check_id]
+    return classify(check, payload, evaluate(check, payload))
+
+
+def chrf_checks(tool_id: str) -> list:
+    return [check for check in CHECKS if check.tool_id == tool_id]
+
+
+@pytest.mark.parametrize("whitespace", [False, True])
+@pytest.mark.parametrize("orders", chrf_components_adapter.ORDER_PAIRS, ids=lambda pair: f"{pair[0]}-{pair[1]}")
+def test_every_order_pair_agrees_with_sacrebleu_where_no_entry_applies(orders, whitespace):
+    """Generated runs cover most of the 54 pairs; this covers each, with whitespace kept and removed."""
+    for lowercase in (False, True):
+        payload = {**EVERY_ORDER, "char_order": orders[0], "word_order": orders[1], "whitespace": whitespace,
+                   "lowercase": lowercase, "beta": 3}
+        for check in chrf_checks(CHRF_COMPONENTS_ID):
+            outcome, _ = classified(check.id, payload)
+            assert outcome != "unexplained", (check.id, payload, evaluate(check, payload).differences)
+            if check.library == "sacrebleu":
+                comparison = evaluate(check, payload)
+                assert comparison.agrees, (check.id, comparison.differences)
+                assert explaining(check.id, payload) == []
+
+
+@pytest.mark.parametrize("whitespace", [False, True])
+@pytest.mark.parametrize("orders", chrf_components_adapter.ORDER_PAIRS, ids=lambda pair: f"{pair[0]}-{pair[1]}")
+def test_every_order_pair_is_explained_where_references_lack_orders(orders, whitespace):
+    payload = {"hypotheses": ["ab cd", "abcabcabcab ab ab ab ab", "x y"],
+               "references": ["ab", "abcabcabcab ab ab ab ab", ""],
+               "char_order": orders[0], "word_order": orders[1], "whitespace": whitespace}
+    for check in chrf_checks(CHRF_COMPONENTS_ID):
+        assert classified(check.id, payload)[0] != "unexplained", check.id
+    # the empty reference lacks every order "x y" has: sacreBLEU's hypothesis counts are 0 there
+    outcome, ids = classified("sacrebleu/chrf_statistics:orders", payload)
+    assert (outcome, ids) == ("explained", ["sacrebleu-chrf-orders-zeroes-hypothesis-ngrams"])
+
+
+def test_sacrebleu_whitespace_true_keeps_every_code_point():
+    from sacrebleu.metrics import CHRF
+
+    text = "\u3000x\u2028y\t \u0085"
+    payload = {"hypotheses": [text], "references": [text], "char_order": 2, "whitespace": True}
+    assert evaluate(CHECKS_BY_ID["sacrebleu/chrf_statistics:orders"], payload).agrees
+    # leading, trailing and repeated whitespace all counted: n-grams over the unchanged line
+    statistics = CHRF(char_order=2, whitespace=True)._extract_corpus_statistics([text], [[text]])[0]
+    assert statistics[:3] == [len(text)] * 3 and statistics[3:] == [len(text) - 1] * 3
+    output = oracle.execute(CHRF_COMPONENTS_ID, "1.0.0", payload)
+    assert [row["hypothesis_ngrams"] for row in output["statistics"]] == [len(text), len(text) - 1]
+
+
+def test_sacrebleu_zeroes_the_hypothesis_count_of_an_order_the_reference_lacks():
+    payload = {"hypotheses": ["ab"], "references": ["a"], "char_order": 2}
+    comparison = evaluate(CHECKS_BY_ID["sacrebleu/chrf_statistics:orders"], payload)
+    assert comparison.differences == ["segments[0].char2.hypothesis_ngrams", "statistics.char2.hypothesis_ngrams"]
+    assert comparison.library["segments[0].char2.hypothesis_ngrams"] == 0
+    # one segment: the order is not effective either way, so the scores agree
+    assert evaluate(CHECKS_BY_ID["sacrebleu/chrf:orders"], payload).agrees
+
+
+def test_corpus_order_condition_follows_the_whitespace_option():
+    """With whitespace kept "a b" has a character 3-gram its reference "ab" lacks; removed, it has none."""
+    kept = {"hypotheses": ["a b", "abc"], "references": ["ab", "abc"], "char_order": 3, "whitespace": True}
+    removed = {**kept, "whitespace": False}
+    assert classified("sacrebleu/chrf:orders", kept) == ("explained", ["sacrebleu-chrf-orders-drops-unmatched-orders"])
+    assert not chrf_components_adapter.orders_missing_from_a_reference(removed)
+    assert evaluate(CHECKS_BY_ID["sacrebleu/chrf:orders"], removed).agrees
+
+
+def test_nltk_whitespace_set_needs_whitespace_removed():
+    payload = {"hypotheses": ["a"], "references": ["a\u001c"], "char_order": 1}
+    assert classified("nltk/chrf_statistics:orders", payload) == ("explained", ["nltk-chrf-orders-whitespace-set"])
+    kept = {"hypotheses": ["a\u001c"], "references": ["a\u001c b"], "char_order": 2, "whitespace": True}
+    assert evaluate(CHECKS_BY_ID["nltk/chrf_statistics:orders"], kept).agrees
+    assert explaining("nltk/chrf_statistics:orders", kept) == []
+
+
+def test_nltk_chrf_agrees_on_character_unigrams_of_one_segment():
+    """NLTK's one F of one order is the contract's F: the definition entry must not excuse a difference there."""
+    unigrams = {"hypotheses": ["abc a"], "references": ["abb"], "char_order": 1, "beta": 1}
+    assert evaluate(CHECKS_BY_ID["nltk/corpus_chrf:orders"], unigrams).agrees
+    assert explaining("nltk/corpus_chrf:orders", unigrams) == []
+    bigrams = {**unigrams, "char_order": 2}
+    assert classified("nltk/corpus_chrf:orders", bigrams) == ("explained", ["nltk-chrf-orders-definition"])
+    words = {**unigrams, "word_order": 1}
+    assert evaluate(CHECKS_BY_ID["nltk/corpus_chrf:orders"], words).not_comparable
+
+
+def test_nltk_statistics_give_the_chrf_segment_score_where_every_order_matched():
+    payload = {"hypotheses": ["abcdefg xy"], "references": ["abcdefgh"], "beta": 3}
+    comparison = evaluate(CHECKS_BY_ID["nltk/chrf_statistics:chrf6"], payload)
+    assert comparison.agrees
+    assert "segment[0].score / 100 (F of NLTK's P and R)" in comparison.contract
+
+
+def test_planted_whitespace_bug_fails_the_chrf_crosscheck(monkeypatch):
+    """An oracle that strips the texts before keeping their whitespace: sacreBLEU and NLTK must both catch it."""
+    real_execute = oracle.execute
+
+    def stripped(tool_id, version, payload):
+        if tool_id == CHRF_COMPONENTS_ID and payload.get("whitespace"):
+            payload = {**payload, "hypotheses": [h.strip() for h in payload["hypotheses"]],
+                       "references": [r.strip() for r in payload["references"]]}
+        return real_execute(tool_id, version, payload)
+
+    monkeypatch.setattr(oracle, "execute", stripped)
+    payload = {"hypotheses": ["a "], "references": ["a "], "char_order": 1, "whitespace": True}
+    for check_id in ("sacrebleu/chrf_statistics:orders", "nltk/chrf_statistics:orders"):
+        assert classified(check_id, payload)[0] == "unexplained", check_id
+
+
+def test_sacrebleu_command_line_strips_the_trailing_whitespace_the_api_keeps(tmp_path):
+    """Why the checks call the API: the command line rstrip()s each line before CHRF(whitespace=True) sees it."""
+    import subprocess
+    import sys
+
+    (tmp_path / "hyp.txt").write_text("a \u3000\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("a\n", encoding="utf-8")
+    command = [sys.executable, "-m", "sacrebleu", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"),
+               "-m", "chrf", "--chrf-whitespace", "--chrf-char-order", "1", "-b", "-w", "6"]
+    assert subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip() == "100.000000"
+    payload = {"hypotheses": ["a \u3000"], "references": ["a"], "char_order": 1, "whitespace": True}
+    assert oracle.execute(CHRF_COMPONENTS_ID, "1.0.0", payload)["score"] == "71.428571"
+    assert evaluate(CHECKS_BY_ID["sacrebleu/chrf:orders"], payload).agrees

@@ -67,3 +67,102 @@ def text_with_information_separator(payload: dict) -> bool:
     """A text holds U+001C-U+001F, on the contract's whitespace list but not removed by NLTK's \\s+."""
     texts = [*payload["hypotheses"], *payload["references"]]
     return any(ch in text for text in texts for ch in NLTK_MISSING_WHITESPACE)
+
+
+# --- Configurable orders and kept whitespace (the chrF and chrF-with-components adapters) ----------
+
+def _edited(draw, reference: str) -> str:
+    """A hypothesis made from its reference, so that the high orders (up to 10) have matches."""
+    edit = draw(st.sampled_from(("copy", "drop-first", "drop-last", "insert", "replace")))
+    if edit == "copy" or not reference:
+        return reference
+    if edit == "drop-first":
+        return reference[1:]
+    if edit == "drop-last":
+        return reference[:-1]
+    at = draw(st.integers(0, len(reference) - 1))
+    character = draw(st.sampled_from(CHRF_CHARACTERS))
+    return reference[:at] + character + reference[at + (edit == "replace"):]
+
+
+@st.composite
+def _related_text(draw) -> str:
+    """Like _chrf_text, of 0-20 code points, the length drawn first (longer texts than a list's usual
+    draw): room for ten-character and four-word n-grams."""
+    letters = st.sampled_from(CHRF_ALPHABET_STABLE_CASE[:2])
+    length = draw(st.integers(0, 3) | st.integers(0, 20))
+    characters = st.one_of(letters, letters, st.sampled_from(CHRF_CHARACTERS))
+    return "".join(draw(st.lists(characters, min_size=length, max_size=length)))
+
+
+@st.composite
+def _related_segment(draw) -> tuple[str, str]:
+    """(hypothesis, reference): drawn independently (what shrinking goes to), or the hypothesis a copy or a
+    one-edit variant of the reference."""
+    reference = draw(_related_text())
+    relation = draw(st.sampled_from(("independent", "independent", "copy", "edit")))
+    if relation == "independent":
+        return draw(_related_text()), reference
+    return (reference if relation == "copy" else _edited(draw, reference)), reference
+
+
+@st.composite
+def related_chrf_inputs(draw) -> dict:
+    """A valid chrF input like chrf_inputs (1-3 segments, texts of up to 20 code points), drawn segment by
+    segment (so shrinking drops whole segments), whose hypotheses may be copies or one-edit variants of their
+    references; and in one input of three every hypothesis a copy (NLTK's chrF agrees with the contract's
+    almost only there)."""
+    segments = draw(st.lists(_related_segment(), min_size=1, max_size=3))
+    if draw(st.integers(0, 2)) == 2:
+        segments = [(reference, reference) for _, reference in segments]
+    payload: dict = {"hypotheses": [h for h, _ in segments], "references": [r for _, r in segments]}
+    beta = draw(st.none() | st.integers(1, 16))
+    if beta is not None:
+        payload["beta"] = beta
+    # the alphabet's lowercase mappings are stable in Unicode 14 to 17 (open point A5 never touched)
+    lowercase = draw(st.none() | st.booleans())
+    if lowercase is not None:
+        payload["lowercase"] = lowercase
+    return payload
+
+
+def statistics_per_segment(payload: dict, char_order: int, word_order: int,
+                           whitespace: bool = False) -> list[list[chrf.OrderStatistics]]:
+    """The contract's per-order rows of every segment (oracle engine), casing applied."""
+    return [chrf.segment_statistics(cased(payload, h), cased(payload, r), char_order, word_order, whitespace)
+            for h, r in zip(payload["hypotheses"], payload["references"])]
+
+
+def reference_lacks_an_order_hypothesis_has(payload: dict, char_order: int, word_order: int,
+                                            whitespace: bool = False) -> bool:
+    """A segment's hypothesis has n-grams of an order its reference has none of."""
+    return any(s.hypothesis and not s.reference
+               for segment in statistics_per_segment(payload, char_order, word_order, whitespace) for s in segment)
+
+
+def corpus_order_missing_from_a_reference(payload: dict, char_order: int, word_order: int,
+                                          whitespace: bool = False) -> bool:
+    """segment_order_missing_from_reference for any orders and either whitespace setting."""
+    per_segment = statistics_per_segment(payload, char_order, word_order, whitespace)
+    return any(any(segment[k].reference for segment in per_segment)
+               and any(segment[k].hypothesis and not segment[k].reference for segment in per_segment)
+               for k in range(char_order + word_order))
+
+
+def character_text(payload: dict, text: str, whitespace: bool = False) -> str:
+    """The code points the contract takes character n-grams over."""
+    return cased(payload, text) if whitespace else chrf.remove_whitespace(cased(payload, text))
+
+
+def outside_nltk_agreement(payload: dict, char_order: int, whitespace: bool = False) -> bool:
+    """NLTK's chrF and the contract's differ in definition except where both are certain to agree: every
+    segment's hypothesis equals its reference with all char_order orders present (both score 1), or a single
+    segment scored on character unigrams alone with a match (NLTK's one F is then the contract's F)."""
+    pairs = [(character_text(payload, h, whitespace), character_text(payload, r, whitespace))
+             for h, r in zip(payload["hypotheses"], payload["references"])]
+    if all(h == r and len(h) >= char_order for h, r in pairs):
+        return False
+    if char_order == 1 and len(pairs) == 1:
+        hypothesis, reference = pairs[0]
+        return not set(hypothesis) & set(reference)
+    return True
