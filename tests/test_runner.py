@@ -118,7 +118,8 @@ def test_oracle_passes_quick_profile(tmp_path):
     assert record["header"]["seed"] == 5 and record["header"]["profile"] == "quick"
     assert record["totals"]["failed"] == record["totals"]["errored"] == 0
     tools = {result["case"]["tool_id"] for result in record["results"]}
-    assert tools == {"bleu-corpus-compute", "bleu-ngrams-count", "chrf-compute", "chrf-plus-plus-compute"}
+    assert tools == {"bleu-corpus-compute", "bleu-ngrams-count", "chrf-components", "chrf-compute",
+                     "chrf-plus-plus-compute"}
     assert record["properties"] and all(prop["outcome"] == "passed" and prop["examples"] > 0
                                         for prop in record["properties"])
     assert "seed 5" in run.stdout and "conformant" in run.stdout
