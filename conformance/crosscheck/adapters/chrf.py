@@ -3,6 +3,9 @@ per-order statistics (computed with the oracle's chrF engine)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+from functools import lru_cache
+
 from hypothesis import strategies as st
 
 from oracle import chrf
@@ -166,3 +169,20 @@ def outside_nltk_agreement(payload: dict, char_order: int, whitespace: bool = Fa
         hypothesis, reference = pairs[0]
         return not set(hypothesis) & set(reference)
     return True
+
+
+# --- the contract's exact segment scores and sacreBLEU's CHRF, shared by the chrF adapters ---------------
+
+
+def exact_segment_score(tool, hypothesis: str, reference: str, payload: dict) -> Fraction:
+    """A segment's exact score: the tool's score of a one-segment corpus (segment scores are rounded)."""
+    single = {**payload, "hypotheses": [hypothesis], "references": [reference]}
+    return Fraction(tool.execute(single)["score_fraction"])
+
+
+@lru_cache(maxsize=None)
+def sacrebleu_chrf(char_order: int, word_order: int, beta: int, lowercase: bool, whitespace: bool = False):
+    from sacrebleu.metrics import CHRF as SacreCHRF
+
+    return SacreCHRF(char_order=char_order, word_order=word_order, whitespace=whitespace, beta=beta,
+                     lowercase=lowercase)

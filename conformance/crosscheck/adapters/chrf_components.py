@@ -8,10 +8,10 @@ than some text, and a segment's reference lacking an order its hypothesis has).
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 
 from hypothesis import strategies as st
 
+from conformance.crosscheck.adapters import chrf as chrf_adapters
 from conformance.crosscheck.adapters.chrf import (cased, corpus_order_missing_from_a_reference,
                                                   outside_nltk_agreement, reference_lacks_an_order_hypothesis_has,
                                                   related_chrf_inputs, text_with_information_separator)
@@ -55,22 +55,12 @@ def options(payload: dict) -> tuple[int, int, bool]:
 
 
 def exact_segment_score(hypothesis: str, reference: str, payload: dict) -> Fraction:
-    """A segment's exact score: the contract's score of a one-segment corpus (segment scores are rounded)."""
-    single = {**payload, "hypotheses": [hypothesis], "references": [reference]}
-    return Fraction(TOOL.execute(single)["score_fraction"])
-
-
-@lru_cache(maxsize=None)
-def sacrebleu_chrf(char_order: int, word_order: int, whitespace: bool, beta: int, lowercase: bool):
-    from sacrebleu.metrics import CHRF as SacreCHRF
-
-    return SacreCHRF(char_order=char_order, word_order=word_order, whitespace=whitespace, beta=beta,
-                     lowercase=lowercase)
+    return chrf_adapters.exact_segment_score(TOOL, hypothesis, reference, payload)
 
 
 def metric_of(expected: dict):
-    return sacrebleu_chrf(expected["char_order"], expected["word_order"], expected["whitespace"],
-                          expected["beta"], expected["lowercase"])
+    return chrf_adapters.sacrebleu_chrf(expected["char_order"], expected["word_order"], expected["beta"],
+                                        expected["lowercase"], expected["whitespace"])
 
 
 def row_name(row: dict) -> str:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 
+from conformance.crosscheck.adapters import chrf as chrf_adapters
 from conformance.crosscheck.adapters.chrf import (cased, outside_nltk_agreement, related_chrf_inputs,
                                                   segment_order_missing_from_reference,
                                                   text_with_information_separator)
@@ -17,16 +17,11 @@ INPUTS = related_chrf_inputs()
 
 
 def exact_segment_score(hypothesis: str, reference: str, payload: dict) -> Fraction:
-    """A segment's exact chrF score: the contract's score of a one-segment corpus (segment_scores are rounded)."""
-    single = {**payload, "hypotheses": [hypothesis], "references": [reference]}
-    return Fraction(TOOL.execute(single)["score_fraction"])
+    return chrf_adapters.exact_segment_score(TOOL, hypothesis, reference, payload)
 
 
-@lru_cache(maxsize=None)
 def sacrebleu_chrf(beta: int, lowercase: bool):
-    from sacrebleu.metrics import CHRF as SacreCHRF
-
-    return SacreCHRF(char_order=CHAR_ORDER, word_order=WORD_ORDER, beta=beta, lowercase=lowercase)
+    return chrf_adapters.sacrebleu_chrf(CHAR_ORDER, WORD_ORDER, beta, lowercase)
 
 
 def sacrebleu_chrf_scores(payload: dict, expected: dict) -> Comparison:
