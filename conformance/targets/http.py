@@ -196,6 +196,13 @@ class HttpTarget:
         self.max_bytes = int(max_bytes)
         self.retries = max(0, int(retries))
         self.session = requests.Session()
+        # The environment's proxy settings are read once, here: requests would read os.environ on
+        # every request, which races with a thread changing the environment (pytest does, per test).
+        try:
+            self.session.proxies = requests.utils.get_environ_proxies(self.base_url)
+        except ValueError:  # an unusable URL: every call says so as a transport error
+            pass
+        self.session.trust_env = False
         for scheme in ("http://", "https://"):  # pool size: enough keep-alive connections for --workers
             self.session.mount(scheme, _WatchedAdapter(pool_maxsize=POOL_CONNECTIONS))
         self.session.headers.update({
