@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
+from conformance.crosscheck.comparison import Comparison
 from oracle import chrf
 
 # chrF texts: letters that repeat (shared character n-grams), every kind of
@@ -186,3 +187,17 @@ def sacrebleu_chrf(char_order: int, word_order: int, beta: int, lowercase: bool,
 
     return SacreCHRF(char_order=char_order, word_order=word_order, whitespace=whitespace, beta=beta,
                      lowercase=lowercase)
+
+
+def sacrebleu_scores(tool, metric, payload: dict, expected: dict, per_segment=None) -> Comparison:
+    """sacreBLEU's corpus_score and each segment's sentence_score against the tool's exact scores
+    (percent scale); ``per_segment(comparison, i, hypothesis, reference)`` adds a segment's other values."""
+    hypotheses, references = payload["hypotheses"], payload["references"]
+    comparison = Comparison()
+    comparison.close("score", Fraction(expected["score_fraction"]), metric.corpus_score(hypotheses, [references]).score)
+    for i, (hypothesis, reference) in enumerate(zip(hypotheses, references)):
+        comparison.close(f"segment_scores[{i}]", exact_segment_score(tool, hypothesis, reference, payload),
+                         metric.sentence_score(hypothesis, [reference]).score)
+        if per_segment is not None:
+            per_segment(comparison, i, hypothesis, reference)
+    return comparison

@@ -26,14 +26,8 @@ def sacrebleu_chrf(beta: int, lowercase: bool):
 
 def sacrebleu_chrf_scores(payload: dict, expected: dict) -> Comparison:
     """CHRF(beta=beta, lowercase=lowercase).corpus_score and sentence_score of each segment, on the percent scale."""
-    metric = sacrebleu_chrf(expected["beta"], expected["lowercase"])
-    hypotheses, references = payload["hypotheses"], payload["references"]
-    comparison = Comparison()
-    comparison.close("score", Fraction(expected["score_fraction"]), metric.corpus_score(hypotheses, [references]).score)
-    for i, (hypothesis, reference) in enumerate(zip(hypotheses, references)):
-        comparison.close(f"segment_scores[{i}]", exact_segment_score(hypothesis, reference, payload),
-                         metric.sentence_score(hypothesis, [reference]).score)
-    return comparison
+    return chrf_adapters.sacrebleu_scores(TOOL, sacrebleu_chrf(expected["beta"], expected["lowercase"]), payload,
+                                          expected)
 
 
 def f_beta(precision: float, recall: float, beta: int) -> float:

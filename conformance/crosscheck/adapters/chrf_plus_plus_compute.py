@@ -26,18 +26,15 @@ def sacrebleu_chrf(beta: int, lowercase: bool):
 def sacrebleu_chrf_scores(payload: dict, expected: dict) -> Comparison:
     """CHRF(word_order=2).corpus_score / sentence_score and its punctuation splitter, on the percent scale."""
     metric = sacrebleu_chrf(expected["beta"], expected["lowercase"])
-    hypotheses, references = payload["hypotheses"], payload["references"]
-    comparison = Comparison()
-    comparison.close("score", Fraction(expected["score_fraction"]), metric.corpus_score(hypotheses, [references]).score)
-    for i, (hypothesis, reference) in enumerate(zip(hypotheses, references)):
-        comparison.close(f"segment_scores[{i}]", exact_segment_score(hypothesis, reference, payload),
-                         metric.sentence_score(hypothesis, [reference]).score)
+
+    def word_tokens(comparison: Comparison, i: int, hypothesis: str, reference: str) -> None:
         tokens = expected["word_tokens"][i]
         comparison.exact(f"word_tokens[{i}].hypothesis", tokens["hypothesis"],
                          metric._remove_punctuation(metric._preprocess_segment(hypothesis)))
         comparison.exact(f"word_tokens[{i}].reference", tokens["reference"],
                          metric._remove_punctuation(metric._preprocess_segment(reference)))
-    return comparison
+
+    return chrf_adapters.sacrebleu_scores(TOOL, metric, payload, expected, word_tokens)
 
 
 def nltk_chrf_statistics(payload: dict, expected: dict) -> Comparison:
