@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from hypothesis import event
 from hypothesis.strategies import SearchStrategy
 
 from conformance.model import Expectation
@@ -38,10 +39,25 @@ class Family:
     category: str  # "valid" | "boundary" | "invalid"
     strategy: SearchStrategy[GeneratedCase]
     summary: str = ""  # one line for the docs (describe_families)
+    # The aimed features this family promises to produce, each recorded with ``aimed(feature)``
+    # by the strategy when a drawn example has it; the project's tests check each is reached.
+    aims: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.category not in CATEGORIES or not self.name.startswith(self.category + "/"):
             raise ValueError(f"family {self.name!r}: category must be one of {CATEGORIES} and prefix the name")
+
+
+AIMED_EVENT_PREFIX = "aimed: "
+
+
+def aimed(feature: str) -> None:
+    """Record that the example being drawn has one of its family's aimed features.
+
+    A Hypothesis ``event``: it shows in Hypothesis's statistics, and the run collects it
+    per family (the report's feature counts).
+    """
+    event(AIMED_EVENT_PREFIX + feature)
 
 
 def case(input: Any, expect: Expectation, description: str) -> GeneratedCase:
