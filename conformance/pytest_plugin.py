@@ -24,7 +24,8 @@ import pytest
 from conformance import progress
 from conformance.engine import PROFILES, PropertySpec, RunOptions, Session, UsageError, parse_tools
 from conformance.engine.options import DEFAULT_REPORT_DIR
-from conformance.engine.properties import NotServed, Unhealthy
+from conformance.engine.properties import DEFAULT_MAX_FAILURES, NotServed, Unhealthy
+from conformance.engine.selection import split_patterns
 from conformance.model import Case, CaseResult, RunRecord
 from conformance.targets import DEFAULT_TIMEOUT
 
@@ -50,6 +51,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="concurrent target calls for the fixture cases (generated properties run in order)")
     group.addoption("--no-generated", action="store_true", help="fixture cases only")
     group.addoption("--no-fixtures", action="store_true", help="generated cases only")
+    group.addoption("--max-failures-per-property", type=int, default=DEFAULT_MAX_FAILURES, metavar="N",
+                    help="distinct failures a generated property reports before it stops (1: stop at the first)")
+    group.addoption("--families", default="", metavar="PATTERN[,PATTERN]",
+                    help="only the generated families matching (fnmatch over family names like valid/* "
+                         "or property ids like generated/TOOL/valid/*); fixture cases are not restricted")
     group.addoption("--conformance-quiet", action="store_true",
                     help="no per-test characters from pytest (conformance run prints its own progress)")
 
@@ -71,6 +77,8 @@ def options_from(config: pytest.Config) -> RunOptions:
             write_known_failures=option("--write-known-failures"), timeout=option("--target-timeout"),
             workers=option("--target-workers"), fixtures=not option("--no-fixtures"),
             generated=not option("--no-generated"),
+            max_failures_per_property=option("--max-failures-per-property"),
+            families=split_patterns(option("--families")), keyword=option("keyword") or "",
         )
     except UsageError as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -105,11 +113,14 @@ class ConformanceRun:
 
     def run_property(self, spec: PropertySpec) -> None:
         try:
-            result = self.session.run_property(spec)
+            results = self.session.run_property(spec)
         except (Unhealthy, NotServed) as exc:
             pytest.skip(str(exc))
-        if result is not None:
-            settle(result, self.options.strict)
+        failing = [result for result in results if result.outcome in ("failed", "errored")]
+        if len(failing) > 1:  # each distinct failure the property kept going to find
+            pytest.fail("\n\n".join(failure_text(result) for result in failing), pytrace=False)
+        if results:
+            settle(results[0], self.options.strict)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         """A module of the suite that fails to collect."""

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from conformance.engine.options import DEFAULT_REPORT_DIR, PROFILES
+from conformance.engine.properties import DEFAULT_MAX_FAILURES
 from conformance.targets import DEFAULT_TIMEOUT
 
 SUITE_INI = Path(__file__).resolve().parent / "suite" / "pytest.ini"
@@ -55,6 +56,12 @@ def register(subparsers) -> None:
                         help="concurrent requests for the fixture cases (default 1)")
     parser.add_argument("-k", dest="keyword", default=None, metavar="EXPR",
                         help="only tests whose id matches (pytest -k syntax)")
+    parser.add_argument("--max-failures-per-property", type=int, default=DEFAULT_MAX_FAILURES, metavar="N",
+                        help="after a generated property's first failure, keep generating until N distinct "
+                             "failures (default %(default)s; 1 stops at the first)")
+    parser.add_argument("--families", default=None, metavar="PATTERN[,PATTERN]",
+                        help="only the generated families matching (fnmatch: valid/*, valid/shared-ngrams, "
+                             "generated/TOOL/invalid/*); fixture cases are not restricted (-k restricts both)")
     parser.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
     cases = parser.add_mutually_exclusive_group()
     cases.add_argument("--fixtures-only", "--no-generated", dest="no_generated", action="store_true",
@@ -82,7 +89,8 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
     argv += ["-v", "--tb=short"] if args.verbose else ["-q", "--no-header", "--no-summary", "--tb=no",
                                                        "--conformance-quiet"]
     optional = {"--seed": args.seed, "--conformance-junit": args.junit, "--known-failures": args.known_failures,
-                "--write-known-failures": args.write_known_failures, "-k": args.keyword}
+                "--write-known-failures": args.write_known_failures, "-k": args.keyword,
+                "--max-failures-per-property": args.max_failures_per_property, "--families": args.families}
     for flag, value in optional.items():
         if value is not None:
             argv += [flag, str(value)]

@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conformance.engine.properties import DEFAULT_MAX_FAILURES
 from conformance.hypothesis_profiles import RUN_EXAMPLES
 from conformance.targets import DEFAULT_TIMEOUT
 from oracle.registry import tool_keys
@@ -53,6 +54,9 @@ class RunOptions:
     workers: int = 1
     fixtures: bool = True
     generated: bool = True
+    max_failures_per_property: int = DEFAULT_MAX_FAILURES  # distinct failure signatures per property
+    families: list[str] = field(default_factory=list)  # --families: fnmatch patterns (empty: every family)
+    keyword: str = ""  # pytest's -k expression, as given (pytest applies it; recorded in the report header)
 
     def __post_init__(self) -> None:
         if not self.target:
@@ -61,11 +65,18 @@ class RunOptions:
             raise UsageError(f"--profile must be one of {', '.join(sorted(PROFILES))}")
         if self.timeout <= 0 or self.workers < 1:
             raise UsageError("--timeout must be > 0 and --workers >= 1")
+        if self.max_failures_per_property < 1:
+            raise UsageError("--max-failures-per-property must be >= 1 (1 stops each property at its first failure)")
         if not self.fixtures and not self.generated:
             raise UsageError("--no-generated and --no-fixtures together leave nothing to run")
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(2**32)
         self.report_dir = Path(self.report_dir)
+
+    def selection(self) -> dict:
+        """What restricted the run's cases, for the report header (nothing when nothing did)."""
+        chosen = {"families": self.families, "keyword": self.keyword}
+        return {name: value for name, value in chosen.items() if value}
 
     @property
     def examples(self) -> dict[str, int]:

@@ -1,20 +1,38 @@
-"""One generated family run as a Hypothesis property.
+"""One generated family run as a Hypothesis property, kept going past its first failure.
 
 Each example is judged by the session; a failing one raises, so Hypothesis shrinks the input
 and re-runs the minimal example last: that one is kept as the property's failure. A target
 found unhealthy stops the property (unittest.SkipTest, which Hypothesis passes straight through).
+
+One bug must not hide the others, so a property does not stop at its first failure: it runs
+again in *rounds*, each a fresh Hypothesis run under a seed derived from the run's seed and
+the round number, in which a failure whose signature (compare.signature) an earlier round
+reported is counted but does not raise, so Hypothesis neither stops nor shrinks on it. The
+first new signature of a round is shrunk like the first failure (Hypothesis keeps a shrink
+only if it still fails with a signature not yet reported) and reported as its own result.
+Rounds stop at ``max_failures`` distinct signatures, when the family's example budget (the
+profile's count, shared by every round) is spent, when a round finds nothing new, or once the
+property has run for ``KEEP_GOING_SECONDS``. The first round is exactly the single run of a
+property that stops at its first failure (``max_failures`` 1), and every round is fixed by the
+seed, so the same seed still gives the same cases and results.
 """
 
 from __future__ import annotations
 
+import random
+import time
 import unittest
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Hashable
 
 import hypothesis.errors
 from hypothesis import given, seed, settings
 
+from conformance.compare.signature import failure_signature
 from conformance.model import Case, CaseResult
+
+DEFAULT_MAX_FAILURES = 3  # distinct failure signatures reported per property
+KEEP_GOING_SECONDS = 60.0  # no further round starts once a property has run this long
 
 
 class TargetFailure(Exception):
@@ -33,43 +51,116 @@ class NotServed(unittest.SkipTest):
     """The target does not serve the property's (draft) tool: the property is not run."""
 
 
+# Why a property stopped looking for further failures (its entry's "stopped_by").
+STOPPED_BY = {
+    "passed": "every example passed",
+    "max_failures": "--max-failures-per-property distinct failures found",
+    "examples": "the family's example budget was spent",
+    "no_new_failure": "a further round found no new failure",
+    "time": f"the property had run {KEEP_GOING_SECONDS:g} s",
+    "unhealthy": "the target became unhealthy",
+}
+
+
 @dataclass
 class PropertyRun:
-    """The outcome of one property: its counts, and the failure to report (None if every example passed)."""
+    """The outcome of one property: its counts, and the failures to report (none if every example
+    passed), one per distinct signature, in the order found."""
 
     stats: dict = field(default_factory=lambda: {"examples": 0, "passed": 0, "failed": 0, "errored": 0})
-    failure: CaseResult | None = None
-    flaky: bool = False
+    failures: list[CaseResult] = field(default_factory=list)
+    flaky: set[str] = field(default_factory=set)  # case ids of failures the target did not repeat
+
+    @property
+    def failure(self) -> CaseResult | None:
+        """The first failure found (the one a property stopping at its first failure reports)."""
+        return self.failures[0] if self.failures else None
+
+
+def round_seed(run_seed: int, round_number: int) -> int:
+    """Round 0 runs under the run's seed itself; each later round under a seed derived from it."""
+    if round_number == 0:
+        return run_seed
+    return random.Random(f"keep-going {run_seed} {round_number}").randrange(2**32)
 
 
 def run_property(strategy, run_settings: settings, run_seed: int, make_case: Callable[[int, object], Case],
-                 judge: Callable[[Case], CaseResult], outcome: PropertyRun) -> PropertyRun:
-    """Generate cases (as many as the settings say) into ``outcome``, judge each; raises Unhealthy
-    (the target became unhealthy), or whatever the suite itself broke on."""
-    last_failure: list[CaseResult] = []
+                 judge: Callable[[Case], CaseResult], outcome: PropertyRun, max_failures: int = 1,
+                 signature: Callable[[CaseResult], Hashable] = failure_signature) -> PropertyRun:
+    """Generate cases into ``outcome`` and judge each, round after round until one of the bounds
+    above; raises Unhealthy (the target became unhealthy), or whatever the suite itself broke on."""
+    started = time.monotonic()
+    budget = run_settings.max_examples
+    reported: set = set()
+    outcome.stats.update(distinct_failures=0, repeated_failures=0)
+    for round_number in range(max(max_failures, 1)):
+        if round_number and time.monotonic() - started >= KEEP_GOING_SECONDS:
+            stopped_by = "time"
+            break
+        try:
+            found, generated = _run_round(strategy, settings(run_settings, max_examples=budget),
+                                          round_seed(run_seed, round_number), make_case, judge, outcome,
+                                          reported, signature)
+        except Unhealthy:
+            if not outcome.failures:
+                raise
+            stopped_by = "unhealthy"  # keep what earlier rounds found; the run ends unconcluded anyway
+            break
+        budget -= generated
+        if found is None:
+            stopped_by = "no_new_failure" if round_number else "passed"
+            break
+        outcome.failures.append(found)
+        reported.add(signature(found))
+        outcome.stats["distinct_failures"] = len(outcome.failures)
+        if budget <= 0:
+            stopped_by = "examples"
+            break
+    else:
+        stopped_by = "max_failures"
+    outcome.stats["stopped_by"] = stopped_by
+    return outcome
 
-    @run_settings
-    @seed(run_seed)
+
+def _run_round(strategy, round_settings: settings, round_seed_value: int, make_case, judge, outcome: PropertyRun,
+               reported: set, signature) -> tuple[CaseResult | None, int]:
+    """One Hypothesis run; (its minimal new failure or None, the examples it generated)."""
+    last_failure: list[CaseResult] = []
+    generated = [0]  # examples judged before the round's first failure: after it, Hypothesis only shrinks
+
+    @round_settings
+    @seed(round_seed_value)
     @given(strategy)
-    def prop(generated) -> None:
-        case = make_case(outcome.stats["examples"], generated)
+    def prop(drawn) -> None:
+        case = make_case(outcome.stats["examples"], drawn)
         outcome.stats["examples"] += 1
+        if not last_failure:
+            generated[0] += 1
         result = judge(case)
         if result.outcome == "skipped":
             raise Unhealthy(result.message)
         outcome.stats[result.outcome] = outcome.stats.get(result.outcome, 0) + 1
-        if result.outcome != "passed":
-            last_failure[:] = [result]
-            raise (TargetFailure if result.outcome == "failed" else TargetErrored)(result.message)
+        if result.outcome == "passed":
+            return
+        if signature(result) in reported:  # an earlier round reported this cause: counted, not re-reported
+            outcome.stats["repeated_failures"] += 1
+            return
+        last_failure[:] = [result]
+        raise (TargetFailure if result.outcome == "failed" else TargetErrored)(result.message)
 
     try:
         prop()
     except (TargetFailure, TargetErrored):
-        outcome.failure = last_failure[0]  # Hypothesis re-ran the minimal example last
+        return last_failure[0], generated[0]  # Hypothesis re-ran the minimal example last
     except hypothesis.errors.Flaky:
         if not last_failure:
             raise
         # The target answered the same input differently on another try. A wrong answer
         # given some of the time is still a wrong answer: report the last one seen.
-        outcome.failure, outcome.flaky = last_failure[0], True
-    return outcome
+        outcome.flaky.add(last_failure[0].case.case_id)
+        return last_failure[0], generated[0]
+    except hypothesis.errors.Unsatisfiable:
+        if reported:  # a later round's small budget drew nothing valid: nothing new found
+            return None, generated[0]
+        raise
+    return None, generated[0]

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from conformance import compare, known_failures
+from conformance.engine import selection
 from conformance.engine.health import HealthMonitor
 from conformance.engine.options import RunOptions, UsageError
 from conformance.engine.properties import NotServed, PropertyRun, Unhealthy, run_property
@@ -92,6 +93,7 @@ class Session:
         self.options = options
         self.events = events or Events()
         self.known_entries = self._load_known_failures(options.known_failures)
+        self._check_families()
         try:
             self.target = make_target(options.target, timeout=options.timeout)
         except TargetSpecError as exc:
@@ -138,10 +140,24 @@ class Session:
     def property_specs(self) -> list[PropertySpec]:
         if not self.options.generated:
             return []
+        return selection.select(self.options.families, self._all_property_specs())
+
+    def _all_property_specs(self) -> list[PropertySpec]:
         from conformance.strategies import families
 
         return [PropertySpec(tool_id, version, family) for tool_id, version in self.options.tools
                 for family in families(tool_id, version)]
+
+    def _check_families(self) -> None:
+        """--families: a pattern matching no family of the selected tools is a usage error."""
+        if not self.options.families:
+            return
+        specs = self._all_property_specs()
+        missing = selection.unmatched(self.options.families, specs)
+        if missing:
+            names = sorted({spec.family.name for spec in specs})
+            raise UsageError(f"--families: {', '.join(map(repr, missing))} matches no generated family of the "
+                             f"selected tools (families: {', '.join(names)}; or generated/TOOL/FAMILY)")
 
     def start(self, cases: list[Case]) -> None:
         """Before the first case: clear old reproducers, preflight, and prefetch the fixture cases."""
@@ -218,8 +234,9 @@ class Session:
         self.record(result)
         return result
 
-    def run_property(self, spec: PropertySpec) -> CaseResult | None:
-        """Run one generated family; the result to settle (a failure, or a listed property), or None.
+    def run_property(self, spec: PropertySpec) -> list[CaseResult]:
+        """Run one generated family; the results to settle (one per distinct failure found, or one
+        for a listed property that passed), or none.
 
         Raises Unhealthy when the target became unhealthy during the property."""
         family = spec.family
@@ -241,7 +258,6 @@ class Session:
                 self.events.case_done(spec.tool_id, result.outcome)
             return result
 
-        result: CaseResult | None = None
         outcome = PropertyRun()
         if self._not_served(spec.tool_id, spec.version):
             entry.update(outcome="skipped", message=f"not served: the target answers 'not found' for the draft "
@@ -250,7 +266,7 @@ class Session:
             raise NotServed(entry["message"])
         try:
             run_property(family.strategy, run_settings(self.options.profile, family.category), self.seed,
-                         make_case, judge, outcome)
+                         make_case, judge, outcome, max_failures=self.options.max_failures_per_property)
         except Unhealthy:
             entry.update(outcome="skipped", message=f"not finished: the target is unhealthy ({self.health.reason})")
             raise
@@ -259,26 +275,30 @@ class Session:
             raise
         finally:
             entry.update(outcome.stats, duration_ms=round((time.monotonic() - started) * 1000, 1))
-        if outcome.failure is not None:
-            if outcome.flaky:
-                outcome.failure.message += (" (not every time: the target answered this input differently "
-                                            "when it was sent again)")
-            result = self.finalise(outcome.failure)
-        elif known:  # a listed property passed: say so with a result of its own
-            result = CaseResult(
+        results = [self.finalise(self._flag_flaky(failure, outcome)) for failure in outcome.failures]
+        if not results and known:  # a listed property passed: say so with a result of its own
+            results = [CaseResult(
                 case=Case(spec.tool_id, spec.version, spec.id, "generated", family.category, None,
                           Expectation("output"), f"every generated example of {spec.id} passed"),
-                outcome="passed", message=f"{outcome.stats['examples']} examples passed")
-        if result is None:
+                outcome="passed", message=f"{outcome.stats['examples']} examples passed")]
+        if not results:
             self._property_done(entry)
-            return None
-        if known:
-            result.known_failure_reason = entry["known_failure_reason"] = known.reason
-            result.outcome = "fixed" if result.outcome == "passed" else "xfailed"
-        entry["outcome"], entry["message"] = result.outcome, result.message
-        self.record(result)
+            return []
+        for result in results:
+            if known:
+                result.known_failure_reason = entry["known_failure_reason"] = known.reason
+                result.outcome = "fixed" if result.outcome == "passed" else "xfailed"
+            self.record(result)
+        entry["outcome"], entry["message"] = results[0].outcome, results[0].message
         self._property_done(entry)
-        return result
+        return results
+
+    @staticmethod
+    def _flag_flaky(failure: CaseResult, outcome: PropertyRun) -> CaseResult:
+        if failure.case.case_id in outcome.flaky:
+            failure.message += (" (not every time: the target answered this input differently "
+                                "when it was sent again)")
+        return failure
 
     def _property_done(self, entry: dict) -> None:
         counts = {"examples": entry.get("examples", 0)}
@@ -329,6 +349,8 @@ class Session:
             timeout_s=self.options.timeout,
             workers=self.options.workers,
             not_served=sorted(self.not_served),
+            max_failures_per_property=self.options.max_failures_per_property,
+            **self.options.selection(),
             hypothesis=hypothesis.__version__,
             **versions,
         )

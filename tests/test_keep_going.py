@@ -1,0 +1,202 @@
+"""Keeping a generated property going past its first failure, and restricting generation.
+
+`conformance run` against implementations with two unrelated bugs in one family's input
+space: with the default (--max-failures-per-property 3) both are reported, each shrunk, as
+its own result with its own reproducer; with 1 only one is. ``--families`` restricts the
+generated properties (and is recorded in the header); a pattern matching nothing is a usage
+error. Each run is one tool and one family, quick profile, in process.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conformance.compare.signature import failure_signature
+from conformance.engine.properties import PropertyRun, round_seed, run_property
+from conformance.hypothesis_profiles import run_settings
+from conformance.model import Case, CaseResult, Expectation, Mismatch
+
+TESTS_DIR = Path(__file__).resolve().parent
+NGRAMS = "bleu-ngrams-count"
+FAMILY = "valid/clipping"
+
+# bleu-ngrams-count with two unrelated bugs, built on the independent implementation:
+# 1. matches are not clipped (the contract: "clipped_count = min(count, max_reference_count)"):
+#    hypothesis ["a", "a"] against reference ["a"] gives matches[0] = 2 where the contract gives 1;
+# 2. totals count every hypothesis token for every order (the contract: "max(0, len - n + 1)"):
+#    hypothesis ["a", "b"] gives totals [2, 2, 2, 2] where the contract gives [2, 1, 0, 0].
+# The outputs list matches before totals, so an input with both shows /matches/... first;
+# an input with distinct tokens, or whose repeats the reference covers, shows /totals/... only.
+TWO_BUGS = """
+    from independent import BleuStatistics, Implementation
+
+    class Statistics(BleuStatistics):
+        def clip(self, count, max_reference_count):
+            return count if max_reference_count else 0
+
+        def total(self, length, n):
+            return length
+
+    execute = Implementation(statistics=Statistics()).execute
+"""
+
+
+def run(tmp_path: Path, monkeypatch, capfd, *args: str) -> tuple[int, str]:
+    from conformance.cli import main
+
+    (tmp_path / "two_bugs.py").write_text(textwrap.dedent(TWO_BUGS), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(TESTS_DIR))  # the independent implementation
+    code = main(["run", "--target", "python:two_bugs", "--tools", NGRAMS, "--generated-only", "--profile", "quick",
+                 "--seed", "5", "--families", FAMILY, *args])
+    out, err = capfd.readouterr()
+    return code, out + err
+
+
+def pointers(report: dict) -> set[str]:
+    return {result["mismatch"]["pointer"].split("/")[1] for result in report["results"]}
+
+
+def read(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_keep_going_reports_both_bugs_and_max_failures_1_only_the_first(tmp_path, monkeypatch, capfd):
+    code, output = run(tmp_path, monkeypatch, capfd, "--report-dir", "many")
+    assert code == 1, output
+    many = read(tmp_path / "many" / "report.json")
+    assert pointers(many) == {"matches", "totals"}, output
+    ids = [result["case"]["case_id"] for result in many["results"]]
+    assert len(set(ids)) == len(ids) == 2
+    assert all(Path(result["reproducer_file"]).is_file() for result in many["results"])
+    (entry,) = many["properties"]
+    assert entry["id"] == f"generated/{NGRAMS}/{FAMILY}"
+    assert entry["distinct_failures"] == 2 and entry["outcome"] == "failed"
+    assert entry["examples"] >= 2
+    assert many["totals"]["failed"] == 1, "one property, one check, whatever it found"
+    assert many["header"]["families"] == [FAMILY] and many["header"]["max_failures_per_property"] == 3
+
+    code, output = run(tmp_path, monkeypatch, capfd, "--report-dir", "one", "--max-failures-per-property", "1")
+    assert code == 1, output
+    one = read(tmp_path / "one" / "report.json")
+    assert len(one["results"]) == 1 and one["properties"][0]["distinct_failures"] == 1
+    assert one["properties"][0]["stopped_by"] == "max_failures"
+    # the first round is the property as it ran before it kept going: the same first failure
+    assert one["results"][0]["case"] == many["results"][0]["case"]
+
+
+@pytest.mark.slow  # two full runs with shrinking (~15 s); run_property's own determinism is tested below
+def test_keep_going_is_deterministic_under_a_seed(tmp_path, monkeypatch, capfd):
+    found = []
+    for attempt in range(2):
+        code, output = run(tmp_path, monkeypatch, capfd, "--report-dir", f"out{attempt}")
+        assert code == 1, output
+        report = read(tmp_path / f"out{attempt}" / "report.json")
+        entry = {key: value for key, value in report["properties"][0].items() if key != "duration_ms"}
+        found.append(([result["case"] for result in report["results"]], entry))
+    assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("patterns", ["no-such-family/*", f"{FAMILY},invalid/nothing-like-this"])
+def test_families_matching_nothing_is_a_usage_error(tmp_path, monkeypatch, capfd, patterns):
+    from conformance.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    code = main(["run", "--target", "oracle", "--tools", NGRAMS, "--families", patterns, "--report-dir", "out"])
+    output = "".join(capfd.readouterr())
+    assert code == 2, output
+    assert "--families" in output and "matches no generated family" in output
+    assert not (tmp_path / "out" / "report.json").exists()
+
+
+def test_families_restrict_generation_not_fixtures(tmp_path, monkeypatch, capfd):
+    from conformance.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    code = main(["run", "--target", "oracle", "--tools", NGRAMS, "--profile", "quick", "--seed", "1",
+                 "--families", f"invalid/*,generated/{NGRAMS}/valid/short-and-empty", "--report-dir", "out"])
+    output = "".join(capfd.readouterr())
+    assert code == 0, output
+    report = read(tmp_path / "out" / "report.json")
+    families = {entry["family"] for entry in report["properties"]}
+    assert "valid/short-and-empty" in families and "valid/shared-ngrams" not in families
+    assert {family.split("/")[0] for family in families} == {"valid", "invalid"}
+    assert any(result["case"]["origin"] == "fixture" for result in report["results"])
+
+
+def test_max_failures_below_1_is_a_usage_error(tmp_path, monkeypatch, capfd):
+    from conformance.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    code = main(["run", "--target", "oracle", "--max-failures-per-property", "0", "--report-dir", "out"])
+    assert code == 2
+    assert "--max-failures-per-property" in "".join(capfd.readouterr())
+
+
+# -- run_property itself, with a judge standing in for the session -------------------------------
+
+
+def _case(number: int, drawn) -> Case:
+    return Case("bleu-ngrams-count", "1.0.0", f"generated/p/{number}", "generated", "valid", drawn,
+                Expectation("output"))
+
+
+def _judge_by_residue(case: Case) -> CaseResult:
+    """Every input >= 10 fails; its residue mod 3 names the cause (three distinct signatures)."""
+    if case.input < 10:
+        return CaseResult(case, "passed")
+    return CaseResult(case, "failed", "wrong", Mismatch(f"/field{case.input % 3}", 0, 1, "wrong"))
+
+
+def test_run_property_stops_at_max_failures_and_counts_repeats():
+    from hypothesis import strategies as st
+
+    outcome = run_property(st.integers(0, 1000), run_settings("default", "valid"), 7, _case, _judge_by_residue,
+                           PropertyRun(), max_failures=2)
+    assert len(outcome.failures) == 2
+    assert len({failure_signature(failure) for failure in outcome.failures}) == 2
+    # each failure shrunk to the smallest input >= 10 of its own residue class
+    assert {failure.case.input for failure in outcome.failures} <= {10, 11, 12}
+    assert outcome.stats["stopped_by"] == "max_failures"
+    assert outcome.stats["examples"] >= outcome.stats["failed"] + outcome.stats["passed"] - 1
+
+
+def test_run_property_finds_all_three_when_allowed():
+    from hypothesis import strategies as st
+
+    outcome = run_property(st.integers(0, 1000), run_settings("default", "valid"), 7, _case, _judge_by_residue,
+                           PropertyRun(), max_failures=5)
+    assert len({failure_signature(failure) for failure in outcome.failures}) == 3
+    assert all(failure.case.input >= 10 for failure in outcome.failures)
+    assert outcome.stats["stopped_by"] in ("no_new_failure", "examples")
+    assert outcome.stats["repeated_failures"] > 0
+
+
+def test_run_property_gives_the_same_cases_and_results_for_the_same_seed():
+    from hypothesis import strategies as st
+
+    def trace(run_seed: int) -> tuple[list, list]:
+        judged: list = []
+
+        def judge(case: Case) -> CaseResult:
+            judged.append((case.case_id, case.input))
+            return _judge_by_residue(case)
+
+        outcome = run_property(st.integers(0, 1000), run_settings("quick", "valid"), run_seed, _case, judge,
+                               PropertyRun(), max_failures=3)
+        return judged, [(failure.case.case_id, failure.case.input) for failure in outcome.failures]
+
+    assert trace(3) == trace(3)
+    assert trace(3)[0] != trace(4)[0]
+
+
+def test_round_seeds_are_derived_and_fixed():
+    assert round_seed(42, 0) == 42
+    assert round_seed(42, 1) == round_seed(42, 1) != round_seed(42, 2)
+    assert round_seed(42, 1) != round_seed(43, 1)
+
