@@ -30,14 +30,14 @@ def matches(pattern: str, family_name: str, property_id: str) -> bool:
     return fnmatch.fnmatchcase(family_name, pattern) or fnmatch.fnmatchcase(property_id, pattern)
 
 
-def unmatched(patterns: Iterable[str], specs: Iterable[_Property]) -> list[str]:
+def unmatched_patterns(patterns: Iterable[str], specs: Iterable[_Property]) -> list[str]:
     """The patterns that match no family of ``specs``."""
     specs = list(specs)
     return [pattern for pattern in patterns
             if not any(matches(pattern, spec.family.name, spec.id) for spec in specs)]
 
 
-def select(patterns: list[str], specs: Iterable[_Property]) -> list:
+def select_families(patterns: list[str], specs: Iterable[_Property]) -> list:
     """The specs whose family matches some pattern (every spec when there is no pattern)."""
     if not patterns:
         return list(specs)

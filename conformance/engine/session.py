@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from conformance import compare, known_failures
-from conformance.engine import selection
+from conformance.engine.selection import select_families, unmatched_patterns
 from conformance.engine.health import HealthMonitor
 from conformance.engine.options import RunOptions, UsageError
 from conformance.engine.properties import NotServed, PropertyRun, Unhealthy, run_property
@@ -140,7 +140,7 @@ class Session:
     def property_specs(self) -> list[PropertySpec]:
         if not self.options.generated:
             return []
-        return selection.select(self.options.families, self._all_property_specs())
+        return select_families(self.options.families, self._all_property_specs())
 
     def _all_property_specs(self) -> list[PropertySpec]:
         from conformance.strategies import families
@@ -153,7 +153,7 @@ class Session:
         if not self.options.families:
             return
         specs = self._all_property_specs()
-        missing = selection.unmatched(self.options.families, specs)
+        missing = unmatched_patterns(self.options.families, specs)
         if missing:
             names = sorted({spec.family.name for spec in specs})
             raise UsageError(f"--families: {', '.join(map(repr, missing))} matches no generated family of the "
