@@ -122,6 +122,7 @@ class RunRecord:
     properties: list[dict] = field(default_factory=list)  # per property: tool, family, examples run, outcome
     exit_code: int = 0
     unhealthy_reason: str = ""  # set when the run ended early because the target was unhealthy (exit 3)
+    readings: dict = field(default_factory=dict)  # open point id -> the reading the target took (compare.readings)
 
     def to_dict(self) -> dict:
         """The record as plain data; report.json is this plus its totals (conformance.reports.document)."""
@@ -132,4 +133,5 @@ class RunRecord:
             "unhealthy_reason": self.unhealthy_reason,
             "properties": self.properties,
             "results": results,
+            "readings": self.readings,
         }

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from conformance import compare, known_failures
+from conformance.compare.readings import ReadingsLog
 from conformance.engine.selection import select_families, unmatched_patterns
 from conformance.engine.health import HealthMonitor
 from conformance.engine.options import RunOptions, UsageError
@@ -107,6 +108,7 @@ class Session:
         self.results: list[CaseResult] = []
         self.properties: list[dict] = []
         self.health = HealthMonitor()
+        self.readings = ReadingsLog()
         self.harness_errors: list[str] = []
         self._prefetched: dict[str, concurrent.futures.Future] = {}
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
@@ -200,7 +202,9 @@ class Session:
         response = future.result() if future else self._call_unless_unhealthy(case)
         if response is None:
             return CaseResult(case, "skipped", f"not run: the target is unhealthy ({self.health.reason})")
-        verdict = compare.judge(case, compare.expect(case), response)
+        expected = compare.expect(case)
+        verdict = compare.judge(case, expected, response)
+        self.readings.note(case, expected, response, verdict)  # the open points' readings it took
         return CaseResult(case, verdict.outcome, verdict.message, verdict.mismatch, response)
 
     def finalise(self, result: CaseResult) -> CaseResult:
@@ -324,7 +328,7 @@ class Session:
         self.target.close()
         record = RunRecord(header=self.header(command, versions), results=self.results, properties=self.properties,
                            exit_code=EXIT_UNCONCLUDED if interrupted else self.exit_code(),
-                           unhealthy_reason=self.health.reason)
+                           unhealthy_reason=self.health.reason, readings=self.readings.to_dict())
         if self.harness_errors:
             record.header["harness_errors"] = self.harness_errors
         return record

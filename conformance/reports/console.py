@@ -19,6 +19,7 @@ from pathlib import Path
 from conformance.model import OUTCOMES
 import conformance.reports.document as doc
 from conformance.reports.failures import failure_text, failure_view
+from conformance.reports.readings import console_lines as readings_lines
 from conformance.reports.text import LINE_LIMIT, one_line, prose
 
 DETAILED_FAILURES = 10  # explained in full at the end of a run; the rest by id (all are in the reports)
@@ -73,6 +74,7 @@ def summary(document: dict, paths: dict[str, Path] | None = None) -> str:
     if not_served:
         lines.append(f"\nnot served by the target (draft tools answered 'not found', skipped, not failed): "
                      f"{prose(', '.join(not_served))}")
+    lines += readings_lines(document)  # readings of open points the target took
     if document["unhealthy_reason"]:
         lines.append(f"\nTARGET UNHEALTHY, run stopped: {prose(document['unhealthy_reason'])}")
     for error in doc.harness_errors(document):

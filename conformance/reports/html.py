@@ -15,6 +15,7 @@ from typing import Iterable
 from conformance.model import OUTCOMES
 import conformance.reports.document as doc
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
+from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION, reading_rows
 from conformance.reports.text import MAX_LISTED, prose
 
 _CSS = """
@@ -110,6 +111,19 @@ def _html_failure(view: FailureView) -> str:
     )
 
 
+def _html_readings(document: dict) -> list[str]:
+    """The readings of open points the target took (reports/readings.py), one table row per point."""
+    rows = reading_rows(document)
+    if not rows:
+        return []
+    return [
+        f'<h2 id="readings">Readings of open points ({len(rows)})</h2><p>{_e(READINGS_INTRODUCTION)}</p>',
+        _html_table(["open point", "reading the target took", "cases", "for example"],
+                    ([(_e(f"{row.point_id} {row.title}"), ""), (_e(row.reading), ""), (str(row.count), ""),
+                      (_code(row.cases_text()), "")] for row in rows)),
+    ]
+
+
 def render_html(document: dict, views: list[FailureView] | None = None) -> str:
     header, totals = document["header"], document["totals"]
     strict = doc.is_strict(document)
@@ -175,6 +189,7 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
     if len(problems) > len(views):
         parts.append(f"<p>{len(problems) - len(views)} more failures are not shown here; see report.json:</p>")
         parts.append(_html_list(_code(prose(r["case"]["case_id"])) for r in problems[len(views) :][:MAX_LISTED]))
+    parts += _html_readings(document)
     for listing in doc.listings(document, MAX_LISTED):
         parts.append(f"<h2>{_e(listing.title)} ({listing.total})</h2>")
         parts.append(_html_list(f"{_code(check_id)}: {_e(reason)}" for check_id, reason in listing.rows))

@@ -13,6 +13,7 @@ import re
 
 import conformance.reports.document as doc
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
+from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION, reading_rows
 from conformance.reports.text import MAX_LISTED, prose
 
 # Markdown's active characters; "_" only where it could open or close emphasis (not inside a word).
@@ -63,6 +64,19 @@ def _md_failure(view: FailureView) -> list[str]:
         if block.text:
             lines += md_block(block.text, _FENCE_LANGUAGE.get(block.kind, "json"))
     return lines + [""]
+
+
+def _md_readings(document: dict) -> list[str]:
+    """The readings of open points the target took (reports/readings.py), one table row per point."""
+    rows = reading_rows(document)
+    if not rows:
+        return []
+    lines = ["", f"## Readings of open points ({len(rows)})", "", md_text(READINGS_INTRODUCTION), ""]
+    return lines + _md_table(
+        ["open point", "reading the target took", "cases", "for example"],
+        [[md_text(f"{row.point_id} {row.title}"), md_text(row.reading), str(row.count), md_cell_code(row.cases_text())]
+         for row in rows],
+    )
 
 
 def render_markdown(document: dict, views: list[FailureView] | None = None) -> str:
@@ -121,6 +135,7 @@ def render_markdown(document: dict, views: list[FailureView] | None = None) -> s
     if len(problems) > len(views):
         lines.append(f"{len(problems) - len(views)} more failures are not shown here; see report.json:")
         lines += [f"- {md_code(prose(r['case']['case_id']))}" for r in problems[len(views) :][:MAX_LISTED]]
+    lines += _md_readings(document)
     for listing in doc.listings(document, MAX_LISTED):
         lines += ["", f"## {listing.title} ({listing.total})", ""]
         lines += [f"- {md_code(check_id)}: {md_text(reason)}" for check_id, reason in listing.rows]
