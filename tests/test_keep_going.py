@@ -129,6 +129,39 @@ def test_families_restrict_generation_not_fixtures(tmp_path, monkeypatch, capfd)
     assert any(result["case"]["origin"] == "fixture" for result in report["results"])
 
 
+# Answers the preflight (the first call), then crashes on every input.
+CRASHES_AFTER_PREFLIGHT = """
+calls = []
+
+def execute(tool_id, version, payload):
+    calls.append(1)
+    if len(calls) > 1:
+        raise RuntimeError("segfault simulated")
+    import oracle
+    return oracle.execute(tool_id, version, payload)
+"""
+
+
+def test_a_target_crashing_on_generated_cases_still_trips_the_breaker_at_once(tmp_path, monkeypatch, capfd):
+    from conformance.cli import main
+    from conformance.engine.health import MAX_CONSECUTIVE_TRANSPORT_ERRORS
+
+    (tmp_path / "crashes_generated.py").write_text(CRASHES_AFTER_PREFLIGHT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code = main(["run", "--target", "python:crashes_generated", "--tools", NGRAMS, "--generated-only",
+                 "--seed", "1", "--report-dir", "out"])
+    output = "".join(capfd.readouterr())
+    assert code == 3, output
+    report = read(tmp_path / "out" / "report.json")
+    assert "transport errors in a row" in report["unhealthy_reason"]
+    # the first property's examples (its first, its shrinks, a further round's) hit the breaker; after it
+    # nothing is sent: every later property is skipped at its first example, unanswered
+    answered = sum(entry.get(outcome, 0) for entry in report["properties"] for outcome in ("passed", "failed", "errored"))
+    assert answered == MAX_CONSECUTIVE_TRANSPORT_ERRORS
+    assert {entry["outcome"] for entry in report["properties"][1:]} == {"skipped"}
+
+
 def test_max_failures_below_1_is_a_usage_error(tmp_path, monkeypatch, capfd):
     from conformance.cli import main
 
