@@ -12,6 +12,7 @@ One concern a module:
     schema.py    the output_schema check
     diff.py      the exact structural diff and the one JSON-pointer formatter
     floats.py    libm floats within a forward error bound, toFixed boundaries
+    readings.py  which reading of an open point a passing answer took (report.json "readings")
 
 chrF++ ``score`` (six decimals, ties to even on the exact rational), ``score_fraction``
 and ``segment_scores`` are exact strings: no libm is involved.

@@ -2,7 +2,9 @@
 
     options.py     RunOptions: what a run was asked to do (checked: a bad option is a UsageError)
     health.py      the preflight and the circuit breaker over transport errors
-    properties.py  one generated family as a Hypothesis property: generate, shrink, keep the minimal failure
+    properties.py  one generated family as a Hypothesis property: generate, shrink, keep the minimal failure,
+                   and keep going in further rounds for other distinct failures (--max-failures-per-property)
+    selection.py   --families: which generated families a run generates cases for
     session.py     Session: target, prefetch, evaluation (expected output passed explicitly to the
                    verdict), known failures, reproducers, the run record and the exit code
 
