@@ -51,15 +51,8 @@ class NotServed(unittest.SkipTest):
     """The target does not serve the property's (draft) tool: the property is not run."""
 
 
-# Why a property stopped looking for further failures (its entry's "stopped_by").
-STOPPED_BY = {
-    "passed": "every example passed",
-    "max_failures": "--max-failures-per-property distinct failures found",
-    "examples": "the family's example budget was spent",
-    "no_new_failure": "a further round found no new failure",
-    "time": f"the property had run {KEEP_GOING_SECONDS:g} s",
-    "unhealthy": "the target became unhealthy",
-}
+# Why a property stopped (its entry's "stopped_by", described in report.schema.json): passed, max_failures,
+# examples, no_new_failure, time, unhealthy.
 
 
 @dataclass
