@@ -162,6 +162,22 @@ def test_a_target_crashing_on_generated_cases_still_trips_the_breaker_at_once(tm
     assert {entry["outcome"] for entry in report["properties"][1:]} == {"skipped"}
 
 
+def test_k_restricts_fixture_cases_and_properties_and_is_recorded(tmp_path, monkeypatch, capfd):
+    from conformance.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    expression = "javascript-property-names or valid/clipping"
+    code = main(["run", "--target", "oracle", "--tools", NGRAMS, "--profile", "quick", "--seed", "1",
+                 "-k", expression, "--report-dir", "out"])
+    output = "".join(capfd.readouterr())
+    assert code == 0, output
+    report = read(tmp_path / "out" / "report.json")
+    assert report["header"]["keyword"] == expression and "families" not in report["header"]
+    assert [entry["family"] for entry in report["properties"]] == ["valid/clipping"]
+    fixture_ids = {result["case"]["case_id"] for result in report["results"] if result["case"]["origin"] == "fixture"}
+    assert fixture_ids and all("/javascript-property-names#" in case_id for case_id in fixture_ids)
+
+
 def test_max_failures_below_1_is_a_usage_error(tmp_path, monkeypatch, capfd):
     from conformance.cli import main
 
