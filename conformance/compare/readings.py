@@ -35,7 +35,9 @@ def readings_taken(case: Case, expected: Expected, response: TargetResponse | No
     if response.kind == "rejection" and case.expect.kind == "error":
         return _code_readings(case, expected, response)
     if "readings" not in vars(expected):
-        return []  # the verdict never needed another reading: the oracle's answered (Expected caches them)
+        # Expected computes the other readings on first use and caches them: if the verdict never
+        # needed them, the oracle's own reading answered. (Only a shortcut: what follows is right anyway.)
+        return []
     return _points_of(_reading_name(case, expected, response))
 
 
