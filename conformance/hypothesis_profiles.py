@@ -25,7 +25,9 @@ randomness from the seed alone):
     category of family (valid, boundary, invalid): ``RUN_EXAMPLES`` examples each;
     explicit examples, then generation, then shrinking of the first failure only
     (report_multiple_bugs off), no reproduction blob (the run writes its own
-    reproducer files). ``run_settings(profile, category)`` returns it.
+    reproducer files). ``run_settings(profile, category)`` returns it. A property that
+    fails runs again in further rounds under derived seeds with the remaining examples
+    (``engine/properties.py``), each round under this profile.
 
 Profiles of the project's own tests (tests/conftest.py loads ``project``):
 
