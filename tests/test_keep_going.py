@@ -90,7 +90,6 @@ def test_keep_going_reports_both_bugs_and_max_failures_1_only_the_first(tmp_path
     assert one["results"][0]["case"] == many["results"][0]["case"]
 
 
-@pytest.mark.slow  # two full runs with shrinking (~15 s); run_property's own determinism is tested below
 def test_keep_going_is_deterministic_under_a_seed(tmp_path, monkeypatch, capfd):
     found = []
     for attempt in range(2):
