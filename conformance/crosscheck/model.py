@@ -46,6 +46,11 @@ class Divergence:
     clause: str  # the contract text it departs from, quoted
     applies: Callable[[dict], bool]
     tool_id: str = ""  # the contract of the clause: the adapter module it is declared in
+    # What the library answers (its own call, or the mechanism written out), as a partial output
+    # object of the tools its checks belong to, e.g. {"bleu": 1.2e-77}; {} where it cannot say (the
+    # library is missing, the input has no faithful conversion). A run failure is explained by this
+    # entry only where the target's value equals it (catalogue.explaining_failure).
+    library_output: Callable[[dict], dict] | None = None
 
     @property
     def contract_clause(self) -> str:

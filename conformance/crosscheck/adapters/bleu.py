@@ -180,6 +180,19 @@ def sacrebleu_quiet():
         logger.setLevel(level)
 
 
+def library_answer(model):
+    """A Divergence.library_output: {} when the library is not installed or the input has no faithful
+    conversion for it (a token holding whitespace, for sacreBLEU)."""
+    def answer(payload: dict) -> dict:
+        try:
+            return model(payload)
+        except ImportError:
+            return {}
+
+    answer.__doc__ = model.__doc__
+    return answer
+
+
 # --- conditions on BLEU inputs --------------------------------------------------------
 
 
