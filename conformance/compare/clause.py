@@ -64,17 +64,26 @@ def semantics_line(tool: Tool, number: int) -> Clause:
 # ---------------------------------------------------------------- a differing output value
 
 
-def _applicable_lines(entry: Any, payload: Any) -> list[int]:
+def _applicable_lines(entry: Any, payload: Any, option_settled: bool | None) -> list[int]:
     """The lines of a Tool.clauses entry that apply to this input: a plain line always, a
-    (line, option) pair when the input sets the option."""
+    (line, option) pair when the input sets the option. ``option_settled``: True when the
+    difference is known to come from the option's line, False when known not to, None if unknown."""
     entries = entry if isinstance(entry, tuple) else (entry,)
     options = payload if isinstance(payload, dict) else {}
-    return [item if isinstance(item, int) else item[0] for item in entries
-            if isinstance(item, int) or item[1] in options]
+    plain = [item for item in entries if isinstance(item, int)]
+    optional = [item[0] for item in entries if not isinstance(item, int) and item[1] in options]
+    if option_settled is True and optional:
+        return optional
+    if option_settled is False:
+        return plain
+    return plain + optional
 
 
-def output_clause(tool: Tool, payload: Any, pointer: str) -> Clause:
-    """The semantics line defining the field at ``pointer`` (its class, or its nearest listed parent)."""
+def output_clause(tool: Tool, payload: Any, pointer: str, option_settled: bool | None = None) -> Clause:
+    """The semantics line defining the field at ``pointer`` (its class, or its nearest listed parent).
+
+    ``option_settled`` says whether an option's line is known to be the one broken: a value the
+    contract fixes whatever the rounding (False), a rounded value that no rounding gives (True)."""
     where = pointer_class(pointer)
     probe = where
     while probe and probe not in tool.clauses:
@@ -82,7 +91,7 @@ def output_clause(tool: Tool, payload: Any, pointer: str) -> Clause:
     if not probe:
         return unattributed(tool, f"no single semantics line defines {where or 'the whole output'}: "
                                   "its value depends on several")
-    lines = _applicable_lines(tool.clauses[probe], payload)
+    lines = _applicable_lines(tool.clauses[probe], payload, option_settled)
     if len(lines) != 1:
         listed = " and ".join(f"semantics {n}" for n in lines)
         return unattributed(tool, f"{where} is defined by {listed} for this input: either could be broken")

@@ -15,11 +15,14 @@ report.json, the session the results it holds.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from conformance.compare.clause import (Clause, output_clause, pointer_class, rejection_clause, schema_clause,
                                         unattributed)
+from conformance.compare.diff import is_number
+from conformance.compare.floats import FIXED_BY_CONTRACT, on_decimal_grid
 from conformance.compare.schema import SCHEMA_VIOLATION
 from conformance.model import CaseResult
 
@@ -90,9 +93,23 @@ def explain(result: CaseResult | dict) -> Cause:
     elif kind == "violates the output_schema":
         clause = schema_clause(tool, pointer, mismatch["expected"])
     else:
-        clause = output_clause(tool, case["input"], pointer)
+        clause = output_clause(tool, case["input"], pointer, _rounding_settled(case["input"], mismatch))
         divergence = _divergence(case, pointer, entry["response"])
     return Cause(case["tool_id"], pointer_class(pointer), kind, clause, divergence)
+
+
+def _rounding_settled(payload: Any, mismatch: dict | None) -> bool | None:
+    """Whether the ``decimals`` line is the one a differing value breaks: not when the contract fixes
+    the value whatever the rounding (0, 1); yes when no toFixed gives the value; else unknown."""
+    if mismatch is None:
+        return None
+    if FIXED_BY_CONTRACT in str(mismatch["message"]):
+        return False
+    digits, actual = payload.get("decimals") if isinstance(payload, dict) else None, mismatch["actual"]
+    if isinstance(digits, int) and not isinstance(digits, bool) and 0 <= digits <= 15 and is_number(actual) \
+            and math.isfinite(actual) and not on_decimal_grid(actual, digits):
+        return True
+    return None
 
 
 def _divergence(case: dict, pointer: str, response: dict | None):
