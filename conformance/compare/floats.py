@@ -45,7 +45,7 @@ import math
 from decimal import Decimal
 from typing import Any
 
-from conformance.compare.diff import delta as absolute_difference, is_number, short
+from conformance.compare.diff import as_json, delta as absolute_difference, is_number, short
 from conformance.model import Mismatch
 from oracle.bleu_score import ScoreTerms, brevity_penalty, geometric_mean_score
 from oracle.jsnumber import to_fixed
@@ -109,7 +109,7 @@ def full_precision_value(field: str, terms: ScoreTerms) -> float:
 def compare_float_field(field: str, payload: Any, expected: dict, terms: ScoreTerms, actual: Any) -> Mismatch | None:
     pointer = f"/{field}"
     if not is_number(actual) or not math.isfinite(absolute_difference(0, actual)):
-        return Mismatch(pointer, expected[field], short(actual), f"expected a finite number, got {short(actual)!r}")
+        return Mismatch(pointer, expected[field], short(actual), f"expected a finite number, got {as_json(short(actual))}")
     exact, bound = exact_full_precision(field, terms)
     decimals = payload.get("decimals") if isinstance(payload, dict) else None
     if exact is not None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import fastjsonschema
 
-from conformance.compare.diff import json_pointer, short
+from conformance.compare.diff import as_json, json_pointer, short
 from conformance.model import Mismatch
 from oracle.contracts import Contract
 from oracle.validation import describe_violation
@@ -55,11 +55,23 @@ def output_schema_error(contract: Contract, result: Any) -> Mismatch | None:
                     f"(keyword {error.validator}: {json.dumps(short(error.validator_value))})")
 
 
-_DESCRIBED = frozenset({"type", "maxItems", "minItems", "maxLength", "minLength", "minimum", "maximum", "enum"})
+_DESCRIBED = frozenset({"type", "maxItems", "minItems", "maxLength", "minLength", "minimum", "maximum"})
 
 
 def _in_words(error, where: str) -> str:
-    """``/bleu is 1.5, more than the maximum 1``: the value and the bound in words."""
-    if error.validator in _DESCRIBED:
+    """``/bleu is 1.5, more than the maximum 1``: the value and the bound in words, values as JSON."""
+    keyword, bound, instance = error.validator, error.validator_value, error.instance
+    if keyword in _DESCRIBED:
         return f"{where} {describe_violation(error)}"
-    return f"{where}: {error.message if len(error.message) <= 200 else 'violates ' + str(error.validator)}"
+    if keyword == "enum":
+        return f"{where} must be one of {', '.join(map(as_json, bound))}, got {as_json(short(instance))}"
+    if keyword == "const":
+        return f"{where} must be {as_json(bound)}, got {as_json(short(instance))}"
+    if keyword == "required" and isinstance(instance, dict):
+        missing = [key for key in bound if key not in instance]
+        return f"{where} lacks the required key{'s' if len(missing) > 1 else ''} {', '.join(map(as_json, missing))}"
+    if keyword == "additionalProperties" and isinstance(instance, dict):
+        allowed = error.schema.get("properties", {})
+        extra = [key for key in instance if key not in allowed]
+        return f"{where} has keys the schema does not allow: {as_json(short(extra))}"
+    return f"{where} violates the keyword {keyword}"
