@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conformance.reports.failures import Block, whole_output_diff
-from conformance.reports.groups import clause_text
+from conformance.reports.groups import clause_label, clause_text
 from conformance.reports.text import prose, render_value
 
 MAX_MEMBERS_SHOWN = 12  # the rest are counted; report.json lists every member
@@ -25,6 +25,7 @@ class GroupView:
     title: str
     facts: list[tuple[str, str]]  # labels in GROUP_PROSE_FACTS are sentences, the rest values
     blocks: list[Block]
+    brief: str = ""  # one line after the title in the list of groups: the clause, the divergence
 
     @property
     def anchor(self) -> str:
@@ -66,7 +67,8 @@ def group_view(number: int, group: dict, results_by_id: dict[str, dict]) -> Grou
     facts += _difference_facts(group["difference"])
     facts.append(("members", members_text(group["members"])))
     title = f"{group['count']}× {prose(group['title'])}"
-    return GroupView(number, title, facts, _diff_block(results_by_id.get(group["smallest_case"])))
+    brief = f"breaks {clause_label(group['clause'])}" + (f" · {divergence['id']}" if divergence else "")
+    return GroupView(number, title, facts, _diff_block(results_by_id.get(group["smallest_case"])), prose(brief))
 
 
 def group_views(document: dict) -> list[GroupView]:

@@ -103,11 +103,15 @@ def _finished(group: dict) -> dict:
     return group
 
 
+def clause_label(clause: dict) -> str:
+    """``semantics 5``, ``limit max_token_bytes``, ``schema output_schema /bleu maximum``, ``unattributed``."""
+    if clause["kind"] == "semantics" and clause["number"] is not None:
+        return f"semantics {clause['number']}"
+    return f"{clause['kind']} {clause['name']}" if clause["name"] else clause["kind"]
+
+
 def clause_text(clause: dict) -> str:
     """``semantics 5: "bleu = ..."``, ``limit max_token_bytes: limits: max_token_bytes 128``, ``unattributed: why``."""
-    if clause["kind"] == "semantics" and clause["number"] is not None:
-        label = f"semantics {clause['number']}"
-    else:
-        label = f"{clause['kind']} {clause['name']}" if clause["name"] else clause["kind"]
+    label = clause_label(clause)
     quoted = f"“{clause['text']}”" if clause["kind"] == "semantics" else clause["text"]
     return f"{clause['tool']} {label}: {quoted}"

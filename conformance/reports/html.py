@@ -49,6 +49,7 @@ dt { color: var(--muted); } dd { margin: 0; }
 .del { color: var(--bad); background: #ffebe9; display: block; } .add { color: var(--ok); background: #dafbe1; display: block; } .hunk { color: var(--muted); display: block; } .line { display: block; }
 ul.plain { padding-left: 1.2rem; }
 .group { border: 1px solid var(--line); border-left: 4px solid var(--bad); border-radius: 6px; margin: .6rem 0; padding: .2rem .9rem .3rem; }
+ol.groups { padding-left: 0; list-style: none; margin: .3rem 0 .8rem; }
 .group h3 { font-size: 1rem; margin: .4rem 0; overflow-wrap: anywhere; }
 footer { margin-top: 2rem; color: var(--muted); font-size: .85rem; }
 """
@@ -130,8 +131,10 @@ def html_groups(document: dict) -> list[str]:
     views = group_views(document)
     if not views:
         return []
+    listed = "".join(f'<li><a href="#{view.anchor}">G{view.number}. {_e(view.title)}</a> '
+                     f'<span class="note">{_e(view.brief)}</span></li>' for view in views)
     return [f'<section id="failure-groups"><h2>{_e(groups_heading(document))}</h2>',
-            *(_html_group(view) for view in views), "</section>"]
+            f'<ol class="plain groups">{listed}</ol>', *(_html_group(view) for view in views), "</section>"]
 
 
 def render_html(document: dict, views: list[FailureView] | None = None) -> str:

@@ -84,6 +84,8 @@ def md_groups(document: dict) -> list[str]:
     if not views:
         return []
     lines = [f"## {md_text(groups_heading(document))}", ""]
+    lines += [f"- G{view.number}. {md_text(view.title)} — {md_text(view.brief)}" for view in views]
+    lines.append("")
     for view in views:
         lines += _md_group(view)
     return lines
