@@ -29,8 +29,10 @@ def as_json(value: Any) -> str:
 
 def short(value: Any) -> Any:
     """The value, or the beginning of its JSON text when that is longer than 200 characters."""
-    if value is None or isinstance(value, (bool, int, float)):
+    if value is None or isinstance(value, (bool, float)):
         return value
+    if isinstance(value, int) and value.bit_length() > 4_000:  # beyond what str() may print
+        return f"<integer of {value.bit_length():,} bits>"
     text = as_json(value)
     return value if len(text) <= 200 else text[:197] + "..."
 

@@ -131,8 +131,9 @@ def html_groups(document: dict) -> list[str]:
     views = group_views(document)
     if not views:
         return []
-    listed = "".join(f'<li><a href="#{view.anchor}">G{view.number}. {_e(view.title)}</a> '
-                     f'<span class="note">{_e(view.brief)}</span></li>' for view in views)
+    # (no links: nothing on the page points anywhere, not even within it)
+    listed = "".join(f'<li><b>G{view.number}.</b> {_e(view.title)} <span class="note">{_e(view.brief)}</span></li>'
+                     for view in views)
     return [f'<section id="failure-groups"><h2>{_e(groups_heading(document))}</h2>',
             f'<ol class="plain groups">{listed}</ol>', *(_html_group(view) for view in views), "</section>"]
 
