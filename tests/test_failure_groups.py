@@ -114,6 +114,22 @@ def test_a_rejection_names_the_rule_that_rejects(payload, kind, name):
     assert (clause.kind, clause.name) == (kind, name)
 
 
+def test_an_over_rejection_names_the_clause_its_fixture_was_written_for():
+    """fixtures/bleu-corpus-compute/1.0.0/closest-reference.json#tie-goes-to-shorter has the source
+    "semantics 3: reference_length r sums ..."; a generated case has no such source."""
+    from conformance.compare.signature import explain
+
+    def rejected(case_id: str, origin: str) -> dict:
+        case = Case(CORPUS, V, case_id, origin, "valid", TWO_TOKENS, Expectation("output"))
+        response = TargetResponse("rejection", error_code="invalid_input")
+        return json.loads(json.dumps(CaseResult(case, "failed", "rejected", None, response).to_dict()))
+
+    fixture = explain(rejected(f"{CORPUS}/{V}/closest-reference#tie-goes-to-shorter", "fixture"))
+    assert (fixture.kind, fixture.clause.number, fixture.clause.text) == (
+        "rejected a valid input", 3, contract_line(CORPUS, 3))
+    assert explain(rejected(f"generated/{CORPUS}/valid/x/1", "generated")).clause.kind == "unattributed"
+
+
 # ---------------------------------------------------------------- divergences: one catalogue, two uses
 
 

@@ -12,6 +12,7 @@ input every rule accepts: the clause is "unattributed", never a guess.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import asdict, dataclass
@@ -96,6 +97,28 @@ def output_clause(tool: Tool, payload: Any, pointer: str, option_settled: bool |
         listed = " and ".join(f"semantics {n}" for n in lines)
         return unattributed(tool, f"{where} is defined by {listed} for this input: either could be broken")
     return semantics_line(tool, lines[0])
+
+
+# ---------------------------------------------------------------- what a fixture says it tests
+
+
+@functools.lru_cache(maxsize=1)
+def _fixture_sources() -> dict[str, str]:
+    from conformance.fixtures import load_files
+
+    return {f"{data['tool']}/{data['version']}/{data['topic']}#{case['id']}": case.get("source", "")
+            for _, data in load_files() for case in data["cases"]}
+
+
+def fixture_clause(tool: Tool, case_id: str) -> Clause | None:
+    """The one semantics line a fixture case's ``source`` names, if it names exactly one and nothing else
+    (a source also naming a limit, a schema keyword or a second line settles nothing)."""
+    source = _fixture_sources().get(case_id, "")
+    lines = set(re.findall(r"\bsemantics (\d+)\b", source))
+    if len(lines) != 1 or re.search(r"\bsemantics \d+ and\b|limits|input_schema", source):
+        return None
+    number = int(lines.pop())
+    return semantics_line(tool, number) if 1 <= number <= len(tool.contract.semantics) else None
 
 
 # ---------------------------------------------------------------- a rejection

@@ -19,8 +19,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.compare.clause import (Clause, output_clause, pointer_class, rejection_clause, schema_clause,
-                                        unattributed)
+from conformance.compare.clause import (Clause, fixture_clause, output_clause, pointer_class, rejection_clause,
+                                        schema_clause, unattributed)
 from conformance.compare.diff import is_number
 from conformance.compare.floats import FIXED_BY_CONTRACT, on_decimal_grid
 from conformance.compare.schema import SCHEMA_VIOLATION
@@ -88,8 +88,9 @@ def explain(result: CaseResult | dict) -> Cause:
         clause = unattributed(tool, "the target gave no answer to judge")
     elif case["expect"]["kind"] == "error":
         clause = rejection_clause(tool, case["input"])
-    elif kind == "rejected a valid input":
-        clause = unattributed(tool, "every rule of the contract accepts this input; the target's own rule rejects it")
+    elif kind == "rejected a valid input":  # the clause the fixture was written for, where it names one
+        clause = fixture_clause(tool, case["case_id"]) or unattributed(
+            tool, "every rule of the contract accepts this input; the target's own rule rejects it")
     elif kind == "violates the output_schema":
         clause = schema_clause(tool, pointer, mismatch["expected"])
     else:
