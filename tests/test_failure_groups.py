@@ -166,6 +166,33 @@ def test_sacrebleus_brevity_penalty_of_empty_lengths_is_recognised():
     assert explaining_failure(CORPUS, empty, "/brevity_penalty", {**output, "brevity_penalty": 0.5}) is None
 
 
+def test_sentence_divergences_are_recognised_by_the_libraries_own_answers():
+    """bleu-sentence-compute, hypothesis "a b c" against "a b d" (hand computation): unigrams 2/3,
+    bigrams 1/2 ("a b"), no trigram match (0/1), no 4-gram (l_4 = 0). NLTK's method0 gives a tiny
+    positive score; sacreBLEU's add-k reports m_n + 1 and l_n + 1 for n >= 2."""
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+    from sacrebleu.metrics import BLEU
+
+    tool = "bleu-sentence-compute"
+    unsmoothed = {"hypothesis": ["a", "b", "c"], "references": [["a", "b", "d"]], "smoothing": "none"}
+    expected = oracle.execute(tool, V, unsmoothed)
+    assert (expected["matches"], expected["totals"], expected["bleu"]) == ([2, 1, 0, 0], [3, 2, 1, 0], 0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nltk = sentence_bleu(unsmoothed["references"], unsmoothed["hypothesis"],
+                             smoothing_function=SmoothingFunction().method0)
+    assert explaining_failure(tool, unsmoothed, "/bleu", {**expected, "bleu": nltk}).id == "nltk-method0-zero-precision"
+    add_k = {**unsmoothed, "smoothing": "chen-cherry-2"}
+    score = BLEU(tokenize="none", smooth_method="add-k", smooth_value=1, effective_order=False).sentence_score(
+        "a b c", ["a b d"])
+    smoothed = {**oracle.execute(tool, V, add_k), "matches": list(score.counts), "totals": list(score.totals)}
+    assert (smoothed["matches"], smoothed["totals"]) == ([2, 2, 1, 1], [3, 3, 2, 1])
+    assert explaining_failure(tool, add_k, "/matches/1", smoothed).id == "sacrebleu-add-k-smoothed-counts"
+    # a field the entry cannot change is never explained by it, whatever the library answers there
+    empty = {"hypothesis": [], "references": [[]], "smoothing": "none"}
+    assert explaining_failure(tool, empty, "/bleu", {**oracle.execute(tool, V, empty), "bleu": 0.0}) is None
+
+
 # ---------------------------------------------------------------- rendering defects (item 6)
 
 
@@ -201,15 +228,19 @@ def test_a_command_reproduce_line_is_not_labelled_curl():
 def test_an_in_process_traceback_keeps_the_frame_that_raised():
     from conformance.targets.inprocess import InProcessTarget
 
-    def deep(n):
-        if n == 0:
-            raise ZeroDivisionError("the frame that raised")
-        return deep(n - 1)
+    def raising():
+        raise ZeroDivisionError("the frame that raised")
 
-    response = InProcessTarget("python:t", lambda *_: deep(60)).call(CORPUS, V, TWO_TOKENS)
+    def handling(*_):
+        try:
+            raise ValueError("a long first exception " + "x" * 5_000)
+        except ValueError:
+            raising()  # "During handling of the above exception": the traceback ends with this frame
+
+    response = InProcessTarget("python:t", handling).call(CORPUS, V, TWO_TOKENS)
     assert response.raw.rstrip().endswith("ZeroDivisionError: the frame that raised")
     assert 'raise ZeroDivisionError("the frame that raised")' in response.raw
-    assert len(response.raw) < 1_000
+    assert len(response.raw) <= 2_100 and "chars cut" in response.raw  # bounded: the middle frames are cut
 
 
 # ---------------------------------------------------------------- checked like a user would (item 7)

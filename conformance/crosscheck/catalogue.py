@@ -47,8 +47,8 @@ def explaining_failure(tool_id: str, payload: Any, pointer: str, output: Any) ->
     """The catalogued divergence that explains a run failure, or None.
 
     ``pointer`` is where the target's ``output`` first differs from the contract's. An entry explains
-    it only when it is about this tool (one of its checks compares the tool), it applies to the
-    input, and the library's own answer (``library_output``) is the target's for the whole output
+    it only when it is about this tool (one of its checks compares the tool) and can change that
+    field (its ``fields``), it applies to the input, and the library's own answer (``library_output``) is the target's for the whole output
     field holding that pointer (every part the model predicts): the same "looks like" a cross-check
     would see. A value near the library's but not it, or an entry without a model, explains nothing.
     """
@@ -57,7 +57,8 @@ def explaining_failure(tool_id: str, payload: Any, pointer: str, output: Any) ->
         return None
     about_tool = {check.id for check in checks() if check.tool_id == tool_id}
     for divergence in CATALOGUE:
-        if divergence.library_output is None or not about_tool.intersection(divergence.checks):
+        if divergence.library_output is None or not about_tool.intersection(divergence.checks) \
+                or not divergence.changes_output_field(field):
             continue
         try:
             if not (isinstance(payload, dict) and divergence.applies(payload)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Callable
@@ -58,6 +59,11 @@ class Divergence:
 
     def changes(self, field_name: str) -> bool:
         return any(fnmatchcase(field_name, pattern) for pattern in self.fields)
+
+    def changes_output_field(self, key: str) -> bool:
+        """Can it change this top-level output field? ("bleu * 100" and "segments[0].totals" name
+        the fields bleu and segments.)"""
+        return any(re.match(r"[a-z_]+", pattern).group() == key for pattern in self.fields)
 
 
 @dataclass(frozen=True)

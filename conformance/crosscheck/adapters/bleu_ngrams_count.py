@@ -95,7 +95,7 @@ DIVERGENCES = [
         id="nltk-bleu-short-segment-denominator",
         libraries=("nltk",),
         checks=("nltk/corpus_bleu", "nltk/modified_precision"),
-        fields=("bleu", "segments[[]*[]].totals"),
+        fields=("bleu", "totals", "segments[[]*[]].totals"),
         what_differs="the precision denominator of an order a segment is too short for: 1 instead of 0 "
                      "(so corpus BLEU is lower when other segments have that order)",
         mechanism="modified_precision returns Fraction(numerator, max(1, count), _normalize=False) and "
