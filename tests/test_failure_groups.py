@@ -130,6 +130,19 @@ def test_an_over_rejection_names_the_clause_its_fixture_was_written_for():
     assert explain(rejected(f"generated/{CORPUS}/valid/x/1", "generated")).clause.kind == "unattributed"
 
 
+def test_a_pathological_input_still_gets_a_signature():
+    """The keep-going run asks for the signature of every failure: a deeply nested input must not break it."""
+    from conformance.compare.signature import failure_signature
+
+    deep: list = []
+    for _ in range(3_000):
+        deep = [deep]
+    case = Case(CORPUS, V, f"generated/{CORPUS}/invalid/x/1", "generated", "invalid",
+                {"hypotheses": deep, "references": [[["a"]]]}, Expectation("error", "invalid_input"))
+    signature = failure_signature(CaseResult(case, "failed", "answered", None, TargetResponse("result", result={})))
+    assert signature[0] == CORPUS
+
+
 # ---------------------------------------------------------------- divergences: one catalogue, two uses
 
 

@@ -83,6 +83,15 @@ def explain(result: CaseResult | dict) -> Cause:
     tool = oracle.tool(case["tool_id"], case["version"])
     kind = failure_kind(entry)
     pointer = mismatch["pointer"] if mismatch else ""
+    try:
+        clause, divergence = _clause_and_divergence(tool, entry, kind, pointer)
+    except (RecursionError, ArithmeticError, LookupError, TypeError, ValueError) as exc:  # a pathological input
+        clause, divergence = unattributed(tool, f"the suite could not attribute it ({type(exc).__name__})"), None
+    return Cause(case["tool_id"], pointer_class(pointer), kind, clause, divergence)
+
+
+def _clause_and_divergence(tool, entry: dict, kind: str, pointer: str) -> tuple[Clause, Any]:
+    case, mismatch = entry["case"], entry["mismatch"]
     divergence = None
     if kind == "transport error":
         clause = unattributed(tool, "the target gave no answer to judge")
@@ -96,7 +105,7 @@ def explain(result: CaseResult | dict) -> Cause:
     else:
         clause = output_clause(tool, case["input"], pointer, _rounding_settled(case["input"], mismatch))
         divergence = _divergence(case, pointer, entry["response"])
-    return Cause(case["tool_id"], pointer_class(pointer), kind, clause, divergence)
+    return clause, divergence
 
 
 def _rounding_settled(payload: Any, mismatch: dict | None) -> bool | None:
@@ -122,4 +131,8 @@ def _divergence(case: dict, pointer: str, response: dict | None):
 
 def failure_signature(result: CaseResult | dict) -> tuple[str, ...]:
     """The signature of a failed or errored case (what groups it with others of the same cause)."""
-    return explain(result).signature
+    try:
+        return explain(result).signature
+    except RecursionError:  # an input nested too deeply even to copy: one cause of its own
+        case = result.case.tool_id if isinstance(result, CaseResult) else result["case"]["tool_id"]
+        return (case, "", "nested too deeply to explain", "unattributed:", "")
