@@ -12,6 +12,8 @@ One concern a module:
     schema.py    the output_schema check
     diff.py      the exact structural diff and the one JSON-pointer formatter
     floats.py    libm floats within a forward error bound, toFixed boundaries
+    clause.py    the contract clause a failure breaks (a semantics line, a limit, a schema keyword)
+    signature.py a failure's cause (kind, pointer class, clause, divergence): what groups failures
 
 chrF++ ``score`` (six decimals, ties to even on the exact rational), ``score_fraction``
 and ``segment_scores`` are exact strings: no libm is involved.

@@ -4,7 +4,8 @@
     checks(document) -> [Check]          # THE unit every report counts
     totals(document) -> {outcome: n}     # the counts every report shows
 
-``report.json`` is ``RunRecord.to_dict()`` with its totals, made JSON-safe and validated against
+``report.json`` is ``RunRecord.to_dict()`` with its totals and its failure groups (groups.py:
+the failures by cause, biggest first), made JSON-safe and validated against
 ``report.schema.json`` before anything is written. Every other format (markdown.py,
 html.py, junit.py, console.py) is rendered from this document, never from the in-memory
 records, so they cannot see more, or other, than report.json says.
