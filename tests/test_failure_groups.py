@@ -86,6 +86,19 @@ def test_a_differing_count_names_the_semantics_line_defining_it():
     assert (clause.kind, clause.number, clause.text) == ("semantics", 2, contract_line(CORPUS, 2))
 
 
+@pytest.mark.parametrize("tool", oracle.tools(), ids=lambda tool: tool.label)
+def test_every_clause_a_tool_lists_names_its_field(tool):
+    """Tool.clauses is written by hand: each line it lists must name the field it defines (a key of the
+    pointer, underscores read as spaces, any case), and a (line, option) pair its option."""
+    for pointer, entry in tool.clauses.items():
+        keys = [key.replace("_", " ") for key in pointer.split("/") if key and key != "*"]
+        for item in entry if isinstance(entry, tuple) else (entry,):
+            number, option = (item, None) if isinstance(item, int) else item
+            line = contract_line(tool.id, number).replace("_", " ").lower()
+            assert any(key in line for key in keys), (pointer, number)
+            assert option is None or option in line, (pointer, number, option)
+
+
 def test_decimals_name_a_line_only_where_the_value_settles_which():
     tool = oracle.tool(CORPUS, V)
     rounded = {**TWO_TOKENS, "decimals": 4}
