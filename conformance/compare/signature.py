@@ -1,10 +1,11 @@
 """A failure's signature: what makes two failing cases the same cause.
 
-Cases with one signature are one group in the reports, and a generated property keeps
-generating after its first failure until it has seen a few distinct signatures. The
-signature is (tool, the class of the JSON pointer of the first telling difference with
-array indices replaced by ``*``, the kind of difference, the contract clause it breaks,
-the catalogued divergence that explains it or "").
+A generated property keeps generating after its first failure until it has seen a few distinct
+signatures, and the reports group failures by signature (and by the catalogued divergence that
+explains them: reports.groups). The signature is (tool, the class of the JSON pointer of the
+first telling difference with array indices replaced by ``*``, the kind of difference, the
+contract clause it breaks). It is cheap: naming a divergence may call the library, so only
+the reports do it.
 
     explain(result) -> Cause               kind, pointer class, clause (compare.clause), divergence
     failure_signature(result) -> tuple     the signature of a failed or errored case
@@ -39,8 +40,7 @@ class Cause:
 
     @property
     def signature(self) -> tuple[str, ...]:
-        divergence = self.divergence.id if self.divergence is not None else ""
-        return (self.tool_id, self.pointer_class, self.kind, self.clause.key, divergence)
+        return (self.tool_id, self.pointer_class, self.kind, self.clause.key)
 
 
 def _as_dict(result: CaseResult | dict) -> dict:
@@ -74,8 +74,9 @@ def failure_kind(result: CaseResult | dict) -> str:
     return "wrong value" if mismatch else "other"
 
 
-def explain(result: CaseResult | dict) -> Cause:
-    """The cause of a failed or errored case: its kind, where, the clause it breaks, the divergence."""
+def explain(result: CaseResult | dict, divergence: bool = True) -> Cause:
+    """The cause of a failed or errored case: its kind, where, the clause it breaks, and (unless
+    ``divergence`` is false) the catalogued divergence explaining it."""
     import oracle
 
     entry = _as_dict(result)
@@ -84,13 +85,13 @@ def explain(result: CaseResult | dict) -> Cause:
     kind = failure_kind(entry)
     pointer = mismatch["pointer"] if mismatch else ""
     try:
-        clause, divergence = _clause_and_divergence(tool, entry, kind, pointer)
+        clause, found = _clause_and_divergence(tool, entry, kind, pointer, divergence)
     except (RecursionError, ArithmeticError, LookupError, TypeError, ValueError) as exc:  # a pathological input
-        clause, divergence = unattributed(tool, f"the suite could not attribute it ({type(exc).__name__})"), None
-    return Cause(case["tool_id"], pointer_class(pointer), kind, clause, divergence)
+        clause, found = unattributed(tool, f"the suite could not attribute it ({type(exc).__name__})"), None
+    return Cause(case["tool_id"], pointer_class(pointer), kind, clause, found)
 
 
-def _clause_and_divergence(tool, entry: dict, kind: str, pointer: str) -> tuple[Clause, Any]:
+def _clause_and_divergence(tool, entry: dict, kind: str, pointer: str, with_divergence: bool) -> tuple[Clause, Any]:
     case, mismatch = entry["case"], entry["mismatch"]
     divergence = None
     if kind == "transport error":
@@ -104,7 +105,7 @@ def _clause_and_divergence(tool, entry: dict, kind: str, pointer: str) -> tuple[
         clause = schema_clause(tool, pointer, mismatch["expected"])
     else:
         clause = output_clause(tool, case["input"], pointer, _rounding_settled(case["input"], mismatch))
-        divergence = _divergence(case, pointer, entry["response"])
+        divergence = _divergence(case, pointer, entry["response"]) if with_divergence else None
     return clause, divergence
 
 
@@ -132,7 +133,7 @@ def _divergence(case: dict, pointer: str, response: dict | None):
 def failure_signature(result: CaseResult | dict) -> tuple[str, ...]:
     """The signature of a failed or errored case (what groups it with others of the same cause)."""
     try:
-        return explain(result).signature
+        return explain(result, divergence=False).signature
     except RecursionError:  # an input nested too deeply even to copy: one cause of its own
         case = result.case.tool_id if isinstance(result, CaseResult) else result["case"]["tool_id"]
-        return (case, "", "nested too deeply to explain", "unattributed:", "")
+        return (case, "", "nested too deeply to explain", "unattributed:")

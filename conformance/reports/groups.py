@@ -3,7 +3,8 @@
     failure_groups(problems) -> [group]    problems: report.json results that fail the run
 
 One group per failure signature (compare.signature: tool, JSON pointer class of the first telling
-difference, kind of difference, the clause it breaks, the catalogued divergence explaining it).
+difference, kind of difference, the clause it breaks) and catalogued divergence explaining it (a
+library's known departure is a cause of its own, beside the same difference it does not explain).
 Each group holds its count, its clause, its divergence (or null), its members (case ids), its
 smallest input (the smallest member by JSON size: generated members are already shrunk) and
 that member's first difference. Pure functions over the results; every report renders the groups
@@ -47,7 +48,7 @@ def _cause(result: dict) -> Cause | None:
 
 def _unexplained_signature(result: dict) -> tuple[str, ...]:
     case = result["case"]
-    return (case["tool_id"], "", result["outcome"], "unattributed", "")
+    return (case["tool_id"], "", result["outcome"], "unattributed:")
 
 
 def failure_groups(problems: list[dict]) -> list[dict]:
@@ -56,9 +57,10 @@ def failure_groups(problems: list[dict]) -> list[dict]:
     for result in problems:
         cause = _cause(result)
         signature = cause.signature if cause is not None else _unexplained_signature(result)
-        group = groups.get(signature)
+        divergence = cause.divergence.id if cause is not None and cause.divergence is not None else ""
+        group = groups.get((*signature, divergence))
         if group is None:
-            group = groups[signature] = _new_group(result, signature, cause)
+            group = groups[(*signature, divergence)] = _new_group(result, signature, cause)
         group["members"].append(result["case"]["case_id"])
         if input_size(result) < group["_smallest_size"]:
             _take_smallest(group, result)
