@@ -50,4 +50,7 @@ TOOL = Tool(
     compute=compute,
     float_fields=("brevity_penalty",),  # exp of a libm: compared within a bound
     float_terms=float_terms,
+    # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
+    clauses={"/brevity_penalty": (3, (4, "decimals")), "/candidate_length": 2, "/reference_length": 2,
+             "/closest_reference_lengths": 2, "/closest_reference_lengths/*": 2},
 )

@@ -59,4 +59,8 @@ TOOL = Tool(
     compute=compute,
     float_fields=("bleu", "brevity_penalty"),  # exp/log of a libm: compared within a bound
     float_terms=corpus_terms,
+    # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
+    clauses={"/bleu": (5, (6, "decimals")), "/brevity_penalty": (4, (6, "decimals")), "/candidate_length": 3,
+             "/reference_length": 3, "/max_order": 2, "/matches": 2, "/matches/*": 2, "/totals": 2,
+             "/totals/*": 2},
 )

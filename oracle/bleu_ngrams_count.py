@@ -64,4 +64,10 @@ TOOL = Tool(
     compute=compute,
     # "Output larger than 1,000,000 UTF-8 bytes of JSON is limit_exceeded"
     output_checks=(OUTPUT_SIZE_LIMIT,),
+    # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
+    clauses={"/max_order": 2, "/matches": 3, "/matches/*": 3, "/totals": 3, "/totals/*": 3,
+             "/segments": 4, "/segments/*": 4, "/segments/*/segment": 4, "/segments/*/matches": 3,
+             "/segments/*/matches/*": 3, "/segments/*/totals": 3, "/segments/*/totals/*": 3,
+             "/ngrams": 4, "/ngrams/*": 4, "/ngrams/*/segment": 4, "/ngrams/*/order": 4, "/ngrams/*/ngram": 4,
+             "/ngrams/*/count": 2, "/ngrams/*/max_reference_count": 2, "/ngrams/*/clipped_count": 2},
 )

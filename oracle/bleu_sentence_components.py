@@ -43,4 +43,7 @@ TOOL = Tool(
         SENTENCE_LIMITS,
     ),
     compute=compute,
+    # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
+    clauses={"/max_order": 2, "/matches": 3, "/matches/*": 3, "/totals": 3, "/totals/*": 3,
+             "/candidate_length": 4, "/reference_length": 4},
 )

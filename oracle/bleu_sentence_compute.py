@@ -84,4 +84,8 @@ TOOL = Tool(
     compute=compute,
     float_fields=("bleu", "brevity_penalty"),  # exp/log of a libm: compared within a bound
     float_terms=float_terms,
+    # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
+    clauses={"/bleu": (9, (11, "decimals")), "/brevity_penalty": (3, (11, "decimals")), "/candidate_length": 2,
+             "/reference_length": 2, "/matches": 12, "/matches/*": 12, "/totals": 12, "/totals/*": 12,
+             "/max_order": 12, "/orders_used": 8, "/smoothing": 12},
 )

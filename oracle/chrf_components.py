@@ -99,4 +99,12 @@ TOOL = Tool(
     ),
     compute=compute,
     steps={"lowercase": chrf.lowercase},
+    # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
+    # (a score depends on every line: not listed, so a wrong score is "unattributed")
+    clauses={"/char_order": 1, "/word_order": 1, "/whitespace": 3, "/beta": 7, "/lowercase": 7,
+             "/statistics": 6, "/statistics/*": 6, "/statistics/*/unit": 6, "/statistics/*/order": 6,
+             "/statistics/*/hypothesis_ngrams": 6, "/statistics/*/matches": 5,
+             "/segments/*/segment": 6, "/segments/*/statistics/*": 6, "/segments/*/statistics/*/unit": 6,
+             "/segments/*/statistics/*/order": 6, "/segments/*/statistics/*/hypothesis_ngrams": 6,
+             "/segments/*/statistics/*/matches": 5, "/score_fraction": 8},
 )

@@ -56,4 +56,7 @@ TOOL = Tool(
     ),
     compute=compute,
     steps={"lowercase": chrf.lowercase},
+    # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
+    # (a score depends on every line: not listed, so a wrong score is "unattributed")
+    clauses={"/word_order": 1, "/beta": 5, "/lowercase": 5, "/score_fraction": 6},
 )

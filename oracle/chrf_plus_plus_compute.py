@@ -63,4 +63,10 @@ TOOL = Tool(
     ),
     compute=compute,
     steps={"lowercase": chrf.lowercase, "corpus_statistics": chrf.corpus_statistics},
+    # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
+    # (a score depends on every line: not listed, so a wrong score is "unattributed")
+    clauses={"/beta": 5, "/lowercase": 5, "/score_fraction": 6,
+             "/word_tokens/*/hypothesis": (3, (5, "lowercase")), "/word_tokens/*/reference": (3, (5, "lowercase")),
+             "/word_tokens/*/hypothesis/*": (3, (5, "lowercase")),
+             "/word_tokens/*/reference/*": (3, (5, "lowercase"))},
 )

@@ -8,6 +8,7 @@ Every tool module (``oracle/<tool_id with _>.py``) defines ``TOOL = Tool(...)``:
     output_checks  rules on the finished output (e.g. an output-size limit)
     float_fields   output fields computed through a libm ``exp``/``log`` (compared within a bound),
     float_terms    the exact statistics of an output those fields are computed from
+    clauses        the semantics line defining each output field (the clause a wrong value breaks)
 
 ``Tool.execute`` runs the three in order. The parts are seams: a reading of an open point
 is the same tool with one part swapped (``replacing(old, new)``, ``without(part)``,
@@ -37,9 +38,15 @@ class Tool:
     float_fields: tuple[str, ...] = ()
     # (payload, output) -> oracle.bleu_score.ScoreTerms: the exact statistics the float fields come from
     float_terms: Callable[[Any, dict], Any] | None = None
+    # The semantics line (1-based) defining each output field, by JSON pointer class ("/segments/*/totals"):
+    # a line number, or a tuple of them in which a (line, option) pair counts only when the input sets
+    # that option (e.g. "decimals"). Reports name the clause a differing value breaks from it; a field
+    # not listed, or with more than one applicable line, is "unattributed".
+    clauses: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", MappingProxyType(dict(self.steps)))
+        object.__setattr__(self, "clauses", MappingProxyType(dict(self.clauses)))
 
     @property
     def label(self) -> str:

@@ -89,6 +89,9 @@ def _describe(error: jsonschema.ValidationError) -> str:
     return error.message if len(error.message) <= 200 else f"violates {keyword}"
 
 
+describe_violation = _describe  # the plain words of a schema violation, for reports of outputs too
+
+
 def json_type(value: Any) -> str:
     """The JSON type of a value in words ("an integer", "null"), for messages."""
     if value is None:
@@ -124,16 +127,22 @@ class Schema:
     prop: str
     leave: frozenset[str] = frozenset()
 
-    def check(self, payload: dict, contract: Contract) -> None:
+    def violation(self, payload: dict, contract: Contract) -> jsonschema.ValidationError | None:
+        """The violation this rule reports (the keyword the reports name), or None."""
         if self.prop not in payload:
-            return  # optional and omitted: required keys were checked before
+            return None  # optional and omitted: required keys were checked before
         errors = [error for error in contract.property_validator(self.prop).iter_errors(payload[self.prop])
                   if error.validator not in self.leave]
         if not errors:
-            return
+            return None
         # the shallowest violation, then the first in document order, then by keyword rank
-        first = min(errors, key=lambda e: (len(e.absolute_path), [(isinstance(p, str), p) for p in e.absolute_path],
-                                           _KEYWORD_RANK.get(e.validator, 9)))
+        return min(errors, key=lambda e: (len(e.absolute_path), [(isinstance(p, str), p) for p in e.absolute_path],
+                                          _KEYWORD_RANK.get(e.validator, 9)))
+
+    def check(self, payload: dict, contract: Contract) -> None:
+        first = self.violation(payload, contract)
+        if first is None:
+            return
         code = LIMIT_EXCEEDED if first.validator in LIMIT_KEYWORDS else INVALID_INPUT
         path = format_path([self.prop, *first.absolute_path])
         raise ContractError(code, f"{path}: {_describe(first)}")

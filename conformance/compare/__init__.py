@@ -13,6 +13,8 @@ One concern a module:
     diff.py      the exact structural diff and the one JSON-pointer formatter
     floats.py    libm floats within a forward error bound, toFixed boundaries
     readings.py  which reading of an open point a passing answer took (report.json "readings")
+    clause.py    the contract clause a failure breaks (a semantics line, a limit, a schema keyword)
+    signature.py a failure's cause (kind, pointer class, clause, divergence): what groups failures
 
 chrF++ ``score`` (six decimals, ties to even on the exact rational), ``score_fraction``
 and ``segment_scores`` are exact strings: no libm is involved.

@@ -6,6 +6,7 @@ strings, arrays and objects exactly; extra or missing keys are differences.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -18,8 +19,21 @@ def escape(key: Any) -> str:
     return json_pointer([key])[1:]
 
 
+def as_json(value: Any) -> str:
+    """A value as JSON text for a message (``null``, ``true``, ``"a"``; never Python's None or True)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):  # NaN and infinities (allowed here), or a non-JSON object
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)
+
+
 def short(value: Any) -> Any:
-    text = repr(value)
+    """The value, or the beginning of its JSON text when that is longer than 200 characters."""
+    if value is None or isinstance(value, (bool, float)):
+        return value
+    if isinstance(value, int) and value.bit_length() > 4_000:  # beyond what str() may print
+        return f"<integer of {value.bit_length():,} bits>"
+    text = as_json(value)
     return value if len(text) <= 200 else text[:197] + "..."
 
 
@@ -83,5 +97,5 @@ def first_difference(expected: Any, actual: Any, pointer: str = "", skip_top_lev
     if _same_scalar(expected, actual):
         return None
     found_delta = delta(expected, actual) if is_number(expected) and is_number(actual) else None
-    return Mismatch(pointer, expected, short(actual), f"expected {expected!r}, got {short(actual)!r}",
+    return Mismatch(pointer, expected, short(actual), f"expected {as_json(short(expected))}, got {as_json(short(actual))}",
                     delta=found_delta, tolerance=0.0 if found_delta is not None else None)

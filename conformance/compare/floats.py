@@ -45,7 +45,7 @@ import math
 from decimal import Decimal
 from typing import Any
 
-from conformance.compare.diff import delta as absolute_difference, is_number, short
+from conformance.compare.diff import as_json, delta as absolute_difference, is_number, short
 from conformance.model import Mismatch
 from oracle.bleu_score import ScoreTerms, brevity_penalty, geometric_mean_score
 from oracle.jsnumber import to_fixed
@@ -57,6 +57,7 @@ SAFETY = 4  # on top of the factor 2 for the oracle's own error
 SUBNORMAL_ULPS = 4
 SMALLEST_NORMAL = 2.0**-1022
 SMALLEST_SUBNORMAL = 2.0**-1074
+FIXED_BY_CONTRACT = "the contract fixes this value"  # in the message of a value compared exactly (0 or 1)
 
 
 def brevity_penalty_bound(c: int, r: int) -> float:
@@ -108,7 +109,7 @@ def full_precision_value(field: str, terms: ScoreTerms) -> float:
 def compare_float_field(field: str, payload: Any, expected: dict, terms: ScoreTerms, actual: Any) -> Mismatch | None:
     pointer = f"/{field}"
     if not is_number(actual) or not math.isfinite(absolute_difference(0, actual)):
-        return Mismatch(pointer, expected[field], short(actual), f"expected a finite number, got {short(actual)!r}")
+        return Mismatch(pointer, expected[field], short(actual), f"expected a finite number, got {as_json(short(actual))}")
     exact, bound = exact_full_precision(field, terms)
     decimals = payload.get("decimals") if isinstance(payload, dict) else None
     if exact is not None:
@@ -116,7 +117,7 @@ def compare_float_field(field: str, payload: Any, expected: dict, terms: ScoreTe
         if actual == wanted:
             return None
         return Mismatch(pointer, wanted, actual,
-                        f"expected exactly {wanted!r} (the contract fixes this value), got {actual!r}",
+                        f"expected exactly {wanted!r} ({FIXED_BY_CONTRACT}), got {actual!r}",
                         delta=abs(actual - wanted), tolerance=0.0)
     value = full_precision_value(field, terms)
     tolerance = float_tolerance(value, bound)
@@ -137,11 +138,18 @@ def acceptable_rounded(value: float, tolerance: float, digits: int) -> tuple[Dec
     return Decimal(low), Decimal(high)
 
 
+def on_decimal_grid(actual: float, digits: int) -> bool:
+    """Is the number one that toFixed(digits) can give (read back as a double)?"""
+    step = Decimal(1).scaleb(-digits)
+    as_decimal = Decimal(repr(float(actual)))
+    return as_decimal == as_decimal.quantize(step) or float(as_decimal.quantize(step)) == float(actual)
+
+
 def _compare_rounded(pointer: str, value: float, tolerance: float, digits: int, actual: float) -> Mismatch | None:
     low, high = acceptable_rounded(value, tolerance, digits)
     step = Decimal(1).scaleb(-digits)
     as_decimal = Decimal(repr(float(actual)))
-    on_grid = as_decimal == as_decimal.quantize(step) or float(as_decimal.quantize(step)) == float(actual)
+    on_grid = on_decimal_grid(actual, digits)
     if on_grid and low <= as_decimal.quantize(step) <= high:
         return None
     wanted = float(to_fixed(value, digits))

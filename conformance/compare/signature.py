@@ -1,40 +1,139 @@
 """A failure's signature: what makes two failing cases the same cause.
 
-Cases with one signature are one group in the reports, and a generated property keeps
-generating after its first failure until it has seen a few distinct signatures. The
-signature is (tool, the class of the JSON pointer of the first telling difference with
-array indices replaced by ``*``, the kind of difference, the outcome).
+A generated property keeps generating after its first failure until it has seen a few distinct
+signatures, and the reports group failures by signature (and by the catalogued divergence that
+explains them: reports.groups). The signature is (tool, the class of the JSON pointer of the
+first telling difference with array indices replaced by ``*``, the kind of difference, the
+contract clause it breaks). It is cheap: naming a divergence may call the library, so only
+the reports do it.
+
+    explain(result) -> Cause               kind, pointer class, clause (compare.clause), divergence
+    failure_signature(result) -> tuple     the signature of a failed or errored case
+
+``result`` is a CaseResult or its report.json form (a dict): the reports group the results of
+report.json, the session the results it holds.
 """
 
 from __future__ import annotations
 
-import re
+import math
+from dataclasses import dataclass
+from typing import Any
 
+from conformance.compare.clause import (Clause, fixture_clause, output_clause, pointer_class, rejection_clause,
+                                        schema_clause, unattributed)
+from conformance.compare.diff import is_number
+from conformance.compare.floats import FIXED_BY_CONTRACT, on_decimal_grid
+from conformance.compare.schema import SCHEMA_VIOLATION
 from conformance.model import CaseResult
 
-_INDEX = re.compile(r"/\d+(?=/|$)")
+__all__ = ["Cause", "explain", "failure_kind", "failure_signature", "pointer_class"]
 
 
-def pointer_class(pointer: str) -> str:
-    """``/segments/3/precisions/0`` -> ``/segments/*/precisions/*``: one class for every index."""
-    return _INDEX.sub("/*", pointer)
+@dataclass(frozen=True)
+class Cause:
+    tool_id: str
+    pointer_class: str
+    kind: str
+    clause: Clause
+    divergence: Any  # conformance.crosscheck.model.Divergence | None
+
+    @property
+    def signature(self) -> tuple[str, ...]:
+        return (self.tool_id, self.pointer_class, self.kind, self.clause.key)
 
 
-def failure_signature(result: CaseResult) -> tuple[str, ...]:
+def _as_dict(result: CaseResult | dict) -> dict:
+    return result.to_dict() if isinstance(result, CaseResult) else result
+
+
+def failure_kind(result: CaseResult | dict) -> str:
+    """What went wrong, in a few words: the second half of a group's title."""
+    entry = _as_dict(result)
+    case, response, mismatch = entry["case"], entry["response"] or {}, entry["mismatch"] or {}
+    status = response.get("status")
+    rejection_expected = case["expect"]["kind"] == "error"
+    if entry["outcome"] == "errored" or response.get("kind") == "transport_error":
+        server_error = isinstance(status, int) and status >= 500 and rejection_expected
+        return "HTTP 5xx for an invalid input" if server_error else "transport error"
+    if rejection_expected:
+        if response.get("kind") == "result":
+            return "answered an invalid input"
+        return "wrong error code" if mismatch.get("pointer") == "/error/code" else "HTTP 5xx for an invalid input"
+    if response.get("kind") == "rejection":
+        return "rejected a valid input"
+    message = str(mismatch.get("message", ""))
+    if message.startswith(SCHEMA_VIOLATION):
+        return "violates the output_schema"
+    for start, kind in (("missing key", "missing key"), ("unexpected key", "unexpected key"),
+                        ("expected an ", "wrong type")):
+        if message.startswith(start):
+            return kind
+    if " items, got " in message:
+        return "wrong length"
+    return "wrong value" if mismatch else "other"
+
+
+def explain(result: CaseResult | dict, divergence: bool = True) -> Cause:
+    """The cause of a failed or errored case: its kind, where, the clause it breaks, and (unless
+    ``divergence`` is false) the catalogued divergence explaining it."""
+    import oracle
+
+    entry = _as_dict(result)
+    case, mismatch = entry["case"], entry["mismatch"]
+    tool = oracle.tool(case["tool_id"], case["version"])
+    kind = failure_kind(entry)
+    pointer = mismatch["pointer"] if mismatch else ""
+    try:
+        clause, found = _clause_and_divergence(tool, entry, kind, pointer, divergence)
+    except (RecursionError, ArithmeticError, LookupError, TypeError, ValueError) as exc:  # a pathological input
+        clause, found = unattributed(tool, f"the suite could not attribute it ({type(exc).__name__})"), None
+    return Cause(case["tool_id"], pointer_class(pointer), kind, clause, found)
+
+
+def _clause_and_divergence(tool, entry: dict, kind: str, pointer: str, with_divergence: bool) -> tuple[Clause, Any]:
+    case, mismatch = entry["case"], entry["mismatch"]
+    divergence = None
+    if kind == "transport error":
+        clause = unattributed(tool, "the target gave no answer to judge")
+    elif case["expect"]["kind"] == "error":
+        clause = rejection_clause(tool, case["input"])
+    elif kind == "rejected a valid input":  # the clause the fixture was written for, where it names one
+        clause = fixture_clause(tool, case["case_id"]) or unattributed(
+            tool, "every rule of the contract accepts this input; the target's own rule rejects it")
+    elif kind == "violates the output_schema":
+        clause = schema_clause(tool, pointer, mismatch["expected"])
+    else:
+        clause = output_clause(tool, case["input"], pointer, _rounding_settled(case["input"], mismatch))
+        divergence = _divergence(case, pointer, entry["response"]) if with_divergence else None
+    return clause, divergence
+
+
+def _rounding_settled(payload: Any, mismatch: dict | None) -> bool | None:
+    """Whether the ``decimals`` line is the one a differing value breaks: not when the contract fixes
+    the value whatever the rounding (0, 1); yes when no toFixed gives the value; else unknown."""
+    if mismatch is None:
+        return None
+    if FIXED_BY_CONTRACT in str(mismatch["message"]):
+        return False
+    digits, actual = payload.get("decimals") if isinstance(payload, dict) else None, mismatch["actual"]
+    if isinstance(digits, int) and not isinstance(digits, bool) and 0 <= digits <= 15 and is_number(actual) \
+            and math.isfinite(actual) and not on_decimal_grid(actual, digits):
+        return True
+    return None
+
+
+def _divergence(case: dict, pointer: str, response: dict | None):
+    from conformance.crosscheck.catalogue import explaining_failure  # the catalogue's second use
+
+    output = response.get("result") if response else None
+    return explaining_failure(case["tool_id"], case["input"], pointer, output)
+
+
+def failure_signature(result: CaseResult | dict) -> tuple[str, ...]:
     """The signature of a failed or errored case (what groups it with others of the same cause)."""
-    mismatch = result.mismatch
-    kind = _kind(result)
-    where = pointer_class(mismatch.pointer) if mismatch is not None else ""
-    return (result.case.tool_id, where, kind, result.outcome)
-
-
-def _kind(result: CaseResult) -> str:
-    response = result.response
-    if result.outcome == "errored" or (response is not None and response.kind == "transport_error"):
-        return "transport_error"
-    if result.mismatch is None:
-        return "other"
-    expected, actual = result.mismatch.expected, result.mismatch.actual
-    if type(expected) is not type(actual):
-        return "type"
-    return "value"
+    try:
+        return explain(result, divergence=False).signature
+    except RecursionError:  # an input nested too deeply even to copy: one cause of its own
+        case = result.case.tool_id if isinstance(result, CaseResult) else result["case"]["tool_id"]
+        return (case, "", "nested too deeply to explain", "unattributed:")

@@ -107,18 +107,40 @@ def _reading_answering_with(expected: Expected, result: Any) -> str:
 
 
 def compare_output(tool: Tool, payload: Any, expected: dict, actual: Any) -> Mismatch | None:
-    """The first difference between an expected output and the target's (schema-valid) output:
-    exact fields first (a wrong count explains a wrong score), then the libm-computed floats."""
+    """The first telling difference between an expected output and the target's (schema-valid) output."""
+    found = output_differences(tool, payload, expected, actual)
+    return found[0] if found else None
+
+
+def output_differences(tool: Tool, payload: Any, expected: dict, actual: Any) -> list[Mismatch]:
+    """The differences, the telling one first: a score that does not even follow from the target's own
+    statistics (a wrong mechanism of its own: NLTK's zero-precision floor) comes first, brevity_penalty
+    before the bleu made from it; then the first exact field (a wrong count explains a wrong score);
+    then the scores that differ only through those statistics. (At most one exact difference is
+    listed: the whole-output diff of the reports shows every other one.)"""
     float_fields = [f for f in tool.float_fields if isinstance(expected, dict) and f in expected]
-    found = first_difference(expected, actual, "", skip_top_level=set(float_fields))
-    if found:
-        return found
+    exact = first_difference(expected, actual, "", skip_top_level=set(float_fields))
+    if not isinstance(actual, dict) or any(field not in actual for field in float_fields):
+        return [exact] if exact else []  # the structural difference says it
     terms = tool.float_terms(payload, expected) if float_fields else None
-    for field in float_fields:
-        found = compare_float_field(field, payload, expected, terms, actual[field])
-        if found:
-            return found
-    return None
+    floats = [found for field in float_fields
+              if (found := compare_float_field(field, payload, expected, terms, actual[field])) is not None]
+    if not floats:
+        return [exact] if exact else []
+    own = sorted((m for m in floats if not _follows_from_own_statistics(tool, payload, actual, m.pointer[1:])),
+                 key=lambda m: m.pointer != "/brevity_penalty")  # bleu is made from brevity_penalty
+    derived = [m for m in floats if m not in own]
+    return [*own, *([exact] if exact else []), *derived]
+
+
+def _follows_from_own_statistics(tool: Tool, payload: Any, actual: dict, field: str) -> bool:
+    """Is the target's value of a float field what the contract's formula gives for the target's own
+    counts and lengths (so that a difference in those explains it)? Unknown counts as yes."""
+    try:
+        terms = tool.float_terms(payload, actual)
+        return compare_float_field(field, payload, actual, terms, actual[field]) is None
+    except (ArithmeticError, ValueError, TypeError, KeyError, IndexError):  # statistics too wrong to use
+        return True
 
 
 def _excerpt(response: TargetResponse) -> str:

@@ -13,7 +13,11 @@ entry to a reproducer where it applies and the values differ).
 
 from __future__ import annotations
 
-from conformance.crosscheck.adapters import agreements, divergences
+import math
+from typing import Any
+
+from conformance.crosscheck.adapters import agreements, checks, divergences
+from conformance.crosscheck.comparison import REL_TOL
 from conformance.crosscheck.model import Agreement, Divergence
 
 CATALOGUE: list[Divergence] = list(divergences())
@@ -34,3 +38,48 @@ def explaining(check_id: str, payload: dict, differences: list[str] | None = Non
 def explains(divergence_ids: list[str], differences: list[str]) -> bool:
     entries = [CATALOGUE_BY_ID[i] for i in divergence_ids]
     return all(any(d.changes(name) for d in entries) for name in differences)
+
+
+# ---------------------------------------------------------------- run failures: the catalogue's second use
+
+
+def explaining_failure(tool_id: str, payload: Any, pointer: str, output: Any) -> Divergence | None:
+    """The catalogued divergence that explains a run failure, or None.
+
+    ``pointer`` is where the target's ``output`` first differs from the contract's. An entry explains
+    it only when it is about this tool (one of its checks compares the tool) and can change that
+    field (its ``fields``), it applies to the input, and the library's own answer (``library_output``) is the target's for the whole output
+    field holding that pointer (every part the model predicts): the same "looks like" a cross-check
+    would see. A value near the library's but not it, or an entry without a model, explains nothing.
+    """
+    field = pointer.split("/")[1].replace("~1", "/").replace("~0", "~") if pointer.count("/") else None
+    if field is None or not isinstance(output, dict) or field not in output:
+        return None
+    about_tool = {check.id for check in checks() if check.tool_id == tool_id}
+    for divergence in CATALOGUE:
+        if divergence.library_output is None or not about_tool.intersection(divergence.checks) \
+                or not divergence.changes_output_field(field):
+            continue
+        try:
+            if not (isinstance(payload, dict) and divergence.applies(payload)):
+                continue
+            predicted = divergence.library_output(payload)
+        except (ArithmeticError, LookupError, TypeError, ValueError):  # an input the model cannot take
+            continue
+        if field in predicted and agrees(predicted[field], output[field]):
+            return divergence
+    return None
+
+
+def agrees(library: Any, target: Any) -> bool:
+    """Is the target's value the library's wherever the library's (partial) value says something?
+    Numbers within REL_TOL (0 only equals 0), a boolean never a number, the rest exactly."""
+    if isinstance(library, dict):
+        return isinstance(target, dict) and all(k in target and agrees(v, target[k]) for k, v in library.items())
+    if isinstance(library, list):
+        return isinstance(target, list) and len(library) == len(target) and all(map(agrees, library, target))
+    if isinstance(library, bool) or isinstance(target, bool):
+        return type(library) is type(target) and library == target
+    if isinstance(library, (int, float)) and isinstance(target, (int, float)):
+        return math.isclose(library, target, rel_tol=REL_TOL, abs_tol=0.0)
+    return library == target

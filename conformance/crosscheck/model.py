@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Callable
@@ -46,6 +47,11 @@ class Divergence:
     clause: str  # the contract text it departs from, quoted
     applies: Callable[[dict], bool]
     tool_id: str = ""  # the contract of the clause: the adapter module it is declared in
+    # What the library answers (its own call, or the mechanism written out), as a partial output
+    # object of the tools its checks belong to, e.g. {"bleu": 1.2e-77}; {} where it cannot say (the
+    # library is missing, the input has no faithful conversion). A run failure is explained by this
+    # entry only where the target's value equals it (catalogue.explaining_failure).
+    library_output: Callable[[dict], dict] | None = None
 
     @property
     def contract_clause(self) -> str:
@@ -53,6 +59,11 @@ class Divergence:
 
     def changes(self, field_name: str) -> bool:
         return any(fnmatchcase(field_name, pattern) for pattern in self.fields)
+
+    def changes_output_field(self, key: str) -> bool:
+        """Can it change this top-level output field? ("bleu * 100" and "segments[0].totals" name
+        the fields bleu and segments.)"""
+        return any(re.match(r"[a-z_]+", pattern).group() == key for pattern in self.fields)
 
 
 @dataclass(frozen=True)

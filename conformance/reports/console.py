@@ -20,6 +20,7 @@ from conformance.model import OUTCOMES
 import conformance.reports.document as doc
 from conformance.reports.failures import failure_text, failure_view
 from conformance.reports.readings import console_lines as readings_lines
+from conformance.reports.group_views import group_views, groups_heading
 from conformance.reports.text import LINE_LIMIT, one_line, prose
 
 DETAILED_FAILURES = 10  # explained in full at the end of a run; the rest by id (all are in the reports)
@@ -67,9 +68,21 @@ def failures_text(document: dict, detailed: int = DETAILED_FAILURES) -> list[str
     return lines
 
 
+def groups_text(document: dict) -> list[str]:
+    """The failure groups, biggest first: what to fix, before the failures one by one."""
+    views = group_views(document)
+    if not views:
+        return []
+    lines = ["", groups_heading(document) + ":"]
+    for view in views:
+        lines.append(f"{view.number}. {view.title}")
+        lines += [f"    {label}: {one_line(text, LINE_LIMIT)}" for label, text in view.facts]
+    return lines
+
+
 def summary(document: dict, paths: dict[str, Path] | None = None) -> str:
     """Everything a run prints when it ends."""
-    lines = ["", summary_table(document), *failures_text(document)]
+    lines = ["", summary_table(document), *groups_text(document), *failures_text(document)]
     not_served = document["header"].get("not_served") or []
     if not_served:
         lines.append(f"\nnot served by the target (draft tools answered 'not found', skipped, not failed): "

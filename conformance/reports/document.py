@@ -4,7 +4,8 @@
     checks(document) -> [Check]          # THE unit every report counts
     totals(document) -> {outcome: n}     # the counts every report shows
 
-``report.json`` is ``RunRecord.to_dict()`` with its totals, made JSON-safe and validated against
+``report.json`` is ``RunRecord.to_dict()`` with its totals and its failure groups (groups.py:
+the failures by cause, biggest first), made JSON-safe and validated against
 ``report.schema.json`` before anything is written. Every other format (markdown.py,
 html.py, junit.py, console.py) is rendered from this document, never from the in-memory
 records, so they cannot see more, or other, than report.json says.
@@ -33,6 +34,7 @@ import jsonschema
 
 from conformance import __version__
 from conformance.model import OUTCOMES, RunRecord
+from conformance.reports.groups import failure_groups
 from conformance.reports.text import LONE_SURROGATE, MAX_DEPTH, json_scalar, prose, render_value
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "report.schema.json"
@@ -142,7 +144,9 @@ def build_document(record: RunRecord) -> dict:
             )
     document = record.to_dict()
     # the one definition of what is counted: once per fixture case and once per generated property
-    return json_safe({"header": document.pop("header"), "totals": totals(document), **document})
+    document = json_safe({"header": document.pop("header"), "totals": totals(document), **document})
+    document["failure_groups"] = json_safe(failure_groups(problem_results(document)))  # the failures by cause
+    return document
 
 
 def report_document(record: RunRecord) -> dict:

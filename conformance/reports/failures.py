@@ -214,6 +214,11 @@ def _answer_parts(result: dict) -> tuple[list[tuple[str, str]], list[Block]]:
     return facts, blocks
 
 
+def reproduce_label(command: str) -> str:
+    """What a reproduce line is: "curl" only when it is a curl command."""
+    return "curl" if command.startswith("curl ") else "shell"
+
+
 def failure_view(number: int, result: dict, header: dict) -> FailureView:
     """Everything a person needs to understand and reproduce one failure."""
     case, mismatch, response = result["case"], result["mismatch"], result["response"]
@@ -230,9 +235,10 @@ def failure_view(number: int, result: dict, header: dict) -> FailureView:
     input_facts, input_block = _input_parts(result)
     answer_facts, answer_blocks = _answer_parts(result)
     blocks = [input_block, *answer_blocks]
-    for label in ("replay", "curl"):
-        if result[label]:
-            blocks.append(Block(label, *command_text(result[label]), kind="command"))
+    if result["replay"]:
+        blocks.append(Block("replay", *command_text(result["replay"]), kind="command"))
+    if result["curl"]:  # the target's own reproduce line: curl for HTTP, a shell pipe for a command
+        blocks.append(Block(reproduce_label(result["curl"]), *command_text(result["curl"]), kind="command"))
     title = f"{result['outcome']} · {tool_label(case['tool_id'], case['version'])} · {prose(case['case_id'])}"
     return FailureView(number, result["outcome"], title, facts + input_facts + answer_facts, blocks)
 

@@ -16,6 +16,7 @@ from conformance.model import OUTCOMES
 import conformance.reports.document as doc
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
 from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION, reading_rows
+from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
 from conformance.reports.text import MAX_LISTED, prose
 
 _CSS = """
@@ -48,6 +49,9 @@ dt { color: var(--muted); } dd { margin: 0; }
 .label { font-weight: 600; margin-top: .4rem; } .note { color: var(--muted); font-style: italic; font-weight: 400; }
 .del { color: var(--bad); background: #ffebe9; display: block; } .add { color: var(--ok); background: #dafbe1; display: block; } .hunk { color: var(--muted); display: block; } .line { display: block; }
 ul.plain { padding-left: 1.2rem; }
+.group { border: 1px solid var(--line); border-left: 4px solid var(--bad); border-radius: 6px; margin: .6rem 0; padding: .2rem .9rem .3rem; }
+ol.groups { padding-left: 0; list-style: none; margin: .3rem 0 .8rem; }
+.group h3 { font-size: 1rem; margin: .4rem 0; overflow-wrap: anywhere; }
 footer { margin-top: 2rem; color: var(--muted); font-size: .85rem; }
 """
 
@@ -122,6 +126,28 @@ def _html_readings(document: dict) -> list[str]:
                     ([(_e(f"{row.point_id} {row.title}"), ""), (_e(row.reading), ""), (str(row.count), ""),
                       (_code(row.cases_text()), "")] for row in rows)),
     ]
+def _html_group(view: GroupView) -> str:
+    facts = "".join(
+        f"<dt>{_e(label)}</dt><dd>{_e(text) if label in GROUP_PROSE_FACTS else _code(text)}</dd>"
+        for label, text in view.facts
+    )
+    blocks = "".join(
+        f'<div class="label">{_e(block.label)}</div><pre>{_html_diff(block.text)}</pre>' for block in view.blocks
+    )
+    return (f'<div class="group" id="{view.anchor}"><h3 class="group-title">G{view.number}. {_e(view.title)}</h3>'
+            f"<dl>{facts}</dl>{blocks}</div>")
+
+
+def html_groups(document: dict) -> list[str]:
+    """The failure groups, biggest first: the first screen of report.html shows them."""
+    views = group_views(document)
+    if not views:
+        return []
+    # (no links: nothing on the page points anywhere, not even within it)
+    listed = "".join(f'<li><b>G{view.number}.</b> {_e(view.title)} <span class="note">{_e(view.brief)}</span></li>'
+                     for view in views)
+    return [f'<section id="failure-groups"><h2>{_e(groups_heading(document))}</h2>',
+            f'<ol class="plain groups">{listed}</ol>', *(_html_group(view) for view in views), "</section>"]
 
 
 def render_html(document: dict, views: list[FailureView] | None = None) -> str:
@@ -143,6 +169,7 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
         f'<span>exit code {document["exit_code"]} · target {_code(target)}</span>',
         '<ul class="totals">' + "".join(f"<li><b>{totals[o]}</b>{_e(o)}</li>" for o in OUTCOMES) + "</ul>",
     ]
+    parts += html_groups(document)  # the failures by cause lead the page
     if errors:
         parts.append(
             f"<h2>Harness errors ({len(errors)})</h2><p>The suite itself failed here, so the run could not conclude:</p>"

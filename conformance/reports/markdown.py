@@ -14,6 +14,7 @@ import re
 import conformance.reports.document as doc
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
 from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION, reading_rows
+from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
 from conformance.reports.text import MAX_LISTED, prose
 
 # Markdown's active characters; "_" only where it could open or close emphasis (not inside a word).
@@ -77,6 +78,29 @@ def _md_readings(document: dict) -> list[str]:
         [[md_text(f"{row.point_id} {row.title}"), md_text(row.reading), str(row.count), md_cell_code(row.cases_text())]
          for row in rows],
     )
+def _md_group(view: GroupView) -> list[str]:
+    lines = [f"### G{view.number}. {md_text(view.title)}", ""]
+    lines += [
+        f"- **{md_text(label)}:** {md_text(text) if label in GROUP_PROSE_FACTS else md_code(text)}"
+        for label, text in view.facts
+    ]
+    for block in view.blocks:
+        lines += ["", f"**{md_text(block.label)}**" + (f" ({md_text(block.note)})" if block.note else "")]
+        lines += md_block(block.text, _FENCE_LANGUAGE.get(block.kind, "json"))
+    return lines + [""]
+
+
+def md_groups(document: dict) -> list[str]:
+    """The failure groups, biggest first: report.md leads with them."""
+    views = group_views(document)
+    if not views:
+        return []
+    lines = [f"## {md_text(groups_heading(document))}", ""]
+    lines += [f"- G{view.number}. {md_text(view.title)} — {md_text(view.brief)}" for view in views]
+    lines.append("")
+    for view in views:
+        lines += _md_group(view)
+    return lines
 
 
 def render_markdown(document: dict, views: list[FailureView] | None = None) -> str:
@@ -91,6 +115,7 @@ def render_markdown(document: dict, views: list[FailureView] | None = None) -> s
         doc.totals_text(document["totals"]),
         "",
     ]
+    lines += md_groups(document)  # the failures by cause lead the report
     errors = doc.harness_errors(document)
     if errors:
         lines += [f"## Harness errors ({len(errors)})", ""]

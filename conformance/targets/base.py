@@ -32,6 +32,16 @@ def excerpt(text: str | bytes, limit: int = EXCERPT_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more chars]"
 
 
+def excerpt_keeping_end(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """A bounded excerpt that keeps both ends and cuts the middle: a traceback's last frame (the one
+    that raised) and its exception line are at the end."""
+    if len(text) <= limit:
+        return text
+    head = limit // 4
+    tail = limit - head
+    return f"{text[:head]}... [{len(text) - limit} chars cut] ...{text[-tail:]}"
+
+
 def read_error_code(body: Any) -> str | None:
     """The error code in the common error-body shapes, if any.
 

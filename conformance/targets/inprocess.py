@@ -15,7 +15,9 @@ from typing import Any
 
 import oracle
 from conformance.model import TargetResponse
-from conformance.targets.base import TargetSpecError, excerpt
+from conformance.targets.base import TargetSpecError, excerpt, excerpt_keeping_end
+
+TRACEBACK_CHARS = 2_000  # a traceback's last frames (long paths, carets) need more than an answer's excerpt
 
 
 class InProcessTarget:
@@ -41,7 +43,8 @@ class InProcessTarget:
                 return TargetResponse("rejection", error_code=str(code), raw=excerpt(str(exc)),
                                       duration_ms=elapsed, detail=f"{type(exc).__name__}")
             last_line = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            return TargetResponse("transport_error", raw=excerpt(traceback.format_exc()), duration_ms=elapsed,
+            return TargetResponse("transport_error", raw=excerpt_keeping_end(traceback.format_exc(), TRACEBACK_CHARS),
+                                  duration_ms=elapsed,
                                   detail=f"raised {excerpt(last_line, 200)}")
         return TargetResponse("result", result=result, duration_ms=(time.monotonic() - started) * 1000)
 

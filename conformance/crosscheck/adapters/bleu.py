@@ -180,14 +180,37 @@ def sacrebleu_quiet():
         logger.setLevel(level)
 
 
+def library_answer(model):
+    """A Divergence.library_output: {} when the library is not installed or the input has no faithful
+    conversion for it (a token holding whitespace, for sacreBLEU)."""
+    def answer(payload: dict) -> dict:
+        try:
+            return model(payload)
+        except ImportError:
+            return {}
+
+    answer.__doc__ = model.__doc__
+    return answer
+
+
 # --- conditions on BLEU inputs --------------------------------------------------------
 
 
+_last_counts: tuple = (None, None)  # (the payload object, its counts): several conditions ask about one input
+
+
 def corpus_counts(payload: dict) -> tuple[list[int], list[int]]:
-    """The corpus m_n and l_n of a BLEU input."""
+    """The corpus m_n and l_n of a BLEU input (the last input's kept: the conditions of several catalogue
+    entries are asked in turn about one input, which nothing mutates)."""
+    global _last_counts
+    last_payload, counts = _last_counts
+    if last_payload is payload:
+        return counts
     n = max_order(payload)
     per_segment = [segment_statistics(h, refs, n) for h, refs in zip(payload["hypotheses"], payload["references"])]
-    return corpus_sums(per_segment, n)
+    counts = corpus_sums(per_segment, n)
+    _last_counts = (payload, counts)
+    return counts
 
 
 def empty_candidate_and_reference(payload: dict) -> bool:

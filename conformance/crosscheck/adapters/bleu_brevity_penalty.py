@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.crosscheck.adapters.bleu import sacrebleu_bleu
+from conformance.crosscheck.adapters.bleu import library_answer, sacrebleu_bleu
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER
@@ -38,8 +38,8 @@ def length_inputs(draw) -> dict:
 INPUTS = length_inputs()
 
 
-def sacrebleu_brevity_penalty(payload: dict, expected: dict) -> Comparison:
-    """BLEU._get_closest_ref_len(c_i, lengths) per segment, summed, and BLEU.compute_bleu(...).bp of the sums.
+def sacrebleu_lengths_and_bp(payload: dict) -> tuple[list[int], int, int, float]:
+    """BLEU._get_closest_ref_len(c_i, lengths) per segment, c, r, and BLEU.compute_bleu(...).bp of the sums.
 
     compute_bleu computes the brevity penalty from sys_len and ref_len before anything else; it is given
     zero counts (its early return keeps that bp).
@@ -51,12 +51,23 @@ def sacrebleu_brevity_penalty(payload: dict, expected: dict) -> Comparison:
                for c, lengths in zip(payload["candidate_lengths"], payload["reference_lengths"])]
     c, r = sum(payload["candidate_lengths"]), sum(closest)
     zeros = [0] * DEFAULT_MAX_ORDER
-    score = BLEU.compute_bleu(list(zeros), list(zeros), c, r)
+    return closest, c, r, BLEU.compute_bleu(list(zeros), list(zeros), c, r).bp
+
+
+@library_answer
+def sacrebleu_bp_output(payload: dict) -> dict:
+    """sacreBLEU's brevity penalty of the summed lengths, as a partial output."""
+    return {"brevity_penalty": sacrebleu_lengths_and_bp(payload)[3]}
+
+
+def sacrebleu_brevity_penalty(payload: dict, expected: dict) -> Comparison:
+    """BLEU._get_closest_ref_len(c_i, lengths) per segment, summed, and BLEU.compute_bleu(...).bp of the sums."""
+    closest, c, r, bp = sacrebleu_lengths_and_bp(payload)
     comparison = Comparison()
     comparison.exact("closest_reference_lengths", expected["closest_reference_lengths"], closest)
     comparison.exact("candidate_length", expected["candidate_length"], c)
     comparison.exact("reference_length", expected["reference_length"], r)
-    comparison.close("brevity_penalty", expected["brevity_penalty"], score.bp)
+    comparison.close("brevity_penalty", expected["brevity_penalty"], bp)
     return comparison
 
 
@@ -104,6 +115,7 @@ DIVERGENCES = [
                   "only when sys_len < ref_len, so sys_len = ref_len = 0 keeps 1.0",
         clause="brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)",
         applies=zero_candidate_and_reference_length,
+        library_output=sacrebleu_bp_output,
     ),
 ]
 

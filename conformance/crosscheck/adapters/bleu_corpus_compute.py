@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import warnings
 
-from conformance.crosscheck.adapters.bleu import (bleu_inputs, empty_candidate_and_reference, max_order,
-                                                  sacrebleu_bleu, sacrebleu_streams,
+from conformance.crosscheck.adapters.bleu import (bleu_inputs, empty_candidate_and_reference, library_answer,
+                                                  max_order, sacrebleu_bleu, sacrebleu_streams,
                                                   some_order_unmatched_with_ngrams,
                                                   some_order_without_ngrams_yet_unigram_match,
                                                   some_zero_match_order_yet_unigram_match, unsplittable)
@@ -15,15 +15,30 @@ from conformance.crosscheck.model import Agreement, Check, Divergence
 INPUTS = bleu_inputs()
 
 
+def sacrebleu_corpus_score(payload: dict, smooth_method: str, effective_order: bool = False):
+    bleu = sacrebleu_bleu(max_order(payload), smooth_method, effective_order)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return bleu.corpus_score(*sacrebleu_streams(payload))
+
+
+def sacrebleu_corpus_output(smooth_method: str, effective_order: bool = False):
+    """sacreBLEU's brevity penalty and score (on the contract's 0-1 scale), as a partial output."""
+    def output(payload: dict) -> dict:
+        if unsplittable(payload):
+            return {}
+        score = sacrebleu_corpus_score(payload, smooth_method, effective_order)
+        return {"brevity_penalty": score.bp, "bleu": score.score / 100}
+
+    return library_answer(output)
+
+
 def sacrebleu_corpus(smooth_method: str, effective_order: bool = False):
     def compare(payload: dict, expected: dict) -> Comparison:
         refused = unsplittable(payload)
         if refused:
             return refused
-        bleu = sacrebleu_bleu(max_order(payload), smooth_method, effective_order)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            score = bleu.corpus_score(*sacrebleu_streams(payload))
+        score = sacrebleu_corpus_score(payload, smooth_method, effective_order)
         comparison = Comparison()
         comparison.exact("matches", expected["matches"], list(score.counts))
         comparison.exact("totals", expected["totals"], list(score.totals))
@@ -52,18 +67,30 @@ def sacrebleu_sentence(payload: dict, expected: dict) -> Comparison:
     return comparison
 
 
-def nltk_corpus_bleu(payload: dict, expected: dict) -> Comparison:
-    """nltk.translate.bleu_score.corpus_bleu with uniform weights 1/N and its default (method0) smoothing."""
+def nltk_corpus_bleu_score(payload: dict) -> tuple[float, int]:
+    """corpus_bleu with uniform weights 1/N and its default (method0) smoothing; and its warnings."""
     from nltk.translate.bleu_score import corpus_bleu
 
     n = max_order(payload)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         score = corpus_bleu(payload["references"], payload["hypotheses"], weights=(1 / n,) * n)
+    return score, len(caught)
+
+
+@library_answer
+def nltk_corpus_bleu_output(payload: dict) -> dict:
+    """NLTK's corpus BLEU, as a partial output."""
+    return {"bleu": nltk_corpus_bleu_score(payload)[0]}
+
+
+def nltk_corpus_bleu(payload: dict, expected: dict) -> Comparison:
+    """nltk.translate.bleu_score.corpus_bleu with uniform weights 1/N and its default (method0) smoothing."""
+    score, warned = nltk_corpus_bleu_score(payload)
     comparison = Comparison()
     comparison.close("bleu", expected["bleu"], score)
     # method0 warns for each zero precision it replaces: shown, not compared
-    comparison.library["warnings"] = len(caught)
+    comparison.library["warnings"] = warned
     return comparison
 
 
@@ -108,6 +135,7 @@ DIVERGENCES = [
                   "so c = r = 0 keeps bp = 1.0 (the score is 0 either way: no n-gram matched)",
         clause="brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)",
         applies=empty_candidate_and_reference,
+        library_output=sacrebleu_corpus_output("none"),
     ),
     Divergence(
         id="sacrebleu-exp-smoothing",
@@ -119,6 +147,7 @@ DIVERGENCES = [
                   "100 / (2^k * total) (NIST 'exp' smoothing, Chen and Cherry method 3)",
         clause="it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0 ... No smoothing is applied.",
         applies=some_order_unmatched_with_ngrams,
+        library_output=sacrebleu_corpus_output("exp"),
     ),
     Divergence(
         id="sacrebleu-effective-order",
@@ -131,6 +160,7 @@ DIVERGENCES = [
         clause="bleu = brevity_penalty * exp((1/N) * sum of ln(m_n / l_n)) with N = max_order ... exactly 0 when "
                "... any order has m_n = 0 (including l_n = 0)",
         applies=some_order_without_ngrams_yet_unigram_match,
+        library_output=sacrebleu_corpus_output("none", effective_order=True),
     ),
     Divergence(
         id="nltk-bleu-zero-precision-floor",
@@ -145,6 +175,7 @@ DIVERGENCES = [
                   "no unigram matched)",
         clause="it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0 (including l_n = 0)",
         applies=some_zero_match_order_yet_unigram_match,
+        library_output=nltk_corpus_bleu_output,
     ),
 ]
 

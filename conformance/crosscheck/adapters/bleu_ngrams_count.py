@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from conformance.crosscheck.adapters.bleu import (bleu_inputs, max_order, sacrebleu_bleu, sacrebleu_streams,
-                                                  some_segment_shorter_than_max_order, unsplittable)
+from conformance.crosscheck.adapters.bleu import (bleu_inputs, library_answer, max_order, sacrebleu_bleu,
+                                                  sacrebleu_streams, some_segment_shorter_than_max_order,
+                                                  unsplittable)
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
 
@@ -52,14 +53,27 @@ def sacrebleu_ngram_rows(payload: dict, expected: dict) -> Comparison:
     return comparison
 
 
-def nltk_modified_precision(payload: dict, expected: dict) -> Comparison:
-    """modified_precision(references, hypothesis, n): numerator and denominator per segment and order."""
+def nltk_precisions(payload: dict) -> list[list]:
+    """modified_precision(references, hypothesis, n) per segment and order (unnormalised Fractions)."""
     from nltk.translate.bleu_score import modified_precision
 
+    orders = range(1, max_order(payload) + 1)
+    return [[modified_precision(references, hypothesis, n) for n in orders]
+            for hypothesis, references in zip(payload["hypotheses"], payload["references"])]
+
+
+@library_answer
+def nltk_totals_output(payload: dict) -> dict:
+    """NLTK's denominators as the totals of a partial output: per segment and summed over segments."""
+    per_segment = [[fraction.denominator for fraction in row] for row in nltk_precisions(payload)]
+    return {"totals": [sum(column) for column in zip(*per_segment)],
+            "segments": [{"totals": row} for row in per_segment]}
+
+
+def nltk_modified_precision(payload: dict, expected: dict) -> Comparison:
+    """modified_precision(references, hypothesis, n): numerator and denominator per segment and order."""
     comparison = Comparison()
-    n_max = max_order(payload)
-    for segment, hypothesis, references in zip(expected["segments"], payload["hypotheses"], payload["references"]):
-        fractions = [modified_precision(references, hypothesis, n) for n in range(1, n_max + 1)]
+    for segment, fractions in zip(expected["segments"], nltk_precisions(payload)):
         i = segment["segment"]
         comparison.exact(f"segments[{i}].matches", segment["matches"], [f.numerator for f in fractions])
         comparison.exact(f"segments[{i}].totals", segment["totals"], [f.denominator for f in fractions])
@@ -81,7 +95,7 @@ DIVERGENCES = [
         id="nltk-bleu-short-segment-denominator",
         libraries=("nltk",),
         checks=("nltk/corpus_bleu", "nltk/modified_precision"),
-        fields=("bleu", "segments[[]*[]].totals"),
+        fields=("bleu", "totals", "segments[[]*[]].totals"),
         what_differs="the precision denominator of an order a segment is too short for: 1 instead of 0 "
                      "(so corpus BLEU is lower when other segments have that order)",
         mechanism="modified_precision returns Fraction(numerator, max(1, count), _normalize=False) and "
@@ -89,6 +103,7 @@ DIVERGENCES = [
         clause="totals[n-1] sums max(0, len - n + 1) over all segments ... a hypothesis shorter than n "
                "contributes 0 to both",
         applies=some_segment_shorter_than_max_order,
+        library_output=nltk_totals_output,
     ),
 ]
 

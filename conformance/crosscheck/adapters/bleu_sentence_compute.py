@@ -7,9 +7,9 @@ import warnings
 
 from hypothesis import strategies as st
 
-from conformance.crosscheck.adapters.bleu import (empty_hypothesis_and_reference, max_order, sacrebleu_bleu,
-                                                  sacrebleu_quiet, sacrebleu_segment, sentence_inputs,
-                                                  sentence_statistics, unsplittable)
+from conformance.crosscheck.adapters.bleu import (empty_hypothesis_and_reference, library_answer, max_order,
+                                                  sacrebleu_bleu, sacrebleu_quiet, sacrebleu_segment,
+                                                  sentence_inputs, sentence_statistics, unsplittable)
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
 from oracle.bleu_score import SMOOTHING_METHODS
@@ -58,15 +58,31 @@ def sacrebleu_compute_bleu(payload: dict, expected: dict) -> Comparison:
     return comparison
 
 
+def sacrebleu_score(payload: dict):
+    """BLEU(tokenize='none', smooth_method=..., effective_order=...).sentence_score of the input."""
+    method, value = SACREBLEU_SMOOTHING[payload["smoothing"]]
+    metric = sacrebleu_bleu(max_order(payload), method, effective_order(payload), value)
+    with sacrebleu_quiet():
+        return metric.sentence_score(*sacrebleu_segment(payload))
+
+
+@library_answer
+def sacrebleu_output(payload: dict) -> dict:
+    """sacreBLEU's sentence_score as a partial output: counts, totals, brevity penalty, score on 0-1."""
+    if unsplittable(payload):
+        return {}
+    score = sacrebleu_score(payload)
+    return {"matches": list(score.counts), "totals": list(score.totals), "brevity_penalty": score.bp,
+            "bleu": score.score / 100}
+
+
 def sacrebleu_sentence_score(payload: dict, expected: dict) -> Comparison:
     """BLEU(tokenize='none', smooth_method=..., effective_order=...).sentence_score: counting and scoring."""
     refused = unsplittable(payload)
     if refused:
         return refused
-    method, value = SACREBLEU_SMOOTHING[payload["smoothing"]]
-    metric = sacrebleu_bleu(max_order(payload), method, effective_order(payload), value)
-    with sacrebleu_quiet():
-        score = metric.sentence_score(*sacrebleu_segment(payload))
+    method, _ = SACREBLEU_SMOOTHING[payload["smoothing"]]
+    score = sacrebleu_score(payload)
     comparison = score_comparison(expected, score)
     comparison.library["smooth_method"] = method
     return comparison
@@ -78,15 +94,11 @@ def nltk_sentence_bleu(payload: dict, expected: dict) -> Comparison:
     NLTK has no effective order: the input's effective_order is the contract's alone (the catalogue says
     where it changes the score).
     """
-    from nltk.translate.bleu_score import SmoothingFunction, brevity_penalty, closest_ref_length, sentence_bleu
+    from nltk.translate.bleu_score import brevity_penalty, closest_ref_length
 
-    n = max_order(payload)
     method = NLTK_SMOOTHING[payload["smoothing"]]
     hypothesis, references = payload["hypothesis"], payload["references"]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        score = sentence_bleu(references, hypothesis, weights=(1 / n,) * n,
-                              smoothing_function=getattr(SmoothingFunction(), method))
+    score, warned = nltk_score(payload)
     c = len(hypothesis)
     comparison = Comparison()
     r = closest_ref_length(references, c)
@@ -94,8 +106,26 @@ def nltk_sentence_bleu(payload: dict, expected: dict) -> Comparison:
     comparison.close("bleu", expected["bleu"], score)
     comparison.library["smoothing_function"] = method
     # method0 warns for each zero precision it replaces: shown, not compared
-    comparison.library["warnings"] = len(caught)
+    comparison.library["warnings"] = warned
     return comparison
+
+
+def nltk_score(payload: dict) -> tuple[float, int]:
+    """sentence_bleu with uniform weights 1/N and the input's smoothing's counterpart; and its warnings."""
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    n = max_order(payload)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        score = sentence_bleu(payload["references"], payload["hypothesis"], weights=(1 / n,) * n,
+                              smoothing_function=getattr(SmoothingFunction(), NLTK_SMOOTHING[payload["smoothing"]]))
+    return score, len(caught)
+
+
+@library_answer
+def nltk_output(payload: dict) -> dict:
+    """NLTK's sentence BLEU, as a partial output."""
+    return {"bleu": nltk_score(payload)[0]}
 
 
 # --- conditions ---------------------------------------------------------------------------
@@ -157,6 +187,7 @@ DIVERGENCES = [
                   "keeps 1.0; it then returns early with score 0 (nothing matched)",
         clause="brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)",
         applies=empty_hypothesis_and_reference,
+        library_output=sacrebleu_output,
     ),
     Divergence(
         id="sacrebleu-add-k-smoothed-counts",
@@ -170,6 +201,7 @@ DIVERGENCES = [
                   "and .totals; when no unigram matched it returns early, before adding, with the raw counts",
         clause="matches and totals are the raw m_n and l_n, never smoothed",
         applies=add_k_past_the_early_return,
+        library_output=sacrebleu_output,
     ),
     Divergence(
         id="nltk-smoothed-missing-order",
@@ -185,6 +217,7 @@ DIVERGENCES = [
                "when m_1 = 0 ... when effective_order is false and some order n <= max_order has smoothed "
                "denominator 0",
         applies=floor_or_exp_on_a_missing_order,
+        library_output=nltk_output,
     ),
     Divergence(
         id="nltk-method2-missing-order-half",
@@ -198,6 +231,7 @@ DIVERGENCES = [
                   "is 1/1",
         clause="p_n = (m_n + 1) / (l_n + 1) for n >= 2",
         applies=add_one_on_a_missing_order,
+        library_output=nltk_output,
     ),
     Divergence(
         id="nltk-method0-zero-precision",
@@ -213,6 +247,7 @@ DIVERGENCES = [
                   "matched, and has no effective order)",
         clause="\"none\" gives p_n = m_n / l_n ... and with \"none\" when some m_n = 0 for n <= N'",
         applies=unsmoothed_zero_precision,
+        library_output=nltk_output,
     ),
 ]
 

@@ -1,0 +1,85 @@
+"""The failure groups of report.json as every report shows them: one GroupView per group.
+
+    group_views(document) -> [GroupView]   biggest first, as report.json orders them
+
+A view gives the group's title (count, tool, where, what), the clause it breaks, the catalogued
+divergence explaining it (or that none does), its smallest input, that input's first difference
+and whole-output diff, and its members. report.md, report.html and the console lead with them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from conformance.reports.failures import Block, whole_output_diff
+from conformance.reports.groups import clause_label, clause_text
+from conformance.reports.text import prose, render_value
+
+MAX_MEMBERS_SHOWN = 12  # the rest are counted; report.json lists every member
+GROUP_PROSE_FACTS = frozenset({"breaks", "divergence", "members"})
+
+
+@dataclass
+class GroupView:
+    number: int
+    title: str
+    facts: list[tuple[str, str]]  # labels in GROUP_PROSE_FACTS are sentences, the rest values
+    blocks: list[Block]
+    brief: str = ""  # one line after the title in the list of groups: the clause, the divergence
+
+    @property
+    def anchor(self) -> str:
+        return f"group-{self.number}"
+
+
+def members_text(members: list[str]) -> str:
+    shown = ", ".join(prose(member) for member in members[:MAX_MEMBERS_SHOWN])
+    more = len(members) - MAX_MEMBERS_SHOWN
+    return shown + (f" … and {more} more (all in report.json)" if more > 0 else "")
+
+
+def _difference_facts(difference: dict | None) -> list[tuple[str, str]]:
+    if difference is None:
+        return []
+    return [("first difference at", difference["pointer"] or "/ (the whole output)"),
+            ("expected", render_value(difference["expected"])[0]),
+            ("actual", render_value(difference["actual"])[0])]
+
+
+def _diff_block(result: dict | None) -> list[Block]:
+    """The smallest member's expected-vs-actual output diff, where both are outputs."""
+    if result is None or result["response"] is None or result["response"]["kind"] != "result":
+        return []
+    if result["case"]["expect"]["kind"] != "output":
+        return []
+    diff, note = whole_output_diff(result["expected"], result["response"]["result"])
+    return [Block("expected output (oracle) → actual output, smallest member", diff, note, kind="diff")] if diff else []
+
+
+def group_view(number: int, group: dict, results_by_id: dict[str, dict]) -> GroupView:
+    divergence = group["divergence"]
+    facts = [("breaks", prose(clause_text(group["clause"]))),
+             ("divergence", prose(f"{divergence['explanation']} ({divergence['id']})") if divergence else
+              "none catalogued explains it")]
+    smallest, note = render_value(group["smallest"])
+    facts.append(("smallest input", smallest + (f" ({note})" if note else "")))
+    facts.append(("smallest case", prose(group["smallest_case"])))
+    facts += _difference_facts(group["difference"])
+    facts.append(("members", members_text(group["members"])))
+    title = f"{group['count']}× {prose(group['title'])}"
+    brief = f"breaks {clause_label(group['clause'])}" + (f" · {divergence['id']}" if divergence else "")
+    return GroupView(number, title, facts, _diff_block(results_by_id.get(group["smallest_case"])), prose(brief))
+
+
+def group_views(document: dict) -> list[GroupView]:
+    results_by_id = {result["case"]["case_id"]: result for result in document.get("results", [])}
+    return [group_view(number, group, results_by_id)
+            for number, group in enumerate(document.get("failure_groups", []), 1)]
+
+
+def groups_heading(document: dict) -> str:
+    """``Failure groups: 3 causes of 34 failures, biggest first``."""
+    groups = document.get("failure_groups", [])
+    failures = sum(group["count"] for group in groups)
+    causes = "1 cause" if len(groups) == 1 else f"{len(groups)} causes"
+    return f"Failure groups: {causes} of {failures} failure{'s' if failures != 1 else ''}, biggest first"

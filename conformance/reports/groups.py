@@ -1,0 +1,119 @@
+"""Failure groups: the failures of a run by cause, biggest first (report.json ``failure_groups``).
+
+    failure_groups(problems) -> [group]    problems: report.json results that fail the run
+
+One group per failure signature (compare.signature: tool, JSON pointer class of the first telling
+difference, kind of difference, the clause it breaks) and catalogued divergence explaining it (a
+library's known departure is a cause of its own, beside the same difference it does not explain).
+Each group holds its count, its clause, its divergence (or null), its members (case ids), its
+smallest input (the smallest member by JSON size: generated members are already shrunk) and
+that member's first difference. Pure functions over the results; every report renders the groups
+from report.json (group_views.py), so every format shows the same groups.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from conformance.compare.signature import Cause, explain
+
+LIBRARY_NAMES = {"nltk": "NLTK", "sacrebleu": "sacreBLEU"}
+
+
+def input_size(result: dict) -> int:
+    """Characters of the case's input as compact JSON: what "smallest" means."""
+    return len(json.dumps(result["case"]["input"], ensure_ascii=False, separators=(",", ":"), default=str))
+
+
+def divergence_entry(divergence: Any) -> dict | None:
+    """A catalogued divergence as report.json gives it, with its one-line "looks like" explanation."""
+    if divergence is None:
+        return None
+    libraries = " / ".join(LIBRARY_NAMES.get(name, name) for name in divergence.libraries)
+    return {
+        "id": divergence.id,
+        "libraries": list(divergence.libraries),
+        "explanation": f"looks like {libraries}: {divergence.what_differs}",
+        "mechanism": divergence.mechanism,
+    }
+
+
+def _cause(result: dict) -> Cause | None:
+    try:
+        return explain(result)
+    except Exception:  # noqa: BLE001 - a result the suite cannot explain still gets reported, in a group of its own
+        return None
+
+
+def _unexplained_signature(result: dict) -> tuple[str, ...]:
+    case = result["case"]
+    return (case["tool_id"], "", result["outcome"], "unattributed:")
+
+
+def failure_groups(problems: list[dict]) -> list[dict]:
+    """The groups of the failing results, biggest first (ties: in the order their first member failed)."""
+    groups: dict[tuple[str, ...], dict] = {}
+    for result in problems:
+        cause = _cause(result)
+        signature = cause.signature if cause is not None else _unexplained_signature(result)
+        divergence = cause.divergence.id if cause is not None and cause.divergence is not None else ""
+        group = groups.get((*signature, divergence))
+        if group is None:
+            group = groups[(*signature, divergence)] = _new_group(result, signature, cause)
+        group["members"].append(result["case"]["case_id"])
+        if input_size(result) < group["_smallest_size"]:
+            _take_smallest(group, result)
+    ordered = sorted(groups.values(), key=lambda g: -len(g["members"]))  # a stable sort keeps first-failed order
+    return [_finished(group) for group in ordered]
+
+
+def _new_group(result: dict, signature: tuple[str, ...], cause: Cause | None) -> dict:
+    case = result["case"]
+    tool = f"{case['tool_id']}@{case['version']}"
+    clause = (cause.clause.to_dict() if cause is not None else
+              {"tool": tool, "kind": "unattributed", "number": None, "name": None,
+               "text": "the suite could not explain this result"})
+    title_where = (cause.pointer_class or "the whole output") if cause is not None else result["outcome"]
+    title_kind = cause.kind if cause is not None else result["outcome"]
+    group = {
+        "signature": list(signature),
+        "title": f"{tool} · {title_where} · {title_kind}",
+        "tool": tool,
+        "kind": title_kind,
+        "pointer_class": cause.pointer_class if cause is not None else "",
+        "clause": clause,
+        "divergence": divergence_entry(cause.divergence) if cause is not None else None,
+        "members": [],
+        "_smallest_size": float("inf"),
+    }
+    return group
+
+
+def _take_smallest(group: dict, result: dict) -> None:
+    group["_smallest_size"] = input_size(result)
+    group["smallest"] = result["case"]["input"]
+    group["smallest_case"] = result["case"]["case_id"]
+    mismatch = result["mismatch"]
+    group["difference"] = None if mismatch is None else {
+        key: mismatch[key] for key in ("pointer", "expected", "actual", "message")}
+
+
+def _finished(group: dict) -> dict:
+    group.pop("_smallest_size")
+    group["count"] = len(group["members"])
+    return group
+
+
+def clause_label(clause: dict) -> str:
+    """``semantics 5``, ``limit max_token_bytes``, ``schema output_schema /bleu maximum``, ``unattributed``."""
+    if clause["kind"] == "semantics" and clause["number"] is not None:
+        return f"semantics {clause['number']}"
+    return f"{clause['kind']} {clause['name']}" if clause["name"] else clause["kind"]
+
+
+def clause_text(clause: dict) -> str:
+    """``semantics 5: "bleu = ..."``, ``limit max_token_bytes: limits: max_token_bytes 128``, ``unattributed: why``."""
+    label = clause_label(clause)
+    quoted = f"“{clause['text']}”" if clause["kind"] == "semantics" else clause["text"]
+    return f"{clause['tool']} {label}: {quoted}"
