@@ -12,7 +12,7 @@ processes as there are callers at once.
 
 Nothing the command does is trusted. One exchange is bounded in time (``timeout`` for
 writing the request and reading the answer, in one select loop, so a command that stops
-reading cannot block the harness) and in size (an answer line is read in chunks and never
+reading cannot block the harness; a fresh process's first exchange gets STARTUP_SECONDS more) and in size (an answer line is read in chunks and never
 buffered past ``max_bytes``). A timeout, a crash, a closed pipe, a line that is not JSON,
 breaks the answer shape, carries another id or is oversized fails that case as a transport
 error; the process group is then killed and a fresh process serves the next case, so one
@@ -52,7 +52,12 @@ WRITE_CHUNK = 1024 * 1024  # bytes offered to one write of stdin
 PIPE_BYTES = 1024 * 1024  # asked pipe capacity (Linux): a 500 KB answer in one read, not eight
 STDERR_TAIL_BYTES = 4096  # of standard error, the end kept for the report
 STDERR_EXCERPT_CHARS = 300  # of that tail, quoted in a failure's detail
-CLOSE_GRACE_SECONDS = 1.0  # at close, how long the commands get to exit on end of input before the kill
+STDERR_SETTLE_SECONDS = 0.2  # after the command stopped, how long its stderr may take to reach its end
+# A fresh process's first request may also wait for the command to start (a runtime, a model to
+# load): its time limit is --timeout plus this. Later requests get --timeout alone.
+STARTUP_SECONDS = 5.0
+CLOSE_GRACE_SECONDS = 1.0
+EXIT_POLL_SECONDS = 0.05  # without a pidfd, how often an exchange checks whether the command exited  # at close, how long the commands get to exit on end of input before the kill
 # Code points some line readers take for a line end (Python's str.splitlines, Unicode-aware
 # readers): sent as \u escapes, which mean the same JSON, so no reader can split a request.
 LINE_BREAKS_ESCAPED = ((b"\xc2\x85", b"\\u0085"), (b"\xe2\x80\xa8", b"\\u2028"), (b"\xe2\x80\xa9", b"\\u2029"))
@@ -147,14 +152,22 @@ class _LineProcess:
         self.pending = bytearray()  # what was read past the last answer line
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.stdout_fd, selectors.EVENT_READ)
+        # The command's exit is watched too: a child it started may hold stdout open after it died,
+        # so an end of stdout may never come. A pidfd says at once (Linux); elsewhere, a poll each tick.
+        self.exit_fd = _pidfd(self.process.pid)
+        if self.exit_fd is not None:
+            self.selector.register(self.exit_fd, selectors.EVENT_READ)
+        self.fresh = True  # no exchange yet: the first may wait for the command to start
 
     def exchange(self, request: bytes, timeout: float, max_bytes: int) -> bytes:
         """Write one request line, read one answer line (without its newline); _ExchangeFailed otherwise."""
+        if self.fresh:
+            timeout, self.fresh = timeout + STARTUP_SECONDS, False
         deadline = time.monotonic() + timeout
         unsent = memoryview(request)
         scanned = 0  # how much of ``pending`` is known to hold no newline
         self.selector.register(self.stdin_fd, selectors.EVENT_WRITE)
-        writing = True
+        writing, exited = True, False
         try:
             while True:
                 newline = self.pending.find(b"\n", scanned)
@@ -168,18 +181,21 @@ class _LineProcess:
                 if scanned > max_bytes:
                     raise _ExchangeFailed(f"answer line longer than {max_bytes} bytes (stopped reading)",
                                           bytes(self.pending[:EXCERPT_CHARS * 4]))
+                if exited:
+                    raise _ExchangeFailed(self._gone("closed its standard output"), bytes(self.pending))
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     what = "reading the request" if unsent else "answering"
                     raise _ExchangeFailed(f"no answer line within {timeout:g} s (the command was still {what})",
                                           bytes(self.pending[:EXCERPT_CHARS * 4]))
-                for key, _events in self.selector.select(remaining):
+                tick = remaining if self.exit_fd is not None else min(remaining, EXIT_POLL_SECONDS)
+                events = self.selector.select(tick)
+                died = any(key.fd == self.exit_fd for key, _ in events) or (
+                    self.exit_fd is None and self.process.poll() is not None)
+                for key, _events in events:
                     if key.fd == self.stdout_fd:
-                        chunk = os.read(self.stdout_fd, min(READ_CHUNK, max_bytes + 1 - len(self.pending)))
-                        if not chunk:
-                            raise _ExchangeFailed(self._gone("closed its standard output"), bytes(self.pending))
-                        self.pending += chunk
-                    elif unsent:
+                        exited = not self._read_available(max_bytes) or exited
+                    elif key.fd == self.stdin_fd and unsent:
                         try:
                             unsent = unsent[os.write(self.stdin_fd, unsent[:WRITE_CHUNK]):]
                         except BlockingIOError:
@@ -190,9 +206,24 @@ class _LineProcess:
                         if not unsent:
                             self.selector.unregister(self.stdin_fd)
                             writing = False
+                if died:  # what it wrote before it died is still read: a last answer counts
+                    self._read_available(max_bytes)
+                    exited = True
         finally:
             if writing:
                 self.selector.unregister(self.stdin_fd)
+
+    def _read_available(self, max_bytes: int) -> bool:
+        """Read what stdout holds now, never past the cap; False at its end (every writer closed it)."""
+        while len(self.pending) <= max_bytes:
+            try:
+                chunk = os.read(self.stdout_fd, min(READ_CHUNK, max_bytes + 1 - len(self.pending)))
+            except BlockingIOError:
+                return True
+            if not chunk:
+                return False
+            self.pending += chunk
+        return True
 
     def _gone(self, what: str) -> str:
         """Why the command stopped talking: its exit status when it exited, and the end of its stderr."""
@@ -202,6 +233,7 @@ class _LineProcess:
         except subprocess.TimeoutExpired:
             said = what
         said = f"the command {said} before answering"
+        self.stderr.thread.join(timeout=STDERR_SETTLE_SECONDS)  # its last words may still be in the pipe
         err = self.stderr.text()
         return f"{said}; stderr: {err}" if err else said
 
@@ -224,6 +256,8 @@ class _LineProcess:
         self.process.wait()
         self.end_input()
         self.selector.close()
+        if self.exit_fd is not None:
+            os.close(self.exit_fd)
         self.process.stdout.close()
         self.stderr.thread.join(timeout=1)  # the kill closed the pipe's other end: the drain sees its end
         if not self.stderr.thread.is_alive():  # (a child that left the group may hold it open: leave it be)
@@ -323,6 +357,14 @@ def jsonl_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int 
                  **_options: Any) -> JsonlTarget:
     """``jsonl:COMMAND`` (retries do not apply: a failed exchange fails its case, and the process is replaced)."""
     return JsonlTarget(spec, timeout=timeout, max_bytes=max_bytes)
+
+
+def _pidfd(pid: int) -> int | None:
+    """A file descriptor readable when the process exits (Linux 5.3+), or None."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
 
 
 def _widen_pipe(fd: int) -> None:
