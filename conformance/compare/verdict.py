@@ -20,7 +20,9 @@ from conformance.compare.diff import first_difference
 from conformance.compare.expected import Expected
 from conformance.compare.floats import compare_float_field
 from conformance.compare.schema import output_schema_error
+from conformance.jsonio import parse_json
 from conformance.model import Case, Mismatch, TargetResponse, Verdict
+from oracle.errors import ContractError
 from oracle.tool import Tool
 
 CODED_ERRORS = ("invalid_input", "limit_exceeded")
@@ -81,7 +83,7 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
         return Verdict(
             "failed",
             f"rejected a valid input ({code}): {_excerpt(response)}",
-            Mismatch("", wanted, {"error": code, "message": response.detail or response.raw[:RAW_EXCERPT]},
+            Mismatch("", wanted, rejection_as_sent(response),
                      f"over-rejection: the contract requires an output, the target answered with error {code!r}"),
         )
     schema_error = output_schema_error(expected.tool.contract, response.result)
@@ -121,8 +123,23 @@ def compare_output(tool: Tool, payload: Any, expected: dict, actual: Any) -> Mis
     return None
 
 
+def rejection_as_sent(response: TargetResponse) -> Any:
+    """The target's own rejection, for the "actual" side of a diff: its error body as it came back
+    (an HTTP body, a command's stdout, an answer line) when that is a whole JSON error body;
+    otherwise (an exception's text, a body cut to its excerpt, a body naming no error) the code
+    and what the target said."""
+    try:
+        body = parse_json(response.raw) if response.raw else None
+    except ContractError:
+        body = None
+    if isinstance(body, dict) and ("error" in body or "code" in body):
+        return body
+    return {"error": {"code": response.error_code, "message": response.raw[:RAW_EXCERPT] or response.detail}}
+
+
 def _excerpt(response: TargetResponse) -> str:
-    text = response.detail or response.raw
+    """What the target said: for a rejection its own words (the error body), not the transport's label."""
+    text = (response.raw or response.detail) if response.kind == "rejection" else (response.detail or response.raw)
     return text if len(text) <= RAW_EXCERPT else text[:RAW_EXCERPT] + "..."
 
 
