@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import sys
 import textwrap
 import time
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import conformance
 from conformance.cli import main
 from conformance.targets import make_target
 from conformance.targets.jsonl import answer_problem, request_line
@@ -28,6 +30,9 @@ BP, VERSION = "bleu-brevity-penalty", "1.0.0"
 # The contract's first example of bleu-corpus-compute: a perfect match, bleu 1.
 BLEU = "bleu-corpus-compute"
 EXAMPLE = {"hypotheses": [["this", "is", "a", "test"]], "references": [[["this", "is", "a", "test"]]]}
+JS_EXAMPLE = Path(conformance.__file__).resolve().parent / "schemas" / "examples" / "jsonl-example.mjs"
+README = Path(__file__).resolve().parent.parent / "README.md"
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 
 # The oracle behind the line protocol, until it misbehaves: argv is MODE AFTER SCOPE. It misbehaves
 # from the request after the AFTER-th one, counted in this process (SCOPE "process") or over every
@@ -145,6 +150,29 @@ def test_the_oracle_behind_the_line_protocol_passes_a_quick_run_of_every_tool(ru
     code, output, record = run("--target", ORACLE_LINES, "--profile", "quick", "--workers", "2")
     assert code == 0, output
     assert record["totals"]["failed"] == record["totals"]["errored"] == 0
+
+
+def test_readme_shows_the_javascript_example_as_it_ships():
+    assert f"```js\n{JS_EXAMPLE.read_text(encoding='utf-8')}```\n" in README.read_text(encoding="utf-8")
+
+
+@needs_node
+def test_the_javascript_example_passes_for_the_tool_it_implements(run):
+    code, output, record = run("--target", f"jsonl:node {shlex.quote(str(JS_EXAMPLE))}", "--tools", BP,
+                               "--profile", "quick", "--seed", "4")
+    assert code == 0, output
+    assert record["totals"]["failed"] == record["totals"]["errored"] == 0
+    assert record["totals"]["passed"] > 100
+
+
+@needs_node
+def test_the_javascript_example_answers_not_found_for_other_tools():
+    target = make_target(f"jsonl:node {shlex.quote(str(JS_EXAMPLE))}")
+    try:
+        response = target.call(BLEU, VERSION, EXAMPLE)
+    finally:
+        target.close()
+    assert (response.kind, response.error_code) == ("rejection", "not_found")
 
 
 # ---------------------------------------------------------------- faulty implementations

@@ -9,7 +9,8 @@ harness can report it and keep its head.
     python:pkg.module    a module exposing ``execute(tool_id, version, payload)``, in
                          process (targets.inprocess)
     cmd:COMMAND          a shell command run once per case; ``{tool}``/``{version}``
-                         substituted (shell-quoted); input JSON on stdin; stdout is
+                         substituted (shell-quoted), ``{input}`` by the path of a
+                         temporary file holding the input; input JSON on stdin; stdout is
                          ``{"result": ...}`` or an error body ``{"error": ...}``
                          (targets.command)
     jsonl:COMMAND        a command started once (per worker) answering one JSON request
