@@ -315,3 +315,14 @@ def test_the_reproduce_line_sends_the_request_to_the_command():
     line = target.reproduce_hint(BLEU, VERSION, EXAMPLE)
     out = subprocess.run(line, shell=True, capture_output=True, text=True, timeout=60).stdout
     assert json.loads(out)["id"] == 1 and json.loads(out)["result"]["bleu"] == 1
+
+
+def test_a_target_never_closed_still_ends_its_processes(faulty, tmp_path, monkeypatch):
+    import gc
+
+    monkeypatch.setenv("JSONL_STATE", str(tmp_path / "state"))
+    target = make_target(faulty("none"))
+    assert target.call(BLEU, VERSION, EXAMPLE).kind == "result"
+    del target  # the harness failed before its close(): the finalizer (also run at exit) ends them
+    gc.collect()
+    assert_none_left(started_pids(tmp_path))

@@ -35,6 +35,7 @@ import signal
 import subprocess
 import threading
 import time
+import weakref
 from typing import Any
 
 import jsonschema
@@ -158,6 +159,7 @@ class _LineProcess:
         if self.exit_fd is not None:
             self.selector.register(self.exit_fd, selectors.EVENT_READ)
         self.fresh = True  # no exchange yet: the first may wait for the command to start
+        self.killed = False
 
     def exchange(self, request: bytes, timeout: float, max_bytes: int) -> bytes:
         """Write one request line, read one answer line (without its newline); _ExchangeFailed otherwise."""
@@ -248,7 +250,10 @@ class _LineProcess:
             pass
 
     def kill(self) -> None:
-        """Kill the process group (the command and every child it started) and reap the command."""
+        """Kill the process group (the command and every child it started) and reap the command (once)."""
+        if self.killed:
+            return
+        self.killed = True
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -279,6 +284,8 @@ class JsonlTarget:
         self._running: set[_LineProcess] = set()
         self._lock = threading.Lock()
         self.started = 0  # processes started (the first, and one after each failed exchange)
+        # close() when the run is over; and if it never is (the harness itself failed), at exit
+        self._closer = weakref.finalize(self, _close_all, self._running, self._idle, self._lock)
 
     def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
         started = time.monotonic()
@@ -294,6 +301,8 @@ class JsonlTarget:
             response = self._read_answer(line, request_id, process)
         except _ExchangeFailed as failed:
             response = TargetResponse("transport_error", raw=line_excerpt(failed.raw), detail=failed.detail)
+        except (OSError, ValueError) as exc:  # its pipes were closed under it: the target was closed
+            response = TargetResponse("transport_error", detail=f"the exchange was cut short: {exc}")
         response.duration_ms = (time.monotonic() - started) * 1000
         if response.kind == "transport_error":
             self._discard(process)  # it may still be answering: its next line would belong to this case
@@ -340,17 +349,25 @@ class JsonlTarget:
         return f"printf '%s\\n' {shlex.quote(line)} | {self.command}"
 
     def close(self) -> None:
-        with self._lock:
-            processes, self._running, self._idle = list(self._running), set(), []
-        for process in processes:
-            process.end_input()  # end of input: a well-behaved command exits by itself
-        deadline = time.monotonic() + CLOSE_GRACE_SECONDS
-        for process in processes:
-            try:
-                process.process.wait(timeout=max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                pass
-            process.kill()  # also its children, which would otherwise outlive the run
+        self._closer()
+
+
+def _close_all(running: set[_LineProcess], idle: list[_LineProcess], lock: threading.Lock) -> None:
+    """End every process: end of input first (a well-behaved command exits by itself), then the kill
+    of each process group, which also ends the children that would otherwise outlive the run."""
+    with lock:
+        processes = list(running)
+        running.clear()
+        idle.clear()
+    for process in processes:
+        process.end_input()
+    deadline = time.monotonic() + CLOSE_GRACE_SECONDS
+    for process in processes:
+        try:
+            process.process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
+        process.kill()
 
 
 def jsonl_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
