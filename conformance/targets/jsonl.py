@@ -12,15 +12,16 @@ processes as there are callers at once.
 
 Nothing the command does is trusted. One exchange is bounded in time (``timeout`` for
 writing the request and reading the answer, in one select loop, so a command that stops
-reading cannot block the harness; a fresh process's first exchange gets STARTUP_SECONDS more) and in size (an answer line is read in chunks and never
-buffered past ``max_bytes``). A timeout, a crash, a closed pipe, a line that is not JSON,
+reading cannot block the harness; a fresh process's first exchange gets STARTUP_SECONDS
+more) and in size (an answer line is read in chunks and never buffered past ``max_bytes``). A timeout, a crash, a closed pipe, a line that is not JSON,
 breaks the answer shape, carries another id or is oversized fails that case as a transport
 error; the process group is then killed and a fresh process serves the next case, so one
 bad answer cannot shift every later answer by one. Standard error is drained all the time
 by a thread keeping only its last STDERR_TAIL_BYTES (quoted in failures), so a chatty
 command never blocks on a full pipe. The circuit breaker (engine/health.py) ends a run
 whose command keeps failing. ``close`` closes every stdin, gives the commands a moment to
-exit, and kills every process group: no zombies, no orphans.
+exit, and kills every process group: no zombies, no orphans (a finalizer does the same for a
+target that is never closed, at the latest when the interpreter exits).
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ STDERR_SETTLE_SECONDS = 0.2  # after the command stopped, how long its stderr ma
 # A fresh process's first request may also wait for the command to start (a runtime, a model to
 # load): its time limit is --timeout plus this. Later requests get --timeout alone.
 STARTUP_SECONDS = 5.0
-CLOSE_GRACE_SECONDS = 1.0
-EXIT_POLL_SECONDS = 0.05  # without a pidfd, how often an exchange checks whether the command exited  # at close, how long the commands get to exit on end of input before the kill
+CLOSE_GRACE_SECONDS = 1.0  # at close, how long the commands get to exit on end of input before the kill
+EXIT_POLL_SECONDS = 0.05  # without a pidfd, how often an exchange checks whether the command exited
 # Code points some line readers take for a line end (Python's str.splitlines, Unicode-aware
 # readers): sent as \u escapes, which mean the same JSON, so no reader can split a request.
 LINE_BREAKS_ESCAPED = ((b"\xc2\x85", b"\\u0085"), (b"\xe2\x80\xa8", b"\\u2028"), (b"\xe2\x80\xa9", b"\\u2029"))
@@ -163,8 +164,10 @@ class _LineProcess:
 
     def exchange(self, request: bytes, timeout: float, max_bytes: int) -> bytes:
         """Write one request line, read one answer line (without its newline); _ExchangeFailed otherwise."""
+        limit = f"{timeout:g} s"
         if self.fresh:
             timeout, self.fresh = timeout + STARTUP_SECONDS, False
+            limit = f"{timeout:g} s (its start-up included)"
         deadline = time.monotonic() + timeout
         unsent = memoryview(request)
         scanned = 0  # how much of ``pending`` is known to hold no newline
@@ -188,7 +191,7 @@ class _LineProcess:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     what = "reading the request" if unsent else "answering"
-                    raise _ExchangeFailed(f"no answer line within {timeout:g} s (the command was still {what})",
+                    raise _ExchangeFailed(f"no answer line within {limit}: the command was still {what}",
                                           bytes(self.pending[:EXCERPT_CHARS * 4]))
                 tick = remaining if self.exit_fd is not None else min(remaining, EXIT_POLL_SECONDS)
                 events = self.selector.select(tick)
