@@ -55,3 +55,10 @@ def test_a_rejection_without_a_json_body_shows_its_code_and_the_target_s_words()
                                     detail="TooBig"))
     assert verdict.mismatch.actual == {"error": {"code": "limit_exceeded", "message": "too many tokens for me"}}
     assert verdict.message.endswith("too many tokens for me")
+
+
+def test_an_http_rejection_without_an_error_body_is_told_as_the_transport_saw_it():
+    verdict = judged(TargetResponse("rejection", status=404, raw="<html>Not Found</html>",
+                                    detail="HTTP 404 (no recognised error body)"))
+    assert verdict.message.endswith("HTTP 404 (no recognised error body)")
+    assert verdict.mismatch.actual == {"error": {"code": None, "message": "<html>Not Found</html>"}}

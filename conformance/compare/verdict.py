@@ -128,18 +128,33 @@ def rejection_as_sent(response: TargetResponse) -> Any:
     (an HTTP body, a command's stdout, an answer line) when that is a whole JSON error body;
     otherwise (an exception's text, a body cut to its excerpt, a body naming no error) the code
     and what the target said."""
-    try:
-        body = parse_json(response.raw) if response.raw else None
-    except ContractError:
-        body = None
-    if isinstance(body, dict) and ("error" in body or "code" in body):
+    body = _error_body(response)
+    if body is not None:
         return body
     return {"error": {"code": response.error_code, "message": response.raw[:RAW_EXCERPT] or response.detail}}
 
 
+def _error_body(response: TargetResponse) -> dict | None:
+    """The rejection's body, parsed, when it is a JSON object naming an error."""
+    try:
+        body = parse_json(response.raw) if response.raw else None
+    except ContractError:
+        return None
+    return body if isinstance(body, dict) and ("error" in body or "code" in body) else None
+
+
 def _excerpt(response: TargetResponse) -> str:
-    """What the target said: for a rejection its own words (the error body), not the transport's label."""
-    text = (response.raw or response.detail) if response.kind == "rejection" else (response.detail or response.raw)
+    """What the target said. For a rejection, its own words: the message of its error body, or an
+    in-process exception's text; else (an HTTP body naming no error) how the transport saw it."""
+    text = response.detail or response.raw
+    if response.kind == "rejection":
+        body = _error_body(response) or {}
+        error = body.get("error")
+        message = error.get("message") if isinstance(error, dict) else body.get("message")
+        if isinstance(message, str) and message:
+            text = message
+        elif response.status is None and response.raw:
+            text = response.raw
     return text if len(text) <= RAW_EXCERPT else text[:RAW_EXCERPT] + "..."
 
 
