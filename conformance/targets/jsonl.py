@@ -320,7 +320,8 @@ class JsonlTarget:
         try:
             answer = parse_json(line)
         except oracle.ContractError as exc:
-            detail = "empty answer line" if not line.strip() else f"the answer line is not JSON: {exc.message}"
+            reason = exc.message.removeprefix("input: ")  # the parser speaks of its input: here, the answer line
+            detail = "empty answer line" if not line.strip() else f"the answer line is not JSON: {reason}"
             return TargetResponse("transport_error", raw=raw, detail=detail + process.stderr_note())
         problem = answer_problem(answer)
         if problem is None and answer["id"] != request_id:
