@@ -85,7 +85,7 @@ def test_the_client_reads_the_input_from_a_file_that_is_removed_afterwards(clien
 
 
 def test_the_input_file_is_removed_after_a_timeout_too(client, tmp_path):
-    target = make_target(client("--log", shlex.quote(str(tmp_path / "paths.log")), "--hang"), timeout=2)
+    target = make_target(client("--log", shlex.quote(str(tmp_path / "paths.log")), "--hang"), timeout=1)
     response = target.call(BLEU, VERSION, EXAMPLE)
     assert response.kind == "transport_error" and "timed out" in response.detail
     assert len(logged_paths(tmp_path)) == 1, "the client was started with its file"
