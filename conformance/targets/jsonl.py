@@ -15,10 +15,10 @@ writing the request and reading the answer, in one select loop, so a command tha
 reading cannot block the harness; a fresh process's first exchange gets STARTUP_SECONDS
 more) and in size (an answer line is read in chunks and never buffered past ``max_bytes``).
 A timeout, a crash, a closed pipe, a line that is not JSON, breaks the answer shape, carries
-another id or is oversized fails that case as a transport error; the process group is then killed and a fresh process serves the next case, so one
-bad answer cannot shift every later answer by one. Standard error is drained all the time
-by a thread keeping only its last STDERR_TAIL_BYTES (quoted in failures), so a chatty
-command never blocks on a full pipe. The circuit breaker (engine/health.py) ends a run
+another id or is oversized fails that case as a transport error; the process group is then
+killed and a fresh process serves the next case, so one bad answer cannot shift every later
+answer by one. Standard error is drained all the time by a thread keeping only its last
+STDERR_TAIL_BYTES (quoted in failures), so a chatty command never blocks on a full pipe. The circuit breaker (engine/health.py) ends a run
 whose command keeps failing. ``close`` closes every stdin, gives the commands a moment to
 exit, and kills every process group: no zombies, no orphans (a finalizer does the same for a
 target that is never closed, at the latest when the interpreter exits).
