@@ -112,7 +112,7 @@ def test_over_rejection_fails_and_shows_the_code():
     payload, _ = example(CORPUS, 0)
     verdict = compare.check(case_of(CORPUS, payload), rejection("invalid_input", 400))
     assert verdict.outcome == "failed"
-    assert "invalid_input" in verdict.message and verdict.mismatch.actual["error"] == "invalid_input"
+    assert "invalid_input" in verdict.message and verdict.mismatch.actual["error"]["code"] == "invalid_input"
 
 
 @pytest.mark.parametrize("status", [500, 503, None])

@@ -63,6 +63,7 @@ def test_python_target_classifies_exceptions(tmp_path, monkeypatch):
         ("python:", "needs a module"),
         ("cmd:", "needs a command"),
         ("ftp://example.org", "unknown target"),
+        ("jsonl:", "needs a command"),
     ],
 )
 def test_unusable_target_specs_are_usage_errors(spec, message):
@@ -161,7 +162,7 @@ def test_error_code_read_from_common_shapes(body, code):
 def test_unknown_target_lists_every_accepted_form():
     with pytest.raises(TargetSpecError) as raised:
         make_target("oracle2")
-    assert str(raised.value) == ("unknown target 'oracle2': use oracle, python:MODULE, cmd:COMMAND, "
+    assert str(raised.value) == ("unknown target 'oracle2': use oracle, python:MODULE, cmd:COMMAND, jsonl:COMMAND, "
                                  "http://BASE or https://BASE")
 
 

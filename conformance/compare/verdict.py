@@ -20,7 +20,9 @@ from conformance.compare.diff import first_difference
 from conformance.compare.expected import Expected
 from conformance.compare.floats import compare_float_field
 from conformance.compare.schema import output_schema_error
+from conformance.jsonio import parse_json
 from conformance.model import Case, Mismatch, TargetResponse, Verdict
+from oracle.errors import ContractError
 from oracle.tool import Tool
 
 CODED_ERRORS = ("invalid_input", "limit_exceeded")
@@ -81,7 +83,7 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
         return Verdict(
             "failed",
             f"rejected a valid input ({code}): {_excerpt(response)}",
-            Mismatch("", wanted, {"error": code, "message": response.detail or response.raw[:RAW_EXCERPT]},
+            Mismatch("", wanted, rejection_as_sent(response),
                      f"over-rejection: the contract requires an output, the target answered with error {code!r}"),
         )
     schema_error = output_schema_error(expected.tool.contract, response.result)
@@ -143,8 +145,38 @@ def _follows_from_own_statistics(tool: Tool, payload: Any, actual: dict, field: 
         return True
 
 
+def rejection_as_sent(response: TargetResponse) -> Any:
+    """The target's own rejection, for the "actual" side of a diff: its error body as it came back
+    (an HTTP body, a command's stdout, an answer line) when that is a whole JSON error body;
+    otherwise (an exception's text, a body cut to its excerpt, a body naming no error) the code
+    and what the target said."""
+    body = _error_body(response)
+    if body is not None:
+        return body
+    return {"error": {"code": response.error_code, "message": response.raw[:RAW_EXCERPT] or response.detail}}
+
+
+def _error_body(response: TargetResponse) -> dict | None:
+    """The rejection's body, parsed, when it is a JSON object naming an error."""
+    try:
+        body = parse_json(response.raw) if response.raw else None
+    except ContractError:
+        return None
+    return body if isinstance(body, dict) and ("error" in body or "code" in body) else None
+
+
 def _excerpt(response: TargetResponse) -> str:
+    """What the target said. For a rejection, its own words: the message of its error body, or an
+    in-process exception's text; else (an HTTP body naming no error) how the transport saw it."""
     text = response.detail or response.raw
+    if response.kind == "rejection":
+        body = _error_body(response) or {}
+        error = body.get("error")
+        message = error.get("message") if isinstance(error, dict) else body.get("message")
+        if isinstance(message, str) and message:
+            text = message
+        elif response.status is None and response.raw:
+            text = response.raw
     return text if len(text) <= RAW_EXCERPT else text[:RAW_EXCERPT] + "..."
 
 

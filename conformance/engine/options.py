@@ -60,7 +60,7 @@ class RunOptions:
 
     def __post_init__(self) -> None:
         if not self.target:
-            raise UsageError("the conformance suite needs --target (oracle, python:MODULE, cmd:COMMAND or URL)")
+            raise UsageError("the conformance suite needs --target (oracle, python:MODULE, cmd:COMMAND, jsonl:COMMAND or URL)")
         if self.profile not in PROFILES:
             raise UsageError(f"--profile must be one of {', '.join(sorted(PROFILES))}")
         if self.timeout <= 0 or self.workers < 1:

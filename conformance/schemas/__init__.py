@@ -3,6 +3,7 @@
     known-failures.schema.json     the --known-failures file (conformance/known_failures.py)
     reproducer.schema.json         REPORT_DIR/reproducers/<id>.json (conformance/replay.py)
     command-protocol.schema.json   what a ``cmd:`` target prints on stdout (conformance/targets.py)
+    jsonl-protocol.schema.json     the request and answer lines of a ``jsonl:`` target (targets/jsonl.py)
 
 The schemas ship inside the package. ``first_error`` picks the error to report and
 ``explain`` turns it into ``<JSON pointer>: <problem> (<the field's description>)``,
@@ -23,7 +24,7 @@ from conformance.jsonio import json_pointer
 from oracle.validation import json_type
 
 SCHEMA_DIR = Path(__file__).resolve().parent
-NAMES = ("known-failures", "reproducer", "command-protocol")
+NAMES = ("known-failures", "reproducer", "command-protocol", "jsonl-protocol")
 
 
 def schema_path(name: str) -> Path:

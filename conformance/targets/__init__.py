@@ -9,9 +9,12 @@ harness can report it and keep its head.
     python:pkg.module    a module exposing ``execute(tool_id, version, payload)``, in
                          process (targets.inprocess)
     cmd:COMMAND          a shell command run once per case; ``{tool}``/``{version}``
-                         substituted (shell-quoted); input JSON on stdin; stdout is
+                         substituted (shell-quoted), ``{input}`` by the path of a
+                         temporary file holding the input; input JSON on stdin; stdout is
                          ``{"result": ...}`` or an error body ``{"error": ...}``
                          (targets.command)
+    jsonl:COMMAND        a command started once (per worker) answering one JSON request
+                         line with one answer line (targets.jsonl)
     http(s)://BASE       the hosted API (targets.http)
 
 In-process targets (``oracle``, ``python:``) cannot be timed out: a call that hangs
@@ -87,11 +90,13 @@ def _lazy(module: str, constructor: str, what: str) -> Callable[..., Target]:
 
 
 _http_target = _lazy("conformance.targets.http", "http_target", "HTTP")  # requests is too heavy for every run
+_jsonl_target = _lazy("conformance.targets.jsonl", "jsonl_target", "jsonl:")  # imports jsonschema
 
 KINDS: tuple[TargetKind, ...] = (  # the first that names the value makes its target
     TargetKind("oracle", "", oracle_target),
     TargetKind("python:", "MODULE", python_target),
     TargetKind("cmd:", "COMMAND", command_target),
+    TargetKind("jsonl:", "COMMAND", _jsonl_target),
     TargetKind("http://", "BASE", _http_target),
     TargetKind("https://", "BASE", _http_target),
 )

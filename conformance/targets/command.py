@@ -1,24 +1,31 @@
 """The command target, ``cmd:COMMAND``: a shell command run once per case.
 
 ``{tool}``/``{version}`` in the command are substituted (shell-quoted); the input JSON
-goes on stdin; stdout is ``{"result": ...}`` or an error body ``{"error": ...}`` (the
+goes on stdin, and, where the command names ``{input}``, into a temporary file whose
+(shell-quoted) path replaces it, for clients that read their input from a file (``node
+cli.mjs run {tool} {version} --input {input}``); the file is removed after the call, also
+after a timeout or a crash. stdout is ``{"result": ...}`` or an error body ``{"error": ...}`` (the
 protocol of ``conformance exec``), whatever the exit status. The command runs in its own
 process group, so a timeout or an oversized answer kills it and every child it started.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import signal
 import subprocess
+import tempfile
 import threading
 import time
-from typing import Any
+from typing import Any, Iterator
 
 from conformance.jsonio import encode_request
 from conformance.model import TargetResponse
 from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, TargetSpecError, excerpt, read_envelope
+
+INPUT_PLACEHOLDER = "{input}"  # replaced by the path of a temporary file holding the input JSON
 
 
 def response_from_envelope(data: bytes, status: int | None, started: float) -> TargetResponse:
@@ -55,15 +62,31 @@ class CommandTarget:
         self.timeout = timeout
         self.max_bytes = max_bytes
 
-    def command_line(self, tool_id: str, version: str) -> str:
-        return self.template.replace("{tool}", shlex.quote(tool_id)).replace("{version}", shlex.quote(version))
+    def command_line(self, tool_id: str, version: str, input_path: str | None = None) -> str:
+        """The shell line of one case; ``input_path`` (shell-quoted here) replaces ``{input}``."""
+        line = self.template.replace("{tool}", shlex.quote(tool_id)).replace("{version}", shlex.quote(version))
+        return line if input_path is None else line.replace(INPUT_PLACEHOLDER, shlex.quote(input_path))
+
+    @property
+    def reads_input_file(self) -> bool:
+        return INPUT_PLACEHOLDER in self.template
 
     def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
         started = time.monotonic()
         stdin_bytes = encode_request(payload)
+        if not self.reads_input_file:
+            return self._run(self.command_line(tool_id, version), stdin_bytes, started)
+        try:
+            with _input_file(stdin_bytes) as path:
+                return self._run(self.command_line(tool_id, version, path), stdin_bytes, started)
+        except OSError as exc:  # the file could not be written: the harness's machine, not the target
+            return TargetResponse("transport_error", detail=f"cannot write the {{input}} file: {exc}",
+                                  duration_ms=(time.monotonic() - started) * 1000)
+
+    def _run(self, command_line: str, stdin_bytes: bytes, started: float) -> TargetResponse:
         try:
             process = subprocess.Popen(
-                self.command_line(tool_id, version), shell=True, start_new_session=True,
+                command_line, shell=True, start_new_session=True,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             )
         except OSError as exc:
@@ -101,7 +124,11 @@ class CommandTarget:
         return response
 
     def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
-        return f"printf '%s' {shlex.quote(encode_request(payload).decode('utf-8'))} | {self.command_line(tool_id, version)}"
+        data = shlex.quote(encode_request(payload).decode("utf-8"))
+        if not self.reads_input_file:
+            return f"printf '%s' {data} | {self.command_line(tool_id, version)}"
+        command = self.command_line(tool_id, version).replace(INPUT_PLACEHOLDER, '"$f"')
+        return f'f=$(mktemp) && printf \'%s\' {data} > "$f" && {command} < "$f"; rm -f "$f"'
 
     def close(self) -> None:
         pass
@@ -111,6 +138,19 @@ def command_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: in
                    **_options: Any) -> CommandTarget:
     """``cmd:COMMAND`` (retries do not apply: a command's answer is never re-asked)."""
     return CommandTarget(spec, timeout=timeout, max_bytes=max_bytes)
+
+
+@contextlib.contextmanager
+def _input_file(data: bytes) -> Iterator[str]:
+    """A temporary file holding ``data``, removed when the call is over, whatever happened in it."""
+    fd, path = tempfile.mkstemp(prefix="conformance-input-", suffix=".json")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        yield path
+    finally:
+        with contextlib.suppress(FileNotFoundError):  # the command may have removed it itself
+            os.unlink(path)
 
 
 def _feed(pipe, data: bytes) -> None:
