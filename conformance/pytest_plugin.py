@@ -50,6 +50,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="concurrent target calls for the fixture cases (generated properties run in order)")
     group.addoption("--no-generated", action="store_true", help="fixture cases only")
     group.addoption("--no-fixtures", action="store_true", help="generated cases only")
+    group.addoption("--allow-contract-drift", action="store_true",
+                    help="go on when the target publishes a different contract (additive or breaking drift)")
     group.addoption("--conformance-quiet", action="store_true",
                     help="no per-test characters from pytest (conformance run prints its own progress)")
 
@@ -70,7 +72,7 @@ def options_from(config: pytest.Config) -> RunOptions:
             known_failures=option("--known-failures"), strict=option("--strict-known-failures"),
             write_known_failures=option("--write-known-failures"), timeout=option("--target-timeout"),
             workers=option("--target-workers"), fixtures=not option("--no-fixtures"),
-            generated=not option("--no-generated"),
+            generated=not option("--no-generated"), allow_contract_drift=option("--allow-contract-drift"),
         )
     except UsageError as exc:
         raise pytest.UsageError(str(exc)) from None

@@ -53,6 +53,7 @@ class RunOptions:
     workers: int = 1
     fixtures: bool = True
     generated: bool = True
+    allow_contract_drift: bool = False  # a target publishing a different contract is judged anyway
 
     def __post_init__(self) -> None:
         if not self.target:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from conformance import compare, known_failures
+from conformance.engine.drift import DriftFinding, check_drift, stop_reason
 from conformance.engine.health import HealthMonitor
 from conformance.engine.options import RunOptions, UsageError
 from conformance.engine.properties import NotServed, PropertyRun, Unhealthy, run_property
@@ -109,6 +110,7 @@ class Session:
         self._prefetched: dict[str, concurrent.futures.Future] = {}
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
         self.not_served: set[str] = set()  # draft tools the target answers "not found" for
+        self.drift: list[DriftFinding] | None = None  # None: the target cannot say which contract it serves
         self._fixture_totals: Counter = Counter()
         self._fixture_done: dict[str, Counter] = defaultdict(Counter)
 
@@ -153,7 +155,17 @@ class Session:
         if self.not_served and len(self.not_served) == len(self.options.tools):
             self.health.trip(f"preflight: the target serves none of the selected tools (not found: "
                              f"{', '.join(sorted(self.not_served))})")
+        self._check_contract_drift()
         self._prefetch([case for case in cases if not self._not_served(case.tool_id, case.version)])
+
+    def _check_contract_drift(self) -> None:
+        """Compare each served tool's published contract with the suite's (engine.drift); an additive
+        or breaking difference stops the run unless --allow-contract-drift."""
+        if self.health.unhealthy:
+            return
+        self.drift = check_drift(self.target, [tool for tool in self.options.tools if not self._not_served(*tool)])
+        if any(finding.blocking for finding in self.drift or ()) and not self.options.allow_contract_drift:
+            self.health.trip(stop_reason(self.drift))
 
     def _prefetch(self, cases: list[Case]) -> None:
         """With --workers N > 1, send the fixture cases N at a time (their judgements then read the answers)."""
@@ -329,6 +341,8 @@ class Session:
             timeout_s=self.options.timeout,
             workers=self.options.workers,
             not_served=sorted(self.not_served),
+            **({} if self.drift is None else {"contract_drift": [finding.to_dict() for finding in self.drift],
+                                              "contract_drift_allowed": self.options.allow_contract_drift}),
             hypothesis=hypothesis.__version__,
             **versions,
         )
