@@ -81,6 +81,15 @@ def test_the_same_contract_is_identical():
     assert (finding.status, finding.changes, finding.blocking) == ("identical", [], False)
 
 
+def test_an_execute_url_on_the_deployments_own_host_is_the_same_address():
+    suite = suite_contract()
+    own_host = changed(lambda c: c.update(execute_url="https://metrics.example" + c["execute_url"]))
+    finding = compare_published(suite, LABEL, published(own_host))
+    assert finding.status == "identical" and "https://metrics.example/v1/" in finding.detail
+    elsewhere = changed(lambda c: c.update(execute_url="https://metrics.example/v2/bleu"))
+    assert compare_published(suite, LABEL, published(elsewhere)).status == "breaking"  # the gate: same version
+
+
 def test_a_draft_published_as_it_is_drafted_is_identical():
     draft = oracle.load_contract("chrf-compute", "1.0.0")
     assert draft["status"] == "draft"

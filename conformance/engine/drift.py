@@ -25,6 +25,7 @@ other contract (the gate notes a draft that was published).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from urllib.parse import urlsplit
 
 from conformance.gate.diff import diff_contracts
 from conformance.gate.lint import REQUIRED_FIELDS
@@ -58,6 +59,18 @@ def not_a_contract(document: dict) -> str:
     return ""
 
 
+def at_suite_address(suite_document: dict, document: dict) -> tuple[dict, str]:
+    """The published contract with the suite's ``execute_url`` when it names the same path on a host:
+    a deployment that writes its own address (``https://host/v1/...``) for the suite's relative
+    ``/v1/...`` changes where the tool is, not what it does. Also a note saying so ("" if none)."""
+    ours, theirs = suite_document.get("execute_url"), document.get("execute_url")
+    if not isinstance(ours, str) or not isinstance(theirs, str) or ours == theirs or urlsplit(ours).netloc:
+        return document, ""
+    if urlsplit(theirs).path != ours:
+        return document, ""
+    return {**document, "execute_url": ours}, f"execute_url names the deployment's own address, {theirs}"
+
+
 def compare_published(suite_document: dict, tool: str, published: PublishedContract) -> DriftFinding:
     """One tool's finding: the published contract classified against the suite's."""
     if published.not_published:
@@ -67,13 +80,14 @@ def compare_published(suite_document: dict, tool: str, published: PublishedContr
     problem = not_a_contract(published.document)
     if problem:
         return DriftFinding(tool, "unreadable", f"what the target publishes is not a contract: {problem}")
+    document, address_note = at_suite_address(suite_document, published.document)
     try:
-        report = diff_contracts(suite_document, published.document, old_label="suite", new_label="target")
+        report = diff_contracts(suite_document, document, old_label="suite", new_label="target")
     except Exception as exc:  # a shape the gate cannot walk: the target's problem, never the run's crash
         return DriftFinding(tool, "unreadable", f"the gate could not compare it: {type(exc).__name__}: {exc}"[:300])
+    detail = "; ".join(filter(None, [address_note, *report.notes]))
     if not report.changes:
-        return DriftFinding(tool, "identical")
-    detail = "; ".join(report.notes)
+        return DriftFinding(tool, "identical", detail)
     return DriftFinding(tool, report.change_class, detail, [change.to_dict() for change in report.changes])
 
 
