@@ -22,7 +22,7 @@ import pytest
 
 import oracle
 from conformance.engine import RunOptions, Session
-from conformance.engine.drift import compare_published
+from conformance.engine.drift import check_drift, compare_published
 from conformance.reports import console, document
 from conformance.reports.markdown import render_markdown
 from conformance.targets.http import MAX_CONTRACT_BYTES, HttpTarget
@@ -243,3 +243,18 @@ def test_the_command_line_stops_on_breaking_drift_unless_allowed(tmp_path):
     report = json.loads((tmp_path / "allowed" / "report.json").read_text())
     assert report["header"]["contract_drift_allowed"] is True and report["totals"]["passed"] > 0
     assert "--allow-contract-drift: the run went on" in (tmp_path / "allowed" / "report.md").read_text()
+
+
+def test_a_contract_endpoint_that_does_not_answer_is_asked_once():
+    class SilentContracts:  # answers every case, but its contract endpoint times out
+        spec = "silent"
+        asked = 0
+
+        def published_contract(self, tool_id, version):
+            SilentContracts.asked += 1
+            return PublishedContract(problem="no answer within 10 s", unanswered=True)
+
+    found = check_drift(SilentContracts(), [(TOOL, VERSION), OTHER])
+    assert SilentContracts.asked == 1
+    assert [finding.status for finding in found] == ["unreadable", "unreadable"]
+    assert "not asked" in found[1].detail and not any(finding.blocking for finding in found)

@@ -339,9 +339,9 @@ class HttpTarget:
         """The contract the target publishes for tool@version (``GET .../versions/{v}``), read defensively."""
         exchange = self._exchange("GET", contract_url(self.base_url, tool_id, version), None, MAX_CONTRACT_BYTES)
         if exchange.cut:
-            return PublishedContract(problem=f"the contract did not come within {self.timeout:g} s")
+            return PublishedContract(problem=f"the contract did not come within {self.timeout:g} s", unanswered=True)
         if exchange.failure:
-            return PublishedContract(problem=exchange.failure)
+            return PublishedContract(problem=exchange.failure, unanswered=exchange.status is None)
         return read_published(exchange.status, exchange.data, exchange.content_type)
 
     def _exchange(self, method: str, url: str, body: bytes | None, max_bytes: int) -> _Exchange:

@@ -29,6 +29,7 @@ class PublishedContract:
     document: dict | None = None
     not_published: bool = False
     problem: str = ""  # why no contract could be read (a transport failure, garbage, not an object)
+    unanswered: bool = False  # no complete answer came (refused, timed out): asking again would cost as much
 
 
 def read_published(status: int | None, body: bytes, content_type: str = "") -> PublishedContract:
