@@ -56,6 +56,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--families", default="", metavar="PATTERN[,PATTERN]",
                     help="only the generated families matching (fnmatch over family names like valid/* "
                          "or property ids like generated/TOOL/valid/*); fixture cases are not restricted")
+    group.addoption("--allow-contract-drift", action="store_true",
+                    help="go on when the target publishes a different contract (additive or breaking drift)")
     group.addoption("--conformance-quiet", action="store_true",
                     help="no per-test characters from pytest (conformance run prints its own progress)")
 
@@ -79,6 +81,7 @@ def options_from(config: pytest.Config) -> RunOptions:
             generated=not option("--no-generated"),
             max_failures_per_property=option("--max-failures-per-property"),
             families=split_patterns(option("--families")), keyword=option("keyword") or "",
+            allow_contract_drift=option("--allow-contract-drift"),
         )
     except UsageError as exc:
         raise pytest.UsageError(str(exc)) from None

@@ -68,6 +68,9 @@ def register(subparsers) -> None:
                        help="golden fixture cases only")
     cases.add_argument("--generated-only", "--no-fixtures", dest="no_fixtures", action="store_true",
                        help="generated cases only")
+    parser.add_argument("--allow-contract-drift", action="store_true",
+                        help="judge the target against the suite's contracts even when it publishes an additive "
+                             "or breaking different one (default: exit 3)")
     parser.add_argument("-v", "--verbose", action="store_true", help="pytest's own per-test output")
     parser.set_defaults(func=run)
 
@@ -95,7 +98,8 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
         if value is not None:
             argv += [flag, str(value)]
     flags = {"--strict-known-failures": args.strict, "--exitfirst": args.exitfirst,
-             "--no-generated": args.no_generated, "--no-fixtures": args.no_fixtures}
+             "--no-generated": args.no_generated, "--no-fixtures": args.no_fixtures,
+             "--allow-contract-drift": args.allow_contract_drift}
     argv += [flag for flag, on in flags.items() if on]
     return argv
 

@@ -8,6 +8,10 @@ here: these servers must misbehave in precise ways a real stack would refuse to.
     with faulty_server("always_500") as server:
         HttpTarget(server.url) ...
 
+``retry_after`` adds that ``Retry-After`` header to each 503. ``published`` makes
+``GET /v1/tools/{id}/versions/{v}`` answer from a table, ``{"id@version": body bytes or a
+status}``, and 404 for anything not in it (without it every GET answers ``{"status":"ok"}``).
+
 ``oracle_server()`` runs the real thing, ``python -m conformance serve --port 0``,
 as a subprocess for the end-to-end tests.
 """
@@ -23,6 +27,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import struct
 import threading
 from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -38,7 +43,9 @@ HTML_PAGE = b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><b
 
 TRICKLE_INTERVAL_SECONDS = 0.2
 BEHAVIOURS = ("always_500", "every_third_503", "slow", "non_json_200", "no_envelope_200",
-              "huge_body", "drop_connection", "html_page", "trickle", "trickle_headers")
+              "huge_body", "drop_connection", "html_page", "trickle", "trickle_headers",
+              "correct", "always_503", "reset_every_other", "wrong_200", "limit_413_with_retry_after")
+CONTRACT_PATH = re.compile(r"^/v1/tools/([^/]+)/versions/([^/]+)$")
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -50,7 +57,16 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
-        self.answer(200, b'{"status":"ok"}')
+        published = self.server.published
+        if published is None:
+            self.answer(200, b'{"status":"ok"}')
+            return
+        match = CONTRACT_PATH.match(self.path)
+        found = published.get(f"{match.group(1)}@{match.group(2)}") if match else None
+        if found is None or isinstance(found, int):
+            self.answer(found or 404, b'{"error":{"code":"not_found","message":"no such contract"}}')
+        else:
+            self.answer(200, found)
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -59,9 +75,11 @@ class _Handler(BaseHTTPRequestHandler):
             number = self.server.requests_seen
         getattr(self, "behave_" + self.server.behaviour)(body, number)
 
-    def answer(self, status: int, body: bytes, content_type: str = "application/json") -> None:
+    def answer(self, status: int, body: bytes, content_type: str = "application/json", **headers: str) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
+        for name, value in headers.items():
+            self.send_header(name.replace("_", "-"), value)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -77,11 +95,37 @@ class _Handler(BaseHTTPRequestHandler):
     def behave_always_500(self, body, number):
         self.answer(500, b'{"error":{"code":"internal","message":"boom"}}')
 
+    def unavailable(self) -> None:
+        retry_after = {} if self.server.retry_after is None else {"Retry_After": self.server.retry_after}
+        self.answer(503, b"Service Unavailable", "text/plain", **retry_after)
+
     def behave_every_third_503(self, body, number):
         if number % 3 == 0:
-            self.answer(503, b"Service Unavailable", "text/plain")
+            self.unavailable()
         else:
             self.oracle_answer(body)
+
+    def behave_always_503(self, body, number):
+        self.unavailable()
+
+    def behave_correct(self, body, number):
+        self.oracle_answer(body)
+
+    def behave_reset_every_other(self, body, number):
+        """Odd requests: the connection is reset (RST, not a clean close); even ones are answered."""
+        if number % 2 == 0:
+            self.oracle_answer(body)
+            return
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.connection.close()
+        self.close_connection = True
+
+    def behave_wrong_200(self, body, number):
+        """A well-formed answer with wrong numbers: a verdict for the suite, never a reason to retry."""
+        self.answer(200, b'{"result": {"bleu": 0.5, "brevity_penalty": 1.0}}')
+
+    def behave_limit_413_with_retry_after(self, body, number):
+        self.answer(413, b'{"error":{"code":"limit_exceeded","message":"too big"}}', Retry_After="0")
 
     def behave_slow(self, body, number):
         if not self.server.stopping.wait(SLOW_ANSWER_SECONDS):
@@ -151,11 +195,13 @@ class _FaultyServer(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
 
-    def __init__(self, behaviour: str):
+    def __init__(self, behaviour: str, retry_after: str | None = None, published: dict | None = None):
         if behaviour not in BEHAVIOURS:
             raise ValueError(f"unknown behaviour {behaviour!r}")
         super().__init__(("127.0.0.1", 0), _Handler)
         self.behaviour = behaviour
+        self.retry_after = retry_after
+        self.published = published
         self.lock = threading.Lock()
         self.requests_seen = 0
         self.bytes_sent = 0
@@ -163,9 +209,10 @@ class _FaultyServer(ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def faulty_server(behaviour: str, lifetime: float = 120.0) -> Iterator[_FaultyServer]:
+def faulty_server(behaviour: str, lifetime: float = 120.0, *, retry_after: str | None = None,
+                  published: dict | None = None) -> Iterator[_FaultyServer]:
     """A running faulty server; ``server.url`` is its base URL. Stops at exit or after ``lifetime`` s."""
-    server = _FaultyServer(behaviour)
+    server = _FaultyServer(behaviour, retry_after, published)
     server.url = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
     thread.start()

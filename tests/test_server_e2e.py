@@ -85,6 +85,9 @@ def test_run_against_serve_is_conformant(tmp_path):
     totals = report["totals"]
     assert totals["passed"] > 0 and totals["failed"] == totals["errored"] == 0
     assert report["header"]["retries_made"] == 0
+    # serve publishes the suite's own contracts: every tool's preflight drift check finds them identical
+    assert {finding["status"] for finding in report["header"]["contract_drift"]} == {"identical"}
+    assert len(report["header"]["contract_drift"]) == len(report["header"]["contracts"])
     assert not re.search(r'" 5\d\d ', log) and "Traceback" not in log  # no request reached the catch-all
 
 

@@ -129,7 +129,7 @@ def test_slow_server_times_out_and_retries_are_bounded():
         assert server.requests_seen == 2
     assert (response.kind, response.retries) == ("transport_error", 1)
     assert "within 0.5 s" in response.detail
-    assert elapsed < 5  # two 0.5 s attempts and a 0.2 s backoff, not the server's 20 s
+    assert elapsed < 5  # two 0.5 s attempts (urllib3 waits 0 s before a first retry), not the server's 20 s
 
 
 def test_trickling_body_is_cut_at_the_deadline():
@@ -206,13 +206,73 @@ def test_refused_connection_is_retried_then_reported():
     response = HttpTarget(refused_url(), retries=2).call(TOOL, VERSION, PAYLOAD)
     assert (response.kind, response.retries) == ("transport_error", 2)
     assert "refused" in response.detail.lower()
-    assert time.monotonic() - started < 5  # backoff 0.2 + 0.4 s
+    assert time.monotonic() - started < 5  # backoff 0 s, then 0.4 s
 
 
 @pytest.mark.parametrize("base_url", ["http://[::1", "http://127.0.0.1:99999", "http://"])
 def test_unusable_url_is_a_transport_error_never_an_exception(base_url):
     response = HttpTarget(base_url, retries=0).call(TOOL, VERSION, PAYLOAD)
     assert response.kind == "transport_error" and response.detail
+
+
+# --- urllib3's retries: what is retried, how long it waits, how it is counted -----------------
+
+def timed_call(target: HttpTarget):
+    started = time.monotonic()
+    response = target.call(TOOL, VERSION, PAYLOAD)
+    return response, time.monotonic() - started
+
+
+def test_retry_after_is_honoured_and_counted():
+    with faulty_server("every_third_503", retry_after="1") as server:
+        target = HttpTarget(server.url, retries=2)
+        target.call(TOOL, VERSION, PAYLOAD), target.call(TOOL, VERSION, PAYLOAD)  # requests 1 and 2
+        response, elapsed = timed_call(target)  # request 3: 503 "Retry-After: 1", then request 4 answers
+        target.close()
+        assert server.requests_seen == 4
+    assert (response.kind, response.retries, response.result) == ("result", 1, EXPECTED)
+    assert elapsed >= 0.95  # it waited the second the server asked for (the backoff alone waits 0 s)
+
+
+def test_huge_retry_after_is_capped_at_the_timeout():
+    with faulty_server("always_503", retry_after="3600") as server:
+        response, elapsed = timed_call(HttpTarget(server.url, timeout=1, retries=1))
+        assert server.requests_seen == 2
+    assert (response.kind, response.status, response.retries) == ("transport_error", 503, 1)
+    assert "Service Unavailable" in response.raw
+    assert 0.95 <= elapsed < 20  # one capped 1 s wait, not an hour
+
+
+def test_unreadable_retry_after_falls_back_to_the_backoff():
+    with faulty_server("every_third_503", retry_after="after lunch") as server:
+        target = HttpTarget(server.url, retries=2)
+        responses = [target.call(TOOL, VERSION, PAYLOAD) for _ in range(3)]
+        target.close()
+    assert [(r.kind, r.retries) for r in responses] == [("result", 0), ("result", 0), ("result", 1)]
+
+
+def test_connection_reset_is_retried():
+    with faulty_server("reset_every_other") as server:
+        response = HttpTarget(server.url, retries=2).call(TOOL, VERSION, PAYLOAD)
+        assert server.requests_seen == 2  # request 1 reset, request 2 answered
+    assert (response.kind, response.retries, response.result) == ("result", 1, EXPECTED)
+
+
+def test_wrong_200_answer_is_never_retried():
+    with faulty_server("wrong_200") as server:
+        response = HttpTarget(server.url, retries=2).call(TOOL, VERSION, PAYLOAD)
+        assert server.requests_seen == 1
+    assert (response.kind, response.retries) == ("result", 0)  # a verdict for compare, not for the transport
+    assert response.result == {"bleu": 0.5, "brevity_penalty": 1.0}
+
+
+def test_413_with_retry_after_is_a_rejection_never_retried():
+    # urllib3 would retry a 413 carrying Retry-After; a 413 is the contract's limit_exceeded verdict.
+    with faulty_server("limit_413_with_retry_after") as server:
+        response = HttpTarget(server.url, retries=2).call(TOOL, VERSION, PAYLOAD)
+        assert server.requests_seen == 1
+    assert (response.kind, response.status, response.error_code, response.retries) == (
+        "rejection", 413, "limit_exceeded", 0)
 
 
 # --- classification of complete answers (pure) ---------------------------------------------

@@ -73,11 +73,18 @@ class HealthMonitor:
         if self.unhealthy:
             return []
         return [found.label for found in contracts if found.status == DRAFT
-                and _not_found(response if found is first else self._ask(target, found))]
+                and _not_found(response if found is first else self._ask_counting_retries(target, found))]
 
     @staticmethod
     def _ask(target, found) -> TargetResponse:
         return target.call(found.tool_id, found.version, found.document()["examples"][0]["input"])
+
+    def _ask_counting_retries(self, target, found) -> TargetResponse:
+        """A draft's question: not a call the breaker judges, but its retries count like any other."""
+        response = self._ask(target, found)
+        with self._lock:
+            self.retries += response.retries
+        return response
 
 
 def _not_found(response: TargetResponse) -> bool:

@@ -57,6 +57,7 @@ class RunOptions:
     max_failures_per_property: int = DEFAULT_MAX_FAILURES  # distinct failure signatures per property
     families: list[str] = field(default_factory=list)  # --families: fnmatch patterns (empty: every family)
     keyword: str = ""  # pytest's -k expression, as given (pytest applies it; recorded in the report header)
+    allow_contract_drift: bool = False  # a target publishing a different contract is judged anyway
 
     def __post_init__(self) -> None:
         if not self.target:

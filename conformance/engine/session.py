@@ -22,6 +22,7 @@ from typing import Any, Callable
 from conformance import compare, known_failures
 from conformance.compare.readings import ReadingsLog
 from conformance.engine.selection import select_families, unmatched_patterns
+from conformance.engine.drift import DriftFinding, check_drift, stop_reason
 from conformance.engine.health import HealthMonitor
 from conformance.engine.options import RunOptions, UsageError
 from conformance.engine.properties import NotServed, PropertyRun, Unhealthy, run_property
@@ -113,6 +114,7 @@ class Session:
         self._prefetched: dict[str, concurrent.futures.Future] = {}
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
         self.not_served: set[str] = set()  # draft tools the target answers "not found" for
+        self.drift: list[DriftFinding] | None = None  # None: the target cannot say which contract it serves
         self._fixture_totals: Counter = Counter()
         self._fixture_done: dict[str, Counter] = defaultdict(Counter)
 
@@ -171,7 +173,17 @@ class Session:
         if self.not_served and len(self.not_served) == len(self.options.tools):
             self.health.trip(f"preflight: the target serves none of the selected tools (not found: "
                              f"{', '.join(sorted(self.not_served))})")
+        self._check_contract_drift()
         self._prefetch([case for case in cases if not self._not_served(case.tool_id, case.version)])
+
+    def _check_contract_drift(self) -> None:
+        """Compare each served tool's published contract with the suite's (engine.drift); an additive
+        or breaking difference stops the run unless --allow-contract-drift."""
+        if self.health.unhealthy:
+            return
+        self.drift = check_drift(self.target, [tool for tool in self.options.tools if not self._not_served(*tool)])
+        if any(finding.blocking for finding in self.drift or ()) and not self.options.allow_contract_drift:
+            self.health.trip(stop_reason(self.drift))
 
     def _prefetch(self, cases: list[Case]) -> None:
         """With --workers N > 1, send the fixture cases N at a time (their judgements then read the answers)."""
@@ -355,6 +367,8 @@ class Session:
             not_served=sorted(self.not_served),
             max_failures_per_property=self.options.max_failures_per_property,
             **self.options.selection(),
+            **({} if self.drift is None else {"contract_drift": [finding.to_dict() for finding in self.drift],
+                                              "contract_drift_allowed": self.options.allow_contract_drift}),
             hypothesis=hypothesis.__version__,
             **versions,
         )

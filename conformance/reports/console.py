@@ -18,6 +18,7 @@ from pathlib import Path
 
 from conformance.model import OUTCOMES
 import conformance.reports.document as doc
+from conformance.reports.drift import DRIFT_HEADING, drift_lines
 from conformance.reports.failures import failure_text, failure_view
 from conformance.reports.readings import console_lines as readings_lines
 from conformance.reports.group_views import group_views, groups_heading
@@ -88,6 +89,9 @@ def summary(document: dict, paths: dict[str, Path] | None = None) -> str:
         lines.append(f"\nnot served by the target (draft tools answered 'not found', skipped, not failed): "
                      f"{prose(', '.join(not_served))}")
     lines += readings_lines(document)  # readings of open points the target took
+    drift = drift_lines(document["header"])
+    if drift:
+        lines += [f"\n{DRIFT_HEADING}:", *(f"  {line}" for line in drift)]
     if document["unhealthy_reason"]:
         lines.append(f"\nTARGET UNHEALTHY, run stopped: {prose(document['unhealthy_reason'])}")
     for error in doc.harness_errors(document):

@@ -35,6 +35,7 @@ import jsonschema
 from conformance import __version__
 from conformance.model import OUTCOMES, RunRecord
 from conformance.reports.groups import failure_groups
+from conformance.reports.drift import DRIFT_HEADING, drift_lines
 from conformance.reports.text import LONE_SURROGATE, MAX_DEPTH, json_scalar, prose, render_value
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "report.schema.json"
@@ -469,6 +470,8 @@ _HEADER_LABELS = {
     "strict": "strict",
     "retries": "retries",
     "not_served": "not served (draft tools the target answers 'not found' for)",
+    "contract_drift": DRIFT_HEADING,
+    "contract_drift_allowed": "--allow-contract-drift",
 }
 
 
@@ -479,7 +482,9 @@ def header_rows(document: dict) -> list[tuple[str, str]]:
     for key, label in _HEADER_LABELS.items():
         if key in header:
             value = header[key]
-            if isinstance(value, bool):
+            if key == "contract_drift":
+                text = " | ".join(drift_lines(header)) or "none"
+            elif isinstance(value, bool):
                 text = "yes" if value else "no"
             else:
                 text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)

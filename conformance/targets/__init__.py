@@ -17,6 +17,9 @@ harness can report it and keep its head.
                          line with one answer line (targets.jsonl)
     http(s)://BASE       the hosted API (targets.http)
 
+A target may also say which contract it serves, ``published_contract(tool_id, version)``
+(targets.published; the HTTP target has it), which the preflight compares with the suite's.
+
 In-process targets (``oracle``, ``python:``) cannot be timed out: a call that hangs
 hangs the run. Wrap an implementation you do not trust in a ``cmd:`` or HTTP target.
 

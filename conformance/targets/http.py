@@ -20,10 +20,22 @@ Classification (conformance.model.TargetResponse.kind):
                    that is not JSON or lacks the envelope, HTML, oversize, timeout,
                    refused, dropped connection
 
-Retries: the tools are pure functions, so re-sending is safe; but only a failure of
-the transport is retried (refused, dropped, timeout, 408/429/502/503/504), at most
-``retries`` times with a short backoff. A well-formed answer, right or wrong, and a
-500 (a bug, not a hiccup) are never retried. ``TargetResponse.retries`` counts them.
+Retries are urllib3's own (``Retry`` through requests' ``HTTPAdapter``), for failures of the
+transport only: a connection refused, reset or dropped before the answer's headers, no
+headers within the timeout, and 408/429/502/503/504. Re-sending a POST is safe here
+because every tool is a pure function of its input (the contracts define no state and no
+side effect), so ``execute`` is idempotent by contract. A well-formed answer, right or
+wrong, any other 4xx (413 included, even with a Retry-After) and a 500 are never retried:
+a 500 breaks the contract ("never a 5xx"), and re-sending could hide that bug. A failure
+while the body streams (cut at the deadline, dropped mid-body) is reported, not retried.
+Bounds: at most ``retries`` retries; each attempt at most ``timeout`` s; each wait the
+server's ``Retry-After`` (capped at ``timeout``) or an exponential backoff (0 s, 0.4 s, 0.8 s,
+... capped at ``timeout``): a call ends within (2 * retries + 1) * timeout. The retries made
+are counted from urllib3's own record (``Retry.history``) into ``TargetResponse.retries``.
+
+Contract drift: ``published_contract(tool_id, version)`` reads ``GET {base}/v1/tools/{id}/
+versions/{v}`` with the same bounds (size-capped at MAX_CONTRACT_BYTES) for the preflight
+(conformance.engine.drift).
 """
 
 from __future__ import annotations
@@ -32,6 +44,7 @@ import shlex
 import socket
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -40,17 +53,20 @@ import urllib3
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.util.retry import Retry
 
 from conformance.jsonio import encode_request
 from conformance.model import TargetResponse
 from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, excerpt, read_envelope
+from conformance.targets.published import PublishedContract, read_published
 
 READ_CHUNK = 64 * 1024
 DETAIL_EXCERPT_CHARS = 80  # of a bad answer, quoted in the one-line detail (``raw`` holds more)
 MAX_CONNECT_TIMEOUT = 5.0  # a loopback or LAN connect takes milliseconds; a dead host should fail fast
 POOL_CONNECTIONS = 32
-BACKOFF_SECONDS = 0.2  # doubled on each retry: 0.2 s, 0.4 s, ...
+BACKOFF_SECONDS = 0.2  # urllib3's backoff factor: no wait before the first retry, then 0.4 s, 0.8 s, ...
 RETRYABLE_STATUSES = frozenset({408, 429, 502, 503, 504})
+MAX_CONTRACT_BYTES = 1024 * 1024  # a published contract is a few KB; anything far larger is not one
 NOT_A_VERDICT_4XX = frozenset({408, 429})  # 4xx that say nothing about the input
 
 
@@ -68,38 +84,105 @@ _current = threading.local()  # the watchdog of the attempt running on this thre
 
 
 class _Watchdog:
-    """Shuts down the connection of one attempt when its deadline passes."""
+    """Shuts down the connection of the running attempt when its deadline passes.
+
+    Every attempt of a call (urllib3 re-sends the request on a retry) gets a fresh deadline of
+    ``seconds`` from the moment its request is sent; ``fired`` tells whether the last one was cut.
+    """
 
     def __init__(self, seconds: float):
+        self.seconds = seconds
         self.fired = False
-        self._connections: list[HTTPConnection] = []
+        self.attempt_started = time.monotonic()
+        self._attempt = 0  # a timer of an earlier attempt that fires late finds a newer attempt and does nothing
+        self._timer: threading.Timer | None = None
         self._lock = threading.Lock()
-        self._timer = threading.Timer(seconds, self._fire)
-        self._timer.daemon = True
 
     def watch(self, connection: HTTPConnection) -> None:
+        """A new attempt is being sent on ``connection``: arm its deadline."""
         with self._lock:
-            self._connections.append(connection)
+            if self._timer is not None:
+                self._timer.cancel()
+            self._attempt += 1
+            self.fired = False
+            self.attempt_started = time.monotonic()
+            self._timer = threading.Timer(self.seconds, self._fire, (self._attempt, connection))
+            self._timer.daemon = True
+            self._timer.start()
 
-    def _fire(self) -> None:
+    def _fire(self, attempt: int, connection: HTTPConnection) -> None:
         with self._lock:
+            if attempt != self._attempt:
+                return
             self.fired = True
-            for connection in self._connections:
-                sock = getattr(connection, "sock", None)
-                if sock is not None:
-                    try:
-                        sock.shutdown(socket.SHUT_RDWR)  # wakes a blocked read, unlike close()
-                    except OSError:
-                        pass
+            sock = getattr(connection, "sock", None)
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)  # wakes a blocked read, unlike close()
+                except OSError:
+                    pass
 
     def __enter__(self) -> "_Watchdog":
         _current.watchdog = self
-        self._timer.start()
         return self
 
     def __exit__(self, *exc_info) -> None:
-        self._timer.cancel()
+        with self._lock:
+            self._attempt += 1  # no timer of this call may fire any more
+            if self._timer is not None:
+                self._timer.cancel()
         _current.watchdog = None
+
+
+class _TransportRetry(Retry):
+    """urllib3's Retry, with two bounds it does not have by itself.
+
+    * A ``Retry-After`` is honoured up to ``retry_after_cap`` seconds (a huge one cannot hang
+      the run); one that cannot be read falls back to the backoff instead of raising.
+    * Only 429 and 503 may be retried for their ``Retry-After`` (urllib3 also retries a 413 that
+      carries one, but a 413 is the contract's ``limit_exceeded`` rejection: a verdict).
+
+    An exhausted Retry raises MaxRetryError; ``retries_made`` on it says how many retries came
+    before (the retries of an answer are in its ``Retry.history``).
+    """
+
+    RETRY_AFTER_STATUS_CODES = frozenset({429, 503})
+
+    def __init__(self, *args: Any, retry_after_cap: float = DEFAULT_TIMEOUT, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.retry_after_cap = retry_after_cap
+
+    def new(self, **kwargs: Any) -> "_TransportRetry":
+        kwargs.setdefault("retry_after_cap", self.retry_after_cap)
+        return super().new(**kwargs)
+
+    def get_retry_after(self, response) -> float | None:
+        try:
+            seconds = super().get_retry_after(response)
+        except urllib3.exceptions.InvalidHeader:
+            return None
+        return None if seconds is None else min(seconds, self.retry_after_cap)
+
+    def increment(self, *args: Any, **kwargs: Any) -> "_TransportRetry":
+        try:
+            return super().increment(*args, **kwargs)
+        except urllib3.exceptions.MaxRetryError as exhausted:
+            exhausted.retries_made = len(self.history)
+            raise
+
+
+def transport_retry(retries: int, timeout: float) -> _TransportRetry:
+    """The retry policy of the HTTP target (see the module's docstring)."""
+    return _TransportRetry(
+        total=retries,
+        other=0,  # an error that is neither a connection nor a read failure (TLS, ...) is not retried
+        allowed_methods=frozenset({"GET", "POST"}),  # POST: execute is idempotent by contract (pure tools)
+        status_forcelist=RETRYABLE_STATUSES,
+        raise_on_status=False,  # the last 503 comes back as an answer, and is reported with its body
+        backoff_factor=BACKOFF_SECONDS,
+        backoff_max=timeout,
+        retry_after_cap=timeout,
+    )
 
 
 class _WatchedHTTPConnection(HTTPConnection):
@@ -123,15 +206,19 @@ class _WatchedHTTPSPool(HTTPSConnectionPool):
 
 
 class _WatchedAdapter(HTTPAdapter):
-    """requests' adapter, whose connections report to the running attempt's watchdog."""
+    """requests' adapter, whose connections report each attempt to the running call's watchdog."""
 
     def init_poolmanager(self, *args, **kwargs):
         super().init_poolmanager(*args, **kwargs)
         self.poolmanager.pool_classes_by_scheme = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
 
 
+def contract_url(base_url: str, tool_id: str, version: str) -> str:
+    return f"{base_url}/v1/tools/{quote(tool_id, safe='')}/versions/{quote(version, safe='')}"
+
+
 def execute_url(base_url: str, tool_id: str, version: str) -> str:
-    return f"{base_url}/v1/tools/{quote(tool_id, safe='')}/versions/{quote(version, safe='')}/execute"
+    return contract_url(base_url, tool_id, version) + "/execute"
 
 
 def read_capped(response: requests.Response, max_bytes: int, deadline: float, read_timeout: float) -> bytes:
@@ -187,6 +274,28 @@ def classify(status: int, body: bytes, content_type: str, started: float) -> Tar
     return TargetResponse("result", result=envelope.result, status=status, raw=raw, duration_ms=elapsed)
 
 
+@dataclass
+class _Exchange:
+    """One HTTP call, retries included: the complete last answer, or why none came."""
+
+    started: float
+    status: int | None = None
+    content_type: str = ""
+    data: bytes = b""
+    failure: str = ""  # set when no complete answer came back
+    head: bytes = b""  # with a failure: the start of what came back, for the report
+    retries: int = 0
+    cut: bool = False  # the watchdog cut the last attempt at its deadline
+
+    def failed(self, detail: str, head: bytes = b"") -> "_Exchange":
+        self.failure, self.head = detail, head
+        return self
+
+    def transport_error(self) -> TargetResponse:
+        return TargetResponse("transport_error", status=self.status, raw=excerpt(self.head), detail=self.failure,
+                              duration_ms=(time.monotonic() - self.started) * 1000)
+
+
 class HttpTarget:
     def __init__(self, base_url: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
                  retries: int = 2):
@@ -203,8 +312,9 @@ class HttpTarget:
         except ValueError:  # an unusable URL: every call says so as a transport error
             pass
         self.session.trust_env = False
+        policy = transport_retry(self.retries, self.timeout)
         for scheme in ("http://", "https://"):  # pool size: enough keep-alive connections for --workers
-            self.session.mount(scheme, _WatchedAdapter(pool_maxsize=POOL_CONNECTIONS))
+            self.session.mount(scheme, _WatchedAdapter(pool_maxsize=POOL_CONNECTIONS, max_retries=policy))
         self.session.headers.update({
             "Content-Type": "application/json",
             "Accept": "application/json",
@@ -212,69 +322,63 @@ class HttpTarget:
         })
 
     def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
-        url = execute_url(self.base_url, tool_id, version)
-        body = encode_request(payload)
-        retries = 0
-        while True:
-            try:
-                response, retryable = self._attempt(url, body)
-            except Exception as exc:  # a client-side surprise still must not stop the run
-                response, retryable = TargetResponse(
-                    "transport_error", detail=f"unexpected client error: {describe(exc)}"), False
-            if not retryable or retries >= self.retries:
-                response.retries = retries
-                return response
-            time.sleep(BACKOFF_SECONDS * 2 ** retries)
-            retries += 1
-
-    def _attempt(self, url: str, body: bytes) -> tuple[TargetResponse, bool]:
-        """One request: the classified response and whether a failure of it may be retried."""
-        with _Watchdog(self.timeout) as watchdog:
-            response, retryable = self._exchange(url, body)
-        if watchdog.fired and response.kind != "result":
-            # The watchdog cut the connection, so whatever arrived was cut short (a JSON object
-            # that parsed whole, ending in its closing brace, was complete before the cut).
+        exchange = self._exchange("POST", execute_url(self.base_url, tool_id, version), encode_request(payload),
+                                  self.max_bytes)
+        response = exchange.transport_error() if exchange.failure else classify(
+            exchange.status, exchange.data, exchange.content_type, exchange.started)
+        if exchange.cut and response.kind != "result":
+            # The watchdog cut the last attempt's connection, so whatever arrived was cut short (a JSON
+            # object that parsed whole, ending in its closing brace, was complete before the cut).
             response = TargetResponse("transport_error", status=response.status, raw=response.raw,
                                       detail=f"answer not complete within {self.timeout:g} s",
                                       duration_ms=response.duration_ms)
-            retryable = True
-        return response, retryable
+        response.retries = exchange.retries
+        return response
 
-    def _exchange(self, url: str, body: bytes) -> tuple[TargetResponse, bool]:
-        started = time.monotonic()
-        deadline = started + self.timeout
+    def published_contract(self, tool_id: str, version: str) -> PublishedContract:
+        """The contract the target publishes for tool@version (``GET .../versions/{v}``), read defensively."""
+        exchange = self._exchange("GET", contract_url(self.base_url, tool_id, version), None, MAX_CONTRACT_BYTES)
+        if exchange.cut:
+            return PublishedContract(problem=f"the contract did not come within {self.timeout:g} s", unanswered=True)
+        if exchange.failure:
+            return PublishedContract(problem=exchange.failure, unanswered=exchange.status is None)
+        return read_published(exchange.status, exchange.data, exchange.content_type)
 
-        def failed(detail: str, retryable: bool, status: int | None = None, raw: str = "") -> tuple[TargetResponse, bool]:
-            elapsed = (time.monotonic() - started) * 1000
-            return TargetResponse("transport_error", status=status, raw=raw, detail=detail, duration_ms=elapsed), retryable
-
+    def _exchange(self, method: str, url: str, body: bytes | None, max_bytes: int) -> _Exchange:
+        """One call, urllib3's retries included, each attempt under the watchdog; never raises."""
+        exchange = _Exchange(time.monotonic())
         try:
-            response = self.session.post(url, data=body, stream=True, allow_redirects=False,
-                                         timeout=(min(MAX_CONNECT_TIMEOUT, self.timeout), self.timeout))
-        except requests.exceptions.ConnectTimeout:
-            return failed(f"could not connect within {min(MAX_CONNECT_TIMEOUT, self.timeout):g} s", True)
-        except requests.exceptions.ReadTimeout:
-            return failed(f"no answer within {self.timeout:g} s", True)
-        except requests.exceptions.SSLError as exc:
-            return failed(f"TLS error: {str(exc)[:300]}", False)
-        except requests.exceptions.ConnectionError as exc:
-            return failed(f"connection failed (refused or dropped): {describe(exc)}", True)
+            with _Watchdog(self.timeout) as watchdog:
+                self._send(method, url, body, max_bytes, exchange, watchdog)
+        except Exception as exc:  # a client-side surprise still must not stop the run
+            return exchange.failed(f"unexpected client error: {describe(exc)}")
+        exchange.cut = watchdog.fired
+        return exchange
+
+    def _send(self, method: str, url: str, body: bytes | None, max_bytes: int, exchange: _Exchange,
+              watchdog: _Watchdog) -> None:
+        connect_timeout = min(MAX_CONNECT_TIMEOUT, self.timeout)
+        try:
+            response = self.session.request(method, url, data=body, stream=True, allow_redirects=False,
+                                            timeout=(connect_timeout, self.timeout))
         except requests.exceptions.RequestException as exc:
-            return failed(f"request failed: {describe(exc)}", False)
+            exchange.retries = retries_made(exc)
+            exchange.failed(request_failure(exc, connect_timeout, self.timeout))
+            return
         try:
-            status, content_type = response.status_code, response.headers.get("Content-Type", "")
+            exchange.retries = len(getattr(response.raw.retries, "history", ()))
+            exchange.status, exchange.content_type = response.status_code, response.headers.get("Content-Type", "")
+            status = exchange.status
+            deadline = watchdog.attempt_started + self.timeout
             try:
-                data = read_capped(response, self.max_bytes, deadline, self.timeout)
+                exchange.data = read_capped(response, max_bytes, deadline, self.timeout)
             except _Oversize as exc:
-                return failed(f"HTTP {status} answer larger than the {self.max_bytes}-byte cap ({exc}); "
-                              f"stopped reading", False, status, excerpt(exc.head))
+                exchange.failed(f"HTTP {status} answer larger than the {max_bytes}-byte cap ({exc}); "
+                                f"stopped reading", exc.head)
             except (_DeadlinePassed, urllib3.exceptions.ReadTimeoutError, TimeoutError):
-                return failed(f"HTTP {status} answer not complete within {self.timeout:g} s", True, status)
+                exchange.failed(f"HTTP {status} answer not complete within {self.timeout:g} s")
             except (urllib3.exceptions.HTTPError, requests.exceptions.RequestException, OSError) as exc:
-                return failed(f"HTTP {status}: connection dropped while reading the answer: {describe(exc)}",
-                              True, status)
-            classified = classify(status, data, content_type, started)
-            return classified, status in RETRYABLE_STATUSES
+                exchange.failed(f"HTTP {status}: connection dropped while reading the answer: {describe(exc)}")
         finally:
             response.close()  # an unread remainder closes the connection instead of returning it to the pool
 
@@ -287,6 +391,39 @@ class HttpTarget:
         self.session.close()
 
 
+def _causes(exc: BaseException):
+    """The exception, then what it wraps (requests -> urllib3's MaxRetryError -> its reason), innermost last."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        yield exc
+        inner = getattr(exc, "reason", None)
+        if not isinstance(inner, BaseException):
+            inner = exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else None
+        exc = inner
+
+
+def retries_made(exc: BaseException) -> int:
+    """How many retries came before a request failed for good (0 when it was not retried)."""
+    return next((found.retries_made for found in _causes(exc) if hasattr(found, "retries_made")), 0)
+
+
+def request_failure(exc: BaseException, connect_timeout: float, timeout: float) -> str:
+    """Why a request got no answer, in one line, from the innermost reason urllib3 gives."""
+    reason = list(_causes(exc))[-1]
+    if isinstance(reason, urllib3.exceptions.NewConnectionError):
+        return f"connection failed (refused or dropped): {describe(exc)}"
+    if isinstance(reason, urllib3.exceptions.ConnectTimeoutError):
+        return f"could not connect within {connect_timeout:g} s"
+    if isinstance(reason, (urllib3.exceptions.ReadTimeoutError, TimeoutError)):
+        return f"no answer within {timeout:g} s"
+    if isinstance(reason, (urllib3.exceptions.SSLError, requests.exceptions.SSLError)):
+        return f"TLS error: {str(reason)[:300]}"
+    if isinstance(exc, requests.exceptions.ConnectionError) or isinstance(reason, OSError):
+        return f"connection failed (refused or dropped): {describe(exc)}"
+    return f"request failed: {describe(exc)}"
+
+
 def http_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
                 retries: int = 2, **_options: Any) -> HttpTarget:
     """``http://BASE`` or ``https://BASE``."""
@@ -295,11 +432,5 @@ def http_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int =
 
 def describe(exc: BaseException) -> str:
     """The innermost useful reason of a requests/urllib3 exception, one line, bounded."""
-    reason = exc
-    while True:
-        inner = getattr(reason, "reason", None) or (reason.args[0] if reason.args and
-                                                   isinstance(reason.args[0], BaseException) else None)
-        if inner is None or inner is reason:
-            break
-        reason = inner
+    reason = list(_causes(exc))[-1]
     return f"{type(reason).__name__}: {str(reason)[:300]}"
