@@ -317,10 +317,21 @@ async def run_in_worker(tool_id: str, version: str, body: bytes) -> tuple[int, b
             raise
 
 
+async def read_mcp_body(request: Request) -> bytes:
+    """An MCP request's body under the HTTP API's own size cap and time limit."""
+    check_declared_length(request.headers.get("content-length"))
+    return await read_capped_body(request)
+
+
 def build_app() -> Starlette:
+    from conformance.mcp_server import mcp_endpoint  # the MCP SDK is imported only to serve
+
     tool_path = "/v1/tools/{tool_id}/versions/{version}"
+    mcp_app, mcp_lifespan = mcp_endpoint(run_in_worker, read_mcp_body, MAX_BODY_BYTES)
     app = Starlette(
+        lifespan=mcp_lifespan,
         routes=[
+            Route("/mcp", mcp_app, methods=["GET", "POST", "DELETE"]),  # MCP, Streamable HTTP (mcp_server.py)
             Route(tool_path + "/execute", execute, methods=["POST"]),
             Route(tool_path, get_contract, methods=["GET"]),
             Route("/v1/tools", list_tools, methods=["GET"]),
@@ -395,7 +406,7 @@ def run(args) -> int:
             timeout_keep_alive=KEEP_ALIVE_SECONDS,
             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
             server_header=False,
-            lifespan="off",
+            lifespan="on",  # the MCP session manager lives as long as the server
         )
         uvicorn.Server(config).run(sockets=[sock])
     except SystemExit as exc:

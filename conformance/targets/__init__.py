@@ -13,6 +13,13 @@ harness can report it and keep its head.
                          ``{"result": ...}`` or an error body ``{"error": ...}``
                          (targets.command)
     http(s)://BASE       the hosted API (targets.http)
+    mcp+http(s)://HOST:PORT/PATH
+                         an MCP server over Streamable HTTP (the hosted service's MCP interface,
+                         or `conformance serve` at /mcp): each case calls the tool ``execute``
+                         with ``{"id", "version", "input"}`` through the official MCP SDK; the
+                         envelope is read from ``structuredContent``, else from the text content;
+                         ``isError`` with an error body, or a JSON-RPC error, is a rejection
+                         (targets.mcp)
 
 In-process targets (``oracle``, ``python:``) cannot be timed out: a call that hangs
 hangs the run. Wrap an implementation you do not trust in a ``cmd:`` or HTTP target.
@@ -87,6 +94,7 @@ def _lazy(module: str, constructor: str, what: str) -> Callable[..., Target]:
 
 
 _http_target = _lazy("conformance.targets.http", "http_target", "HTTP")  # requests is too heavy for every run
+_mcp_target = _lazy("conformance.targets.mcp", "mcp_target", "MCP")  # the MCP SDK, only when asked for
 
 KINDS: tuple[TargetKind, ...] = (  # the first that names the value makes its target
     TargetKind("oracle", "", oracle_target),
@@ -94,6 +102,8 @@ KINDS: tuple[TargetKind, ...] = (  # the first that names the value makes its ta
     TargetKind("cmd:", "COMMAND", command_target),
     TargetKind("http://", "BASE", _http_target),
     TargetKind("https://", "BASE", _http_target),
+    TargetKind("mcp+http://", "HOST:PORT/PATH", _mcp_target),
+    TargetKind("mcp+https://", "HOST:PORT/PATH", _mcp_target),
 )
 
 
