@@ -89,7 +89,7 @@ class Exchange:
 @dataclass
 class CallRecord:
     exchanges: list[Exchange] = field(default_factory=list)
-    protocol_version: str = ""  # the MCP-Protocol-Version header the call was sent with
+    headers: dict = field(default_factory=dict)  # the MCP headers the call was sent with (protocol version, method...)
     meta: Any = None  # the ``_meta`` of its params (the protocol version and capabilities, since 2026-07-28)
 
     def call_exchange(self) -> Exchange | None:
@@ -141,7 +141,8 @@ class _WireTap(httpx2.AsyncBaseTransport):
         if record is not None:  # None: the session's own traffic (opening it), capped all the same
             record.exchanges.append(exchange)
             if exchange.method == "tools/call":  # what a reproducer must send alike
-                record.protocol_version = request.headers.get("mcp-protocol-version", "")
+                record.headers = {name: value for name, value in request.headers.items()  # MCP-Protocol-Version, ...
+                                  if name.lower().startswith("mcp-") and name.lower() != "mcp-session-id"}
                 params = message.get("params")
                 record.meta = params.get("_meta") if isinstance(params, dict) else None
         try:
@@ -223,7 +224,7 @@ def tool_result_envelope(result: Any) -> tuple[str, Any]:
     try:
         return "text content", parse_json("".join(texts))
     except oracle.ContractError as exc:
-        return "", f"its text content is not JSON ({exc.message}): {excerpt(''.join(texts), DETAIL_EXCERPT_CHARS)!r}"
+        return "", f"its text content is not JSON ({exc.message.removeprefix('input: ')}): {excerpt(''.join(texts), DETAIL_EXCERPT_CHARS)!r}"
 
 
 def classify_answer(message: dict, exchange: Exchange, elapsed_ms: float) -> TargetResponse:
@@ -347,7 +348,7 @@ class McpTarget:
         self.retries = max(0, int(retries))
         self._idle: list[_Session] = []
         self._sessions: set[_Session] = set()
-        self._last_call: tuple[str, Any] = ("", None)  # the protocol header and _meta of the last call sent
+        self._last_call: tuple[dict, Any] = ({}, None)  # the MCP headers and _meta of the last call sent
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="mcp-target", daemon=True)
         self._thread.start()
@@ -366,17 +367,17 @@ class McpTarget:
             return TargetResponse("transport_error", detail=f"the MCP client did not finish: {describe(exc)}")
 
     def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
-        """A curl of the JSON-RPC request, with the protocol version header and ``_meta`` the SDK
-        sent: enough for a server of the 2026-07-28 protocol or a stateless one (as `conformance
-        serve` is); a server with sessions wants an ``initialize`` first, as an MCP client does."""
-        protocol_version, meta = self._last_call
+        """A curl of the JSON-RPC request, with the MCP headers and ``_meta`` the SDK sent: enough
+        for a server of the 2026-07-28 protocol or a stateless one (as `conformance serve` is); a
+        server with sessions wants an ``initialize`` first, as an MCP client does."""
+        headers, meta = self._last_call
         params: dict = {"name": TOOL_NAME, "arguments": {"id": tool_id, "version": version, "input": payload}}
         if meta is not None:
             params["_meta"] = meta
         request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
-        version_header = f"-H {shlex.quote('MCP-Protocol-Version: ' + protocol_version)} " if protocol_version else ""
+        mcp_headers = "".join(f"-H {shlex.quote(f'{name}: {value}')} " for name, value in headers.items())
         return ("curl -sS -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' "
-                f"{version_header}--data-binary {shlex.quote(dump_json(request))} {shlex.quote(self.url)}")
+                f"{mcp_headers}--data-binary {shlex.quote(dump_json(request))} {shlex.quote(self.url)}")
 
     def close(self) -> None:
         if self._loop.is_closed():
@@ -429,7 +430,7 @@ class McpTarget:
         finally:
             _current_call.reset(token)
         if record.call_exchange() is not None:
-            self._last_call = (record.protocol_version, record.meta)
+            self._last_call = (record.headers, record.meta)
         elapsed = (time.monotonic() - started) * 1000
         response, retryable = classify_call(record, failure, elapsed, self.timeout, self.max_bytes)
         if session is not None:
