@@ -337,6 +337,10 @@ class _Session:
 
 
 class McpTarget:
+    # How the SDK negotiates: "auto" probes the 2026-07-28 protocol (answers in JSON bodies) and
+    # falls back to the initialize handshake of older servers (answers as server-sent events).
+    connect_mode = "auto"
+
     def __init__(self, spec: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
                  retries: int = 2):
         if not spec.startswith(PREFIXES) or len(spec) <= len("mcp+https://"):
@@ -401,7 +405,7 @@ class McpTarget:
         )
         transport = _owning(http, streamable_http_client(self.url, http_client=http,
                                                          max_sse_event_size=self.max_bytes))
-        return Client(transport, cache=None, read_timeout_seconds=self.timeout)
+        return Client(transport, cache=None, read_timeout_seconds=self.timeout, mode=self.connect_mode)
 
     async def _call(self, arguments: dict) -> TargetResponse:
         retries = 0
