@@ -5,6 +5,9 @@
     GET  /v1/tools/{id}/versions/{version}           the contract, as published
     GET  /v1/tools                                   every tool, its versions, whether served
     GET  /healthz                                    {"status": "ok"}
+    POST /mcp                                        MCP (Streamable HTTP, stateless): the tool
+                                                     ``execute`` with {"id", "version", "input"}
+                                                     (conformance.mcp_server)
 
 Every error, whatever its cause, has the body ``{"error": {"code", "message"}}``:
 404 not_found (unknown path, tool or version), 405 method_not_allowed,
@@ -331,7 +334,9 @@ def build_app() -> Starlette:
     app = Starlette(
         lifespan=mcp_lifespan,
         routes=[
-            Route("/mcp", mcp_app, methods=["GET", "POST", "DELETE"]),  # MCP, Streamable HTTP (mcp_server.py)
+            # MCP, Streamable HTTP (mcp_server.py). POST only: a stateless server has no session to
+            # DELETE and sends nothing unasked, so a GET stream would only hold a connection open forever.
+            Route("/mcp", mcp_app, methods=["POST"]),
             Route(tool_path + "/execute", execute, methods=["POST"]),
             Route(tool_path, get_contract, methods=["GET"]),
             Route("/v1/tools", list_tools, methods=["GET"]),
@@ -366,7 +371,8 @@ def register(subparsers) -> None:
         "serve", help="serve the oracle over HTTP with the hosted API",
         description="Serve the oracle with the hosted API: POST /v1/tools/{id}/versions/{version}/execute "
                     "(Content-Type: application/json; a missing Content-Type is read as JSON), "
-                    "GET /v1/tools/{id}/versions/{version} (the contract), GET /v1/tools, GET /healthz. "
+                    "GET /v1/tools/{id}/versions/{version} (the contract), GET /v1/tools, GET /healthz, "
+                    "and MCP at /mcp (Streamable HTTP, the tool execute with {id, version, input}). "
                     "The first line on stdout is the address; stop with SIGTERM or Ctrl-C.")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8000, help="port to bind; 0 picks a free one (default 8000)")
