@@ -399,13 +399,14 @@ def run(args) -> int:
     signal.signal(signal.SIGINT, _exit_on_signal)
     try:
         start_worker_pool(args.workers)
+        app = build_app()  # before the address is printed: importing the MCP SDK takes a moment
         host, port = sock.getsockname()[:2]
         shown_host = f"[{host}]" if ":" in host else host
         # The first line of stdout is the address, so scripts and tests can use --port 0.
         print(f"conformance serve: listening on http://{shown_host}:{port} "
               f"({args.workers} worker process{'es' if args.workers > 1 else ''})", flush=True)
         config = uvicorn.Config(
-            build_app(),
+            app,
             access_log=False,  # RequestLogMiddleware writes the one line per request
             log_config=None,
             log_level=args.log_level,
