@@ -32,7 +32,7 @@ TOOL_NAME = "execute"
 INPUT_SCHEMA = {  # what the hosted service documents: {"id", "version", "input"}
     "type": "object",
     "properties": {
-        "id": {"type": "string", "description": "the tool id, e.g. bleu-corpus-compute"},
+        "id": {"type": "string", "description": "a tool id, as GET /v1/tools lists them"},
         "version": {"type": "string", "description": "the contract version, e.g. 1.0.0"},
         "input": {"description": "the tool's input object, as its contract's input_schema describes"},
     },
