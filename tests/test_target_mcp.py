@@ -328,7 +328,8 @@ FAULTS = {
     "bare_result": (SOME_FIXTURES, 3, 'not the {"result": ...} envelope'),
     "error_without_body": (SOME_FIXTURES, 3, "something went wrong"),
     "hang_after_3": ((*SOME_FIXTURES, "--timeout", "1"), 3, "within 1 s"),
-    "http_500": (SOME_FIXTURES, 3, "HTTP 500"),
+    "http_500": (SOME_FIXTURES, 3, "HTTP 500 server error to tools/call, no JSON-RPC answer; "
+                                   "the body starts 'upstream crashed'"),
     "oversized": (SOME_FIXTURES, 3, "cap"),
     "refused": (SOME_FIXTURES, 3, "ConnectError"),
 }

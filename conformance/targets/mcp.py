@@ -158,6 +158,13 @@ class _WireTap(httpx2.AsyncBaseTransport):
             await response.aclose()
             raise _Oversize(f"Content-Length {declared}")
         response.stream = _CappedStream(response.stream, exchange, self.max_bytes)
+        if not 200 <= response.status_code < 300:
+            # The SDK reads no body of an error page; the report quotes its start, so it is read here.
+            try:
+                await response.aread()
+            except httpx2.StreamError:
+                pass  # over the cap or cut short: the start is recorded all the same
+            response.stream = httpx2.ByteStream(bytes(exchange.body))
         return response
 
     async def aclose(self) -> None:
