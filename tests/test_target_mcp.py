@@ -107,7 +107,8 @@ def test_the_answer_is_the_message_with_the_call_id():
 @pytest.mark.parametrize("where", ["structuredContent", "content"])
 def test_is_error_with_an_error_body_is_a_rejection_with_its_code(where):
     body = {"error": {"code": "limit_exceeded", "message": "too many segments"}}
-    result = {"isError": True, **({"structuredContent": body} if where == "structuredContent" else {"content": text(body)})}
+    holding = {"structuredContent": body} if where == "structuredContent" else {"content": text(body)}
+    result = {"isError": True, **holding}
     response = answered(sse(tool_result(result)))
     assert (response.kind, response.error_code) == ("rejection", "limit_exceeded")
 

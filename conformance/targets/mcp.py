@@ -224,14 +224,16 @@ def tool_result_envelope(result: Any) -> tuple[str, Any]:
     if result.get("structuredContent") is not None:
         return "structuredContent", result["structuredContent"]
     content = result.get("content")
-    texts = [block.get("text") for block in content if isinstance(block, dict) and block.get("type") == "text"] \
-        if isinstance(content, list) else []
+    blocks = content if isinstance(content, list) else []
+    texts = [block.get("text") for block in blocks if isinstance(block, dict) and block.get("type") == "text"]
     if not texts or not all(isinstance(text, str) for text in texts):
         return "", "the tool result has neither structuredContent nor text content"
+    text = "".join(texts)  # a long JSON text may come in several blocks
     try:
-        return "text content", parse_json("".join(texts))
+        return "text content", parse_json(text)
     except oracle.ContractError as exc:
-        return "", f"its text content is not JSON ({exc.message.removeprefix('input: ')}): {excerpt(''.join(texts), DETAIL_EXCERPT_CHARS)!r}"
+        why = exc.message.removeprefix("input: ")
+        return "", f"its text content is not JSON ({why}): {excerpt(text, DETAIL_EXCERPT_CHARS)!r}"
 
 
 def classify_answer(message: dict, exchange: Exchange, elapsed_ms: float) -> TargetResponse:
@@ -240,8 +242,10 @@ def classify_answer(message: dict, exchange: Exchange, elapsed_ms: float) -> Tar
     status = exchange.status
     if "error" in message:
         error = message["error"]
-        described = (f"JSON-RPC error {error.get('code')}: {str(error.get('message'))[:JSONRPC_ERROR_MESSAGE_CHARS]}"
-                     if isinstance(error, dict) else f"JSON-RPC error {excerpt(dump_json(error), DETAIL_EXCERPT_CHARS)}")
+        if isinstance(error, dict):
+            described = f"JSON-RPC error {error.get('code')}: {str(error.get('message'))[:JSONRPC_ERROR_MESSAGE_CHARS]}"
+        else:
+            described = f"JSON-RPC error {excerpt(dump_json(error), DETAIL_EXCERPT_CHARS)}"
         return TargetResponse("rejection", status=status, raw=raw, duration_ms=elapsed_ms,
                               detail=described + " (a JSON-RPC error names no error code)")
     result = message["result"]
