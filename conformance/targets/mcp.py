@@ -60,7 +60,7 @@ from mcp.client.streamable_http import streamable_http_client
 import oracle
 from conformance.jsonio import dump_json, parse_json
 from conformance.model import TargetResponse
-from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, TargetSpecError, excerpt, read_envelope
+from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, TargetSpecError, envelope_of, excerpt
 
 TOOL_NAME = "execute"
 PREFIXES = ("mcp+http://", "mcp+https://")
@@ -195,15 +195,15 @@ def jsonrpc_messages(exchange: Exchange) -> list[bytes]:
         return []
 
 
-def find_answer(record: CallRecord) -> tuple[Exchange | None, Any]:
-    """The exchange of the call and the JSON-RPC response to it (None when there is none).
+def find_answer(record: CallRecord) -> tuple[Exchange | None, Any, bytes]:
+    """The exchange of the call, the JSON-RPC response to it (None when there is none) and its text.
 
     The answer usually comes on the POST's own body, but a server may resume a broken
     stream on a later GET, so every exchange of the call is searched, the latest first.
     """
     call = record.call_exchange()
     if call is None:
-        return None, None
+        return None, None, b""
     for exchange in reversed(record.exchanges):
         for data in reversed(jsonrpc_messages(exchange)):
             try:
@@ -212,8 +212,8 @@ def find_answer(record: CallRecord) -> tuple[Exchange | None, Any]:
                 continue
             if isinstance(message, dict) and "id" in message and message["id"] == call.request_id \
                     and type(message["id"]) is type(call.request_id) and ("result" in message or "error" in message):
-                return exchange, message
-    return call, None
+                return exchange, message, data
+    return call, None, b""
 
 
 def tool_result_envelope(result: Any) -> tuple[str, Any]:
@@ -236,9 +236,10 @@ def tool_result_envelope(result: Any) -> tuple[str, Any]:
         return "", f"its text content is not JSON ({why}): {excerpt(text, DETAIL_EXCERPT_CHARS)!r}"
 
 
-def classify_answer(message: dict, exchange: Exchange, elapsed_ms: float) -> TargetResponse:
-    """The server's JSON-RPC response to ``tools/call`` as a result, a rejection or a transport error."""
-    raw = excerpt(dump_json(message))
+def classify_answer(message: dict, data: bytes, exchange: Exchange, elapsed_ms: float) -> TargetResponse:
+    """The server's JSON-RPC response to ``tools/call`` (``data``: as sent) as a result, a rejection
+    or a transport error."""
+    raw = excerpt(data)
     status = exchange.status
     if "error" in message:
         error = message["error"]
@@ -254,7 +255,7 @@ def classify_answer(message: dict, exchange: Exchange, elapsed_ms: float) -> Tar
     if not where:
         return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed_ms,
                               detail=f"the answer to tools/call is not a {{\"result\"}} envelope: {body}")
-    envelope = read_envelope(dump_json(body).encode("utf-8"), error_body_rejects=is_error)
+    envelope = envelope_of(body, error_body_rejects=is_error)
     if is_error and envelope.kind == "rejection":
         code = envelope.error_code
         return TargetResponse("rejection", status=status, error_code=code, raw=raw, duration_ms=elapsed_ms,
@@ -272,9 +273,9 @@ def classify_answer(message: dict, exchange: Exchange, elapsed_ms: float) -> Tar
 def classify_call(record: CallRecord, failure: str, elapsed_ms: float, timeout: float,
                   max_bytes: int) -> tuple[TargetResponse, bool]:
     """What one call came to, from what went over the wire; and whether a retry may help."""
-    exchange, message = find_answer(record)
+    exchange, message, data = find_answer(record)
     if message is not None and exchange is not None and (exchange.status or 0) < 500 and not exchange.oversize:
-        return classify_answer(message, exchange, elapsed_ms), False
+        return classify_answer(message, data, exchange, elapsed_ms), False
 
     def transport_error(detail: str, retryable: bool) -> tuple[TargetResponse, bool]:
         raw = excerpt(bytes(exchange.body)) if exchange is not None else ""
