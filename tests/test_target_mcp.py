@@ -319,6 +319,17 @@ def test_a_hang_ends_the_call_at_the_timeout():
     assert all("within 1 s" in answer.detail and answer.duration_ms < 2500 for answer in answers[3:])
 
 
+def test_an_oversized_answer_is_cut_at_the_cap_and_not_retried():
+    with mcp_server("oversized") as url:
+        target = make_target("mcp+" + url, timeout=20, max_bytes=1_000_000)
+        try:
+            answer = target.call(BLEU, V, example()["input"])
+        finally:
+            target.close()
+    assert answer.kind == "transport_error" and "larger than the 1000000-byte cap" in answer.detail
+    assert answer.retries == 0 and len(answer.raw) < 1000
+
+
 SOME_FIXTURES = ("--fixtures-only", "--tools", BLEU, "-k", "examples or validation")  # 38 cases
 # behaviour -> (run options, exit code, a fragment the report must hold)
 FAULTS = {
@@ -334,7 +345,7 @@ FAULTS = {
     "oversized": (SOME_FIXTURES, 3, "cap"),
     "refused": (SOME_FIXTURES, 3, "ConnectError"),
 }
-QUICK_FAULTS = ("serve", "jsonrpc_error", "oversized")  # the others run with -m slow (a hang costs ~20 s of timeouts)
+QUICK_FAULTS = ("serve", "jsonrpc_error")  # the others run with -m slow (a hang costs ~20 s of timeouts)
 
 
 def run_against(behaviour: str, report_dir: Path):
