@@ -147,7 +147,9 @@ def test_any_other_tool_result_is_a_transport_error_with_an_excerpt(result, says
     (Exchange("tools/call", 7, failure="connection failed (refused or dropped): ConnectError"), "", "refused", True),
     (Exchange("tools/call", 7, 200, "text/event-stream"), "timeout", "within 5 s", True),
     (None, "ConnectError: All connection attempts failed", "no tools/call request was sent", True),
-], ids=["500-with-jsonrpc-error", "503", "202", "html", "oversize", "refused", "timeout", "no-session"])
+    (None, "timeout", "no MCP session opened within 5 s", True),
+], ids=["500-with-jsonrpc-error", "503", "202", "html", "oversize", "refused", "timeout", "no-session",
+        "session-timeout"])
 def test_transport_failures_and_which_are_retried(exchange, failure, says, retryable):
     record = CallRecord([exchange] if exchange is not None else [])
     response, may_retry = classify_call(record, failure, 1.0, 5.0, 1000)
@@ -394,3 +396,12 @@ def test_runs_against_our_and_faulty_mcp_servers(quick_fault_runs, behaviour):
 @pytest.mark.parametrize("behaviour", [name for name in FAULTS if name not in QUICK_FAULTS])
 def test_runs_against_other_mcp_servers(tmp_path, behaviour):
     check_run(behaviour, *run_against(behaviour, tmp_path))
+
+
+def test_the_environments_proxy_is_read_for_the_url(monkeypatch):
+    from conformance.targets.mcp import environment_proxy
+
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.invalid:3128")
+    monkeypatch.setenv("NO_PROXY", "localhost")
+    assert environment_proxy("http://service.invalid/mcp") == "http://proxy.invalid:3128"
+    assert environment_proxy("http://localhost:8000/mcp") is None

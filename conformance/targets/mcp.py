@@ -49,6 +49,8 @@ import json
 import shlex
 import threading
 import time
+import urllib.parse
+import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -294,10 +296,11 @@ def classify_call(record: CallRecord, failure: str, elapsed_ms: float, timeout: 
         return transport_error(f"HTTP {exchange.status}{kind} to tools/call"
                                f"{', ' + exchange.content_type if exchange.content_type else ''}, no JSON-RPC answer",
                                exchange.status in RETRYABLE_STATUSES)
+    if exchange is None:  # the session could not be opened, or the call never left
+        why = f"no MCP session opened within {timeout:g} s" if failure == "timeout" else failure
+        return transport_error(f"no tools/call request was sent: {why}", True)
     if failure == "timeout":
         return transport_error(f"no answer to tools/call within {timeout:g} s", True)
-    if exchange is None:  # the session could not be opened, or the call never left
-        return transport_error(f"no tools/call request was sent: {failure}", True)
     return transport_error(f"HTTP {exchange.status} {exchange.content_type or 'without Content-Type'} but no JSON-RPC "
                            f"answer to tools/call (request id {exchange.request_id!r}) in it", False)
 
@@ -362,6 +365,7 @@ class McpTarget:
         self.timeout = float(timeout)
         self.max_bytes = int(max_bytes)
         self.retries = max(0, int(retries))
+        self._proxy = environment_proxy(self.url)  # read once: the environment may change under a run
         self._idle: list[_Session] = []
         self._sessions: set[_Session] = set()
         self._last_call: tuple[dict, Any] = ({}, None)  # the MCP headers and _meta of the last call sent
@@ -411,7 +415,9 @@ class McpTarget:
 
     def _make_client(self) -> Client:
         http = httpx2.AsyncClient(
-            transport=_WireTap(httpx2.AsyncHTTPTransport(), self.max_bytes),
+            # trust_env off: httpx would route proxied requests around the wire tap; the proxy goes under it
+            transport=_WireTap(httpx2.AsyncHTTPTransport(proxy=self._proxy, trust_env=False), self.max_bytes),
+            trust_env=False,
             timeout=httpx2.Timeout(self.timeout),
             headers={"Accept-Encoding": "identity"},  # what is capped is what was sent: no decompression bombs
         )
@@ -508,6 +514,14 @@ def mcp_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = 
                retries: int = 2, **_options: Any) -> McpTarget:
     """``mcp+http://HOST:PORT/PATH`` or ``mcp+https://...``."""
     return McpTarget(spec, timeout=timeout, max_bytes=max_bytes, retries=retries)
+
+
+def environment_proxy(url: str) -> str | None:
+    """The proxy the environment (HTTP_PROXY, HTTPS_PROXY, NO_PROXY) names for ``url``, if any."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.hostname and urllib.request.proxy_bypass(parts.hostname):
+        return None
+    return urllib.request.getproxies().get(parts.scheme)
 
 
 def describe(exc: BaseException) -> str:
