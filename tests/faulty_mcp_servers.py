@@ -13,7 +13,9 @@ with the oracle; each faulty one breaks one thing:
     jsonrpc_error      every call answered with a JSON-RPC error (-32603)
     hang_after_3       the fourth and later calls never answer
     http_500           every call answered with an HTTP 500 (a crashed backend behind a proxy)
-    oversized          a 12 MB text answer
+    http_envelope      every call answered with 200 {"result": ...}: the HTTP API's envelope, not JSON-RPC
+    oversized          a 12 MB text answer, as a server-sent event
+    oversized_json     the same in a JSON response (with its Content-Length)
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def answer(behaviour: str, arguments: dict, calls: int) -> types.CallToolResult:
     if behaviour == "error_without_body":
         return types.CallToolResult(content=[types.TextContent(type="text", text="something went wrong")],
                                     is_error=True)
-    if behaviour == "oversized":
+    if behaviour in ("oversized", "oversized_json"):
         return types.CallToolResult(content=[types.TextContent(type="text", text="x" * 12_000_000)])
     return types.CallToolResult(content=text(body), structured_content=body, is_error=is_error)
 
@@ -84,19 +86,24 @@ def build_app(behaviour: str) -> Starlette:
         return answer(behaviour, params.arguments or {}, calls["tools/call"])
 
     server = Server("faulty", on_list_tools=list_tools, on_call_tool=call_tool)
-    manager = StreamableHTTPSessionManager(server, stateless=True, json_response=behaviour == "json_responses")
+    manager = StreamableHTTPSessionManager(server, stateless=True,
+                                           json_response=behaviour in ("json_responses", "oversized_json"))
     mcp_app = StreamableHTTPASGIApp(manager)
 
     async def endpoint(scope, receive, send):
-        if behaviour == "http_500" and scope["method"] == "POST":
+        if behaviour in ("http_500", "http_envelope") and scope["method"] == "POST":
             body = b""
             while True:  # read the request first, to answer tools/call only
                 message = await receive()
                 body += message.get("body", b"")
                 if not message.get("more_body"):
                     break
-            if b'"tools/call"' in body:
+            if b'"tools/call"' in body and behaviour == "http_500":
                 return await Response("upstream crashed", status_code=500)(scope, receive, send)
+            if b'"tools/call"' in body:
+                arguments = json.loads(body)["params"]["arguments"]
+                return await Response(json.dumps(envelope(arguments)[0]), media_type="application/json")(
+                    scope, receive, send)
             replayed = [{"type": "http.request", "body": body, "more_body": False}]
             return await mcp_app(scope, lambda: _replay(replayed, receive), send)
         return await mcp_app(scope, receive, send)

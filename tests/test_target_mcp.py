@@ -321,15 +321,28 @@ def test_a_hang_ends_the_call_at_the_timeout():
     assert all("within 1 s" in answer.detail and answer.duration_ms < 2500 for answer in answers[3:])
 
 
-def test_an_oversized_answer_is_cut_at_the_cap_and_not_retried():
-    with mcp_server("oversized") as url:
-        target = make_target("mcp+" + url, timeout=20, max_bytes=1_000_000)
+def one_call(behaviour: str, **options) -> TargetResponse:
+    with mcp_server(behaviour) as url:
+        target = make_target("mcp+" + url, **options)
         try:
-            answer = target.call(BLEU, V, example()["input"])
+            return target.call(BLEU, V, example()["input"])
         finally:
             target.close()
+
+
+@pytest.mark.parametrize("behaviour", ["oversized", "oversized_json"])  # read to the cap / refused unread
+def test_an_oversized_answer_is_cut_at_the_cap_and_not_retried(behaviour):
+    answer = one_call(behaviour, timeout=20, max_bytes=1_000_000)
     assert answer.kind == "transport_error" and "larger than the 1000000-byte cap" in answer.detail
     assert answer.retries == 0 and len(answer.raw) < 1000
+    assert answer.duration_ms < 10_000  # failed at once, not left to time out
+
+
+def test_an_http_style_answer_is_a_transport_error_and_the_console_stays_clean(capfd):
+    answer = one_call("http_envelope", timeout=10)
+    assert answer.kind == "transport_error" and "no JSON-RPC answer" in answer.detail, answer.detail
+    assert '{"result"' in answer.detail  # the start of what came back
+    assert "Traceback" not in capfd.readouterr().err  # the SDK's own log of the failure is kept quiet
 
 
 SOME_FIXTURES = ("--fixtures-only", "--tools", BLEU, "-k", "examples or validation")  # 38 cases

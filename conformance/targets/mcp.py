@@ -46,6 +46,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import json
+import logging
 import shlex
 import threading
 import time
@@ -156,9 +157,12 @@ class _WireTap(httpx2.AsyncBaseTransport):
         exchange.content_type = response.headers.get("content-type", "")
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.max_bytes:
+            # Refused unread. The SDK is handed an empty body, which fails this call at once (an
+            # exception here would tear its transport down and leave the call to time out).
             exchange.oversize = True
             await response.aclose()
-            raise _Oversize(f"Content-Length {declared}")
+            headers = [(name, value) for name, value in response.headers.items() if name.lower() != "content-length"]
+            return httpx2.Response(response.status_code, headers=headers, content=b"", request=request)
         response.stream = _CappedStream(response.stream, exchange, self.max_bytes)
         if not 200 <= response.status_code < 300:
             # The SDK reads no body of an error page; the report quotes its start, so it is read here.
@@ -365,6 +369,9 @@ class McpTarget:
         self.timeout = float(timeout)
         self.max_bytes = int(max_bytes)
         self.retries = max(0, int(retries))
+        # Every failure is reported with what came back; the SDK's own log lines of the same failures
+        # (tracebacks on stderr for a garbage answer) would only bury the console.
+        logging.getLogger("mcp.client").setLevel(logging.CRITICAL)
         self._proxy = environment_proxy(self.url)  # read once: the environment may change under a run
         self._idle: list[_Session] = []
         self._sessions: set[_Session] = set()
