@@ -277,6 +277,21 @@ def test_an_answer_over_the_sdk_clients_event_limit_comes_through(mcp_url, monke
         assert "exceeded the 1048576 byte limit" in refused_by_the_sdk_default(call)
 
 
+@pytest.mark.parametrize("tool_id, payload", [
+    (BLEU, {"hypotheses": [["a\ud800"]], "references": [[["a"]]]}),
+    ("chrf-plus-plus-compute", {"hypotheses": ["a\udc00"], "references": ["a"]}),
+])
+def test_a_lone_surrogate_input_goes_as_an_escape_and_is_rejected(mcp_url, tool_id, payload):
+    # httpx's own JSON encoding cannot write a lone surrogate as UTF-8 (the SDK's transport died of it);
+    # sent as a \ud800 escape, the oracle behind serve rejects it, as over HTTP
+    target = make_target("mcp+" + mcp_url, timeout=10)
+    try:
+        response = target.call(tool_id, V, payload)
+    finally:
+        target.close()
+    assert (response.kind, response.error_code) == ("rejection", "invalid_input"), response.detail
+
+
 def run_conformance(target: str, report_dir: Path, *options: str) -> tuple[subprocess.CompletedProcess, dict]:
     process = subprocess.run(
         [sys.executable, "-m", "conformance", "run", "--target", target, "--seed", "1",

@@ -61,7 +61,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 import oracle
-from conformance.jsonio import dump_json, parse_json
+from conformance.jsonio import dump_json, encode_request, parse_json
 from conformance.model import TargetResponse
 from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, TargetSpecError, envelope_of, excerpt
 
@@ -175,6 +175,19 @@ class _WireTap(httpx2.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self.inner.aclose()
+
+
+class _JsonClient(httpx2.AsyncClient):
+    """httpx's client, sending JSON as the HTTP target does (conformance.jsonio.encode_request): a
+    string with a lone surrogate (an invalid-input case) goes as a \\u escape, where httpx's own
+    UTF-8 encoding would fail, and take the SDK's transport down with it."""
+
+    def build_request(self, method, url, *, json: Any = None, content=None, headers=None, **options):
+        if json is not None and content is None:
+            content, json = encode_request(json), None
+            headers = httpx2.Headers(headers)
+            headers["Content-Type"] = "application/json"
+        return super().build_request(method, url, content=content, json=json, headers=headers, **options)
 
 
 def _jsonrpc_request(request: httpx2.Request) -> dict:
@@ -421,7 +434,7 @@ class McpTarget:
     # -- on the loop ----------------------------------------------------------------------------
 
     def _make_client(self) -> Client:
-        http = httpx2.AsyncClient(
+        http = _JsonClient(
             # trust_env off: httpx would route proxied requests around the wire tap; the proxy goes under it
             transport=_WireTap(httpx2.AsyncHTTPTransport(proxy=self._proxy, trust_env=False), self.max_bytes),
             trust_env=False,
