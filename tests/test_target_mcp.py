@@ -164,6 +164,15 @@ def test_bad_target_values_are_usage_errors():
         make_target("mcp+https://")
 
 
+def test_the_environments_proxy_is_read_for_the_url(monkeypatch):
+    from conformance.targets.mcp import environment_proxy
+
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.invalid:3128")
+    monkeypatch.setenv("NO_PROXY", "localhost")
+    assert environment_proxy("http://service.invalid/mcp") == "http://proxy.invalid:3128"
+    assert environment_proxy("http://localhost:8000/mcp") is None
+
+
 # --- clients we did not write, against `conformance serve` -----------------------------------
 
 @pytest.fixture(scope="module")
@@ -424,12 +433,3 @@ def test_runs_against_our_and_faulty_mcp_servers(quick_fault_runs, behaviour):
 @pytest.mark.parametrize("behaviour", [name for name in FAULTS if name not in QUICK_FAULTS])
 def test_runs_against_other_mcp_servers(tmp_path, behaviour):
     check_run(behaviour, *run_against(behaviour, tmp_path))
-
-
-def test_the_environments_proxy_is_read_for_the_url(monkeypatch):
-    from conformance.targets.mcp import environment_proxy
-
-    monkeypatch.setenv("HTTP_PROXY", "http://proxy.invalid:3128")
-    monkeypatch.setenv("NO_PROXY", "localhost")
-    assert environment_proxy("http://service.invalid/mcp") == "http://proxy.invalid:3128"
-    assert environment_proxy("http://localhost:8000/mcp") is None
