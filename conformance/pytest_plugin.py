@@ -35,7 +35,8 @@ RUN_KEY = pytest.StashKey["ConformanceRun"]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("conformance", "MT-metric conformance suite")
-    group.addoption("--target", help="oracle | python:MODULE | cmd:COMMAND | jsonl:COMMAND | http(s)://BASE")
+    group.addoption("--target",
+                    help="oracle | python:MODULE | cmd:COMMAND | jsonl:COMMAND | http(s)://BASE | mcp+http(s)://HOST:PORT/PATH")
     group.addoption("--tools", default="", help="ID[@VERSION],... (default: every tool the oracle implements)")
     group.addoption("--profile", default="default", choices=sorted(PROFILES), help="generated examples per family")
     group.addoption("--seed", type=int, default=None, help="Hypothesis seed (default: random, printed)")

@@ -5,6 +5,9 @@
     GET  /v1/tools/{id}/versions/{version}           the contract, as published
     GET  /v1/tools                                   every tool, its versions, whether served
     GET  /healthz                                    {"status": "ok"}
+    POST /mcp                                        MCP (Streamable HTTP, stateless): the tool
+                                                     ``execute`` with {"id", "version", "input"}
+                                                     (conformance.mcp_server)
 
 Every error, whatever its cause, has the body ``{"error": {"code", "message"}}``:
 404 not_found (unknown path, tool or version), 405 method_not_allowed,
@@ -317,10 +320,23 @@ async def run_in_worker(tool_id: str, version: str, body: bytes) -> tuple[int, b
             raise
 
 
+async def read_mcp_body(request: Request) -> bytes:
+    """An MCP request's body under the HTTP API's own size cap and time limit."""
+    check_declared_length(request.headers.get("content-length"))
+    return await read_capped_body(request)
+
+
 def build_app() -> Starlette:
+    from conformance.mcp_server import mcp_endpoint  # the MCP SDK is imported only to serve
+
     tool_path = "/v1/tools/{tool_id}/versions/{version}"
+    mcp_app, mcp_lifespan = mcp_endpoint(run_in_worker, read_mcp_body, MAX_BODY_BYTES)
     app = Starlette(
+        lifespan=mcp_lifespan,
         routes=[
+            # MCP, Streamable HTTP (mcp_server.py). POST only: a stateless server has no session to
+            # DELETE and sends nothing unasked, so a GET stream would only hold a connection open forever.
+            Route("/mcp", mcp_app, methods=["POST"]),
             Route(tool_path + "/execute", execute, methods=["POST"]),
             Route(tool_path, get_contract, methods=["GET"]),
             Route("/v1/tools", list_tools, methods=["GET"]),
@@ -355,7 +371,8 @@ def register(subparsers) -> None:
         "serve", help="serve the oracle over HTTP with the hosted API",
         description="Serve the oracle with the hosted API: POST /v1/tools/{id}/versions/{version}/execute "
                     "(Content-Type: application/json; a missing Content-Type is read as JSON), "
-                    "GET /v1/tools/{id}/versions/{version} (the contract), GET /v1/tools, GET /healthz. "
+                    "GET /v1/tools/{id}/versions/{version} (the contract), GET /v1/tools, GET /healthz, "
+                    "and MCP at /mcp (Streamable HTTP, the tool execute with {id, version, input}). "
                     "The first line on stdout is the address; stop with SIGTERM or Ctrl-C.")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8000, help="port to bind; 0 picks a free one (default 8000)")
@@ -382,20 +399,21 @@ def run(args) -> int:
     signal.signal(signal.SIGINT, _exit_on_signal)
     try:
         start_worker_pool(args.workers)
+        app = build_app()  # before the address is printed: importing the MCP SDK takes a moment
         host, port = sock.getsockname()[:2]
         shown_host = f"[{host}]" if ":" in host else host
         # The first line of stdout is the address, so scripts and tests can use --port 0.
         print(f"conformance serve: listening on http://{shown_host}:{port} "
               f"({args.workers} worker process{'es' if args.workers > 1 else ''})", flush=True)
         config = uvicorn.Config(
-            build_app(),
+            app,
             access_log=False,  # RequestLogMiddleware writes the one line per request
             log_config=None,
             log_level=args.log_level,
             timeout_keep_alive=KEEP_ALIVE_SECONDS,
             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
             server_header=False,
-            lifespan="off",
+            lifespan="on",  # the MCP session manager lives as long as the server
         )
         uvicorn.Server(config).run(sockets=[sock])
     except SystemExit as exc:

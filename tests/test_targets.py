@@ -163,7 +163,7 @@ def test_unknown_target_lists_every_accepted_form():
     with pytest.raises(TargetSpecError) as raised:
         make_target("oracle2")
     assert str(raised.value) == ("unknown target 'oracle2': use oracle, python:MODULE, cmd:COMMAND, jsonl:COMMAND, "
-                                 "http://BASE or https://BASE")
+                                 "http://BASE, https://BASE, mcp+http://HOST:PORT/PATH or mcp+https://HOST:PORT/PATH")
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,13 @@ harness can report it and keep its head.
     jsonl:COMMAND        a command started once (per worker) answering one JSON request
                          line with one answer line (targets.jsonl)
     http(s)://BASE       the hosted API (targets.http)
+    mcp+http(s)://HOST:PORT/PATH
+                         an MCP server over Streamable HTTP (the hosted service's MCP interface,
+                         or `conformance serve` at /mcp): each case calls the tool ``execute``
+                         with ``{"id", "version", "input"}`` through the official MCP SDK; the
+                         envelope is read from ``structuredContent``, else from the text content;
+                         ``isError`` with an error body, or a JSON-RPC error, is a rejection
+                         (targets.mcp)
 
 A target may also say which contract it serves, ``published_contract(tool_id, version)``
 (targets.published; the HTTP target has it), which the preflight compares with the suite's.
@@ -94,6 +101,7 @@ def _lazy(module: str, constructor: str, what: str) -> Callable[..., Target]:
 
 _http_target = _lazy("conformance.targets.http", "http_target", "HTTP")  # requests is too heavy for every run
 _jsonl_target = _lazy("conformance.targets.jsonl", "jsonl_target", "jsonl:")  # imports jsonschema
+_mcp_target = _lazy("conformance.targets.mcp", "mcp_target", "MCP")  # the MCP SDK, only when asked for
 
 KINDS: tuple[TargetKind, ...] = (  # the first that names the value makes its target
     TargetKind("oracle", "", oracle_target),
@@ -102,6 +110,8 @@ KINDS: tuple[TargetKind, ...] = (  # the first that names the value makes its ta
     TargetKind("jsonl:", "COMMAND", _jsonl_target),
     TargetKind("http://", "BASE", _http_target),
     TargetKind("https://", "BASE", _http_target),
+    TargetKind("mcp+http://", "HOST:PORT/PATH", _mcp_target),
+    TargetKind("mcp+https://", "HOST:PORT/PATH", _mcp_target),
 )
 
 

@@ -93,6 +93,11 @@ def read_envelope(data: bytes, *, error_body_rejects: bool = True) -> Envelope:
         body = parse_json(data)
     except oracle.ContractError as exc:
         return Envelope("garbage", not_json=exc.message)
+    return envelope_of(body, error_body_rejects=error_body_rejects)
+
+
+def envelope_of(body: Any, *, error_body_rejects: bool = True) -> Envelope:
+    """An answer body already parsed (e.g. inside an MCP tool result), read by read_envelope's rule."""
     if isinstance(body, dict):
         if error_body_rejects and "error" in body:
             return Envelope("rejection", body)

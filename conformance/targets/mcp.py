@@ -1,0 +1,553 @@
+"""The MCP target, ``mcp+http://HOST:PORT/PATH`` (or ``mcp+https://``): an MCP server over
+Streamable HTTP, the hosted service's second interface (or `conformance serve` at /mcp).
+
+Each case calls the tool ``execute`` with ``{"id": TOOL, "version": V, "input": PAYLOAD}``
+through the official MCP Python SDK (``mcp.Client``: the protocol negotiation, session
+and transport are the SDK's, as a user's client would have them).
+
+What the answer means is read from the wire, not from the SDK's objects: the SDK parses
+leniently (duplicate keys, 1e400) and stands in errors of its own for transport failures
+(an HTTP 500, a 202, a cut stream all become JSON-RPC errors on the client side), which
+must not pass for the server's rejections. So the httpx transport under the SDK records
+every HTTP exchange of a call (``_WireTap``; the SDK carries the caller's context to the
+request it sends), and the answer is the JSON-RPC response with the call's request id in
+those bodies (a JSON body, or the data of a server-sent event), parsed strictly:
+
+  result           ``{"result": {...}}`` whose tool result holds ``{"result": ...}``: in
+                   ``structuredContent`` when present, else as the JSON of the text content
+  rejection        a tool result with ``isError: true`` holding an error body
+                   ``{"error": {"code", "message"}}`` (the code read as for HTTP, targets.base);
+                   or a JSON-RPC error (a rejection without a code)
+  transport_error  everything else, with an excerpt: no answer, timeout, refused, a 5xx,
+                   an answer over ``max_bytes``, a tool result in neither shape
+
+Which of the two places the hosted service puts the envelope in is not published (open
+point a16): both are read, and a server using either passes.
+
+Bounds: every call (the session's opening included) ends within ``timeout`` seconds
+(``anyio.fail_after``); the bodies of a call are capped at ``max_bytes`` as they arrive,
+and the SDK's own limit on one server-sent event (1 MiB by default) is raised to the same
+cap, since a legal 490 KB answer sent as text and as structuredContent already crosses it.
+
+Concurrency: the SDK is asynchronous and the harness is not. Each target runs one event
+loop in a background thread; a call is a task on it, on an open session taken from a pool
+(one session per concurrent call at most, so ``--workers N`` opens up to N and reuses
+them). anyio ties a session's task group to the task that opened it, so each session is
+held open by a task of its own until it is closed.
+
+Retries: only the transport is retried (no HTTP answer, a dropped connection, a timeout,
+HTTP 408/429/502/503/504), on a fresh session, at most ``retries`` times with a short
+backoff. An answer, right or wrong, a 500 or an oversized answer is never retried. A
+session that saw a transport error is closed, never reused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import logging
+import shlex
+import threading
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+import oracle
+from conformance.jsonio import dump_json, encode_request, parse_json
+from conformance.model import TargetResponse
+from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, TargetSpecError, envelope_of, excerpt
+
+TOOL_NAME = "execute"
+PREFIXES = ("mcp+http://", "mcp+https://")
+BACKOFF_SECONDS = 0.2  # doubled on each retry: 0.2 s, 0.4 s, ...
+RETRYABLE_STATUSES = frozenset({408, 429, 502, 503, 504})
+DETAIL_EXCERPT_CHARS = 80
+CLOSE_SECONDS = 5.0  # for closing the sessions when the target is closed
+JSONRPC_ERROR_MESSAGE_CHARS = 200
+
+
+# --- what went over the wire during one call -------------------------------------------------
+
+@dataclass
+class Exchange:
+    """One HTTP request of a call and what came back, capped."""
+
+    method: str  # the JSON-RPC method the request carried ("" for a GET stream)
+    request_id: Any = None
+    status: int | None = None
+    content_type: str = ""
+    body: bytearray = field(default_factory=bytearray)
+    failure: str = ""  # why no complete answer came (refused, dropped, timeout), if so
+    oversize: bool = False
+
+
+@dataclass
+class CallRecord:
+    exchanges: list[Exchange] = field(default_factory=list)
+    headers: dict = field(default_factory=dict)  # the MCP headers the call was sent with (protocol version, method...)
+    meta: Any = None  # the ``_meta`` of its params (the protocol version and capabilities, since 2026-07-28)
+
+    def call_exchange(self) -> Exchange | None:
+        """The last ``tools/call`` request (the SDK may re-send one, e.g. after re-listing tools)."""
+        return next((found for found in reversed(self.exchanges) if found.method == "tools/call"), None)
+
+
+_current_call: contextvars.ContextVar[CallRecord | None] = contextvars.ContextVar("mcp_call", default=None)
+
+
+class _Oversize(httpx2.StreamError):
+    """Raised into the SDK's read when the cap is passed (a StreamError, which the SDK reports
+    as a failed answer instead of tearing its transport down)."""
+
+
+class _CappedStream(httpx2.AsyncByteStream):
+    def __init__(self, inner: httpx2.AsyncByteStream, exchange: Exchange, max_bytes: int):
+        self.inner, self.exchange, self.max_bytes = inner, exchange, max_bytes
+
+    async def __aiter__(self):
+        try:
+            async for chunk in self.inner:
+                self.exchange.body += chunk
+                if len(self.exchange.body) > self.max_bytes:
+                    self.exchange.oversize = True
+                    del self.exchange.body[self.max_bytes:]
+                    raise _Oversize(f"answer larger than {self.max_bytes} bytes")
+                yield chunk
+        except _Oversize:
+            raise
+        except Exception as exc:
+            self.exchange.failure = f"connection dropped while reading the answer: {describe(exc)}"
+            raise
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class _WireTap(httpx2.AsyncBaseTransport):
+    """httpx's transport, recording each request of a running call and capping its answer."""
+
+    def __init__(self, inner: httpx2.AsyncBaseTransport, max_bytes: int):
+        self.inner, self.max_bytes = inner, max_bytes
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        message = _jsonrpc_request(request)
+        exchange = Exchange(str(message.get("method", "")), message.get("id"))
+        record = _current_call.get()
+        if record is not None:  # None: the session's own traffic (opening it), capped all the same
+            record.exchanges.append(exchange)
+            if exchange.method == "tools/call":  # what a reproducer must send alike
+                record.headers = {name: value for name, value in request.headers.items()  # MCP-Protocol-Version, ...
+                                  if name.lower().startswith("mcp-") and name.lower() != "mcp-session-id"}
+                params = message.get("params")
+                record.meta = params.get("_meta") if isinstance(params, dict) else None
+        try:
+            response = await self.inner.handle_async_request(request)
+        except Exception as exc:
+            exchange.failure = f"connection failed (refused or dropped): {describe(exc)}"
+            raise
+        exchange.status = response.status_code
+        exchange.content_type = response.headers.get("content-type", "")
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            # Refused unread. The SDK is handed an empty body, which fails this call at once (an
+            # exception here would tear its transport down and leave the call to time out).
+            exchange.oversize = True
+            await response.aclose()
+            headers = [(name, value) for name, value in response.headers.items() if name.lower() != "content-length"]
+            return httpx2.Response(response.status_code, headers=headers, content=b"", request=request)
+        response.stream = _CappedStream(response.stream, exchange, self.max_bytes)
+        if not 200 <= response.status_code < 300:
+            # The SDK reads no body of an error page; the report quotes its start, so it is read here.
+            try:
+                await response.aread()
+            except httpx2.StreamError:
+                pass  # over the cap or cut short: the start is recorded all the same
+            response.stream = httpx2.ByteStream(bytes(exchange.body))
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class _JsonClient(httpx2.AsyncClient):
+    """httpx's client, sending JSON as the HTTP target does (conformance.jsonio.encode_request): a
+    string with a lone surrogate (an invalid-input case) goes as a \\u escape, where httpx's own
+    UTF-8 encoding would fail, and take the SDK's transport down with it."""
+
+    def build_request(self, method, url, *, json: Any = None, content=None, headers=None, **options):
+        if json is not None and content is None:
+            content, json = encode_request(json), None
+            headers = httpx2.Headers(headers)
+            headers["Content-Type"] = "application/json"
+        return super().build_request(method, url, content=content, json=json, headers=headers, **options)
+
+
+def _jsonrpc_request(request: httpx2.Request) -> dict:
+    try:
+        message = json.loads(request.content or b"null")
+    except ValueError:
+        return {}
+    return message if isinstance(message, dict) else {}
+
+
+# --- reading the answer from the wire --------------------------------------------------------
+
+def jsonrpc_messages(exchange: Exchange) -> list[bytes]:
+    """The JSON-RPC messages in one answer body: the body itself, or each server-sent event's data."""
+    media_type = exchange.content_type.partition(";")[0].strip().lower()
+    if media_type != "text/event-stream":
+        return [bytes(exchange.body)] if exchange.body.strip() else []
+    response = httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=bytes(exchange.body),
+                               request=httpx2.Request("GET", "http://sse.invalid"))
+    try:
+        return [event.data.encode("utf-8") for event in httpx2.EventSource(response, max_event_size=None)
+                if event.data]
+    except httpx2.SSEError:
+        return []
+
+
+def find_answer(record: CallRecord) -> tuple[Exchange | None, Any, bytes]:
+    """The exchange of the call, the JSON-RPC response to it (None when there is none) and its text.
+
+    The answer usually comes on the POST's own body, but a server may resume a broken
+    stream on a later GET, so every exchange of the call is searched, the latest first.
+    """
+    call = record.call_exchange()
+    if call is None:
+        return None, None, b""
+    for exchange in reversed(record.exchanges):
+        for data in reversed(jsonrpc_messages(exchange)):
+            try:
+                message = parse_json(data)
+            except oracle.ContractError:
+                continue
+            if isinstance(message, dict) and "id" in message and message["id"] == call.request_id \
+                    and type(message["id"]) is type(call.request_id) and ("result" in message or "error" in message):
+                return exchange, message, data
+    return call, None, b""
+
+
+def tool_result_envelope(result: Any) -> tuple[str, Any]:
+    """Where a tool result holds the envelope: ("structuredContent"|"text content", the body),
+    or ("", why not) when it holds none."""
+    if not isinstance(result, dict):
+        return "", f"the tool result is {type(result).__name__}, not an object"
+    if result.get("structuredContent") is not None:
+        return "structuredContent", result["structuredContent"]
+    content = result.get("content")
+    blocks = content if isinstance(content, list) else []
+    texts = [block.get("text") for block in blocks if isinstance(block, dict) and block.get("type") == "text"]
+    if not texts or not all(isinstance(text, str) for text in texts):
+        return "", "the tool result has neither structuredContent nor text content"
+    text = "".join(texts)  # a long JSON text may come in several blocks
+    try:
+        return "text content", parse_json(text)
+    except oracle.ContractError as exc:
+        why = exc.message.removeprefix("input: ")
+        return "", f"its text content is not JSON ({why}): {excerpt(text, DETAIL_EXCERPT_CHARS)!r}"
+
+
+def classify_answer(message: dict, data: bytes, exchange: Exchange, elapsed_ms: float) -> TargetResponse:
+    """The server's JSON-RPC response to ``tools/call`` (``data``: as sent) as a result, a rejection
+    or a transport error."""
+    raw = excerpt(data)
+    status = exchange.status
+    if "error" in message:
+        error = message["error"]
+        if isinstance(error, dict):
+            described = f"JSON-RPC error {error.get('code')}: {str(error.get('message'))[:JSONRPC_ERROR_MESSAGE_CHARS]}"
+        else:
+            described = f"JSON-RPC error {excerpt(dump_json(error), DETAIL_EXCERPT_CHARS)}"
+        return TargetResponse("rejection", status=status, raw=raw, duration_ms=elapsed_ms,
+                              detail=described + " (a JSON-RPC error names no error code)")
+    result = message["result"]
+    where, body = tool_result_envelope(result)
+    is_error = isinstance(result, dict) and result.get("isError") is True
+    if not where:
+        return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed_ms,
+                              detail=f"the answer to tools/call is not a {{\"result\"}} envelope: {body}")
+    envelope = envelope_of(body, error_body_rejects=is_error)
+    if is_error and envelope.kind == "rejection":
+        code = envelope.error_code
+        return TargetResponse("rejection", status=status, error_code=code, raw=raw, duration_ms=elapsed_ms,
+                              detail=f"isError with an error body in its {where}" + (f": {code}" if code else
+                                                                                    " (no recognised code)"))
+    if not is_error and envelope.kind == "result":
+        return TargetResponse("result", result=envelope.result, status=status, raw=raw, duration_ms=elapsed_ms)
+    shape = f"an object with keys {sorted(body)[:8]}" if isinstance(body, dict) else type(body).__name__
+    wanted = 'an error body {"error": {"code", "message"}}' if is_error else 'the {"result": ...} envelope'
+    return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed_ms,
+                          detail=f"tool result with isError {str(is_error).lower()} but its {where} is not {wanted}: "
+                                 f"got {shape}")
+
+
+def classify_call(record: CallRecord, failure: str, elapsed_ms: float, timeout: float,
+                  max_bytes: int) -> tuple[TargetResponse, bool]:
+    """What one call came to, from what went over the wire; and whether a retry may help."""
+    exchange, message, data = find_answer(record)
+    if message is not None and exchange is not None and (exchange.status or 0) < 500 and not exchange.oversize:
+        return classify_answer(message, data, exchange, elapsed_ms), False
+
+    def transport_error(detail: str, retryable: bool) -> tuple[TargetResponse, bool]:
+        raw = excerpt(bytes(exchange.body)) if exchange is not None else ""
+        if exchange is not None and exchange.body.strip():
+            detail += f"; the body starts {excerpt(bytes(exchange.body).strip(), DETAIL_EXCERPT_CHARS)!r}"
+        status = exchange.status if exchange is not None else None
+        return TargetResponse("transport_error", status=status, raw=raw, detail=detail,
+                              duration_ms=elapsed_ms), retryable
+
+    if exchange is not None and exchange.oversize:
+        return transport_error(f"MCP answer larger than the {max_bytes}-byte cap; stopped reading", False)
+    if exchange is not None and exchange.failure:
+        return transport_error(exchange.failure, True)
+    if exchange is not None and exchange.status is not None and not 200 <= exchange.status < 300:
+        kind = " server error" if exchange.status >= 500 else ""
+        return transport_error(f"HTTP {exchange.status}{kind} to tools/call"
+                               f"{', ' + exchange.content_type if exchange.content_type else ''}, no JSON-RPC answer",
+                               exchange.status in RETRYABLE_STATUSES)
+    if exchange is None:  # the session could not be opened, or the call never left
+        why = f"no MCP session opened within {timeout:g} s" if failure == "timeout" else failure
+        return transport_error(f"no tools/call request was sent: {why}", True)
+    if failure == "timeout":
+        return transport_error(f"no answer to tools/call within {timeout:g} s", True)
+    return transport_error(f"HTTP {exchange.status} {exchange.content_type or 'without Content-Type'} but no JSON-RPC "
+                           f"answer to tools/call (request id {exchange.request_id!r}) in it", False)
+
+
+# --- sessions on a background event loop -------------------------------------------------------
+
+class _Session:
+    """One open SDK client. anyio binds its task group to the task that entered it, so a task of
+    its own enters it, holds it open until ``close`` and exits it."""
+
+    def __init__(self, make_client):
+        self._make_client = make_client
+        self._stop = asyncio.Event()
+        self.client: Client | None = None
+        self.broken = False
+        self._task: asyncio.Task | None = None
+
+    async def open(self) -> "_Session":
+        ready: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._task = asyncio.create_task(self._hold(ready))
+        try:
+            self.client = await asyncio.shield(ready)
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    async def _hold(self, ready: asyncio.Future) -> None:
+        _current_call.set(None)  # this task copied the context of the call that opened it: not its record
+        try:
+            async with self._make_client() as client:
+                ready.set_result(client)
+                await self._stop.wait()
+        except BaseException as exc:  # the transport died, or the session could not be opened
+            if not ready.done():
+                ready.set_exception(exc if isinstance(exc, Exception) else ConnectionError("session cancelled"))
+        finally:
+            self.broken = True
+
+    def close(self) -> None:
+        self.broken = True
+        self._stop.set()
+        if self._task is not None and not self._task.done() and self.client is None:
+            self._task.cancel()  # still opening: nobody waits for it
+
+    async def closed(self) -> None:
+        if self._task is not None:
+            await asyncio.wait([self._task], timeout=CLOSE_SECONDS)
+
+
+class McpTarget:
+    # How the SDK negotiates: "auto" probes the 2026-07-28 protocol (answers in JSON bodies) and
+    # falls back to the initialize handshake of older servers (answers as server-sent events).
+    connect_mode = "auto"
+
+    def __init__(self, spec: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
+                 retries: int = 2):
+        if not spec.startswith(PREFIXES) or len(spec) <= len("mcp+https://"):
+            raise TargetSpecError(f"an MCP target is mcp+http://HOST:PORT/PATH or mcp+https://..., got {spec!r}")
+        self.spec = spec
+        self.url = spec[len("mcp+"):]
+        self.timeout = float(timeout)
+        self.max_bytes = int(max_bytes)
+        self.retries = max(0, int(retries))
+        # Every failure is reported with what came back; the SDK's own log lines of the same failures
+        # (tracebacks on stderr for a garbage answer) would only bury the console.
+        logging.getLogger("mcp.client").setLevel(logging.CRITICAL)
+        self._proxy = environment_proxy(self.url)  # read once: the environment may change under a run
+        self._idle: list[_Session] = []
+        self._sessions: set[_Session] = set()
+        self._last_call: tuple[dict, Any] = ({}, None)  # the MCP headers and _meta of the last call sent
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="mcp-target", daemon=True)
+        self._thread.start()
+
+    # -- the synchronous face -----------------------------------------------------------------
+
+    def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
+        arguments = {"id": tool_id, "version": version, "input": payload}
+        future = asyncio.run_coroutine_threadsafe(self._call(arguments), self._loop)
+        # Each attempt ends itself within the timeout; this bound only guards against a stuck loop.
+        bound = (self.timeout + BACKOFF_SECONDS * 2 ** self.retries + 1) * (self.retries + 1) + CLOSE_SECONDS
+        try:
+            return future.result(bound)
+        except Exception as exc:
+            future.cancel()
+            return TargetResponse("transport_error", detail=f"the MCP client did not finish: {describe(exc)}")
+
+    def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
+        """A curl of the JSON-RPC request, with the MCP headers and ``_meta`` the SDK sent: enough
+        for a server of the 2026-07-28 protocol or a stateless one (as `conformance serve` is); a
+        server with sessions wants an ``initialize`` first, as an MCP client does."""
+        headers, meta = self._last_call
+        params: dict = {"name": TOOL_NAME, "arguments": {"id": tool_id, "version": version, "input": payload}}
+        if meta is not None:
+            params["_meta"] = meta
+        request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+        mcp_headers = "".join(f"-H {shlex.quote(f'{name}: {value}')} " for name, value in headers.items())
+        return ("curl -sS -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' "
+                f"{mcp_headers}--data-binary {shlex.quote(dump_json(request))} {shlex.quote(self.url)}")
+
+    def close(self) -> None:
+        if self._loop.is_closed():
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(self._close_sessions(), self._loop).result(CLOSE_SECONDS + 1)
+        except Exception:
+            pass
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(CLOSE_SECONDS)
+        if not self._thread.is_alive():
+            self._loop.close()
+
+    # -- on the loop ----------------------------------------------------------------------------
+
+    def _make_client(self) -> Client:
+        http = _JsonClient(
+            # trust_env off: httpx would route proxied requests around the wire tap; the proxy goes under it
+            transport=_WireTap(httpx2.AsyncHTTPTransport(proxy=self._proxy, trust_env=False), self.max_bytes),
+            trust_env=False,
+            timeout=httpx2.Timeout(self.timeout),
+            headers={"Accept-Encoding": "identity"},  # what is capped is what was sent: no decompression bombs
+        )
+        transport = _owning(http, streamable_http_client(self.url, http_client=http,
+                                                         max_sse_event_size=self.max_bytes))
+        return Client(transport, cache=None, read_timeout_seconds=self.timeout, mode=self.connect_mode)
+
+    async def _call(self, arguments: dict) -> TargetResponse:
+        retries = 0
+        while True:
+            response, retryable = await self._attempt(arguments)
+            if not retryable or retries >= self.retries:
+                response.retries = retries
+                return response
+            await asyncio.sleep(BACKOFF_SECONDS * 2 ** retries)
+            retries += 1
+
+    async def _attempt(self, arguments: dict) -> tuple[TargetResponse, bool]:
+        record = CallRecord()
+        token = _current_call.set(record)
+        started = time.monotonic()
+        session: _Session | None = None
+        failure = ""
+        try:
+            with anyio.fail_after(self.timeout):
+                session = await self._checkout()
+                await session.client.call_tool(TOOL_NAME, arguments)  # its answer is read from the wire
+        except TimeoutError:
+            failure = "timeout"
+        except Exception as exc:  # the SDK's view of a failure; the wire says what it was
+            failure = describe(exc)
+        finally:
+            _current_call.reset(token)
+        if record.call_exchange() is not None:
+            self._last_call = (record.headers, record.meta)
+        elapsed = (time.monotonic() - started) * 1000
+        response, retryable = classify_call(record, failure, elapsed, self.timeout, self.max_bytes)
+        if session is not None:
+            if response.kind == "transport_error" or session.broken:
+                self._discard(session)
+            else:
+                self._idle.append(session)
+        return response, retryable
+
+    async def _checkout(self) -> _Session:
+        while self._idle:
+            session = self._idle.pop()
+            if not session.broken:
+                return session
+            self._discard(session)
+        session = _Session(self._make_client)
+        self._sessions.add(session)
+        try:
+            return await session.open()
+        except BaseException:
+            self._sessions.discard(session)
+            raise
+
+    def _discard(self, session: _Session) -> None:
+        session.close()
+        self._sessions.discard(session)
+
+    async def _close_sessions(self) -> None:
+        sessions = list(self._sessions)
+        self._idle.clear()
+        self._sessions.clear()
+        for session in sessions:
+            session.close()
+        await asyncio.gather(*(session.closed() for session in sessions), return_exceptions=True)
+
+
+class _owning:
+    """The SDK's transport context, which also closes the httpx client it was given."""
+
+    def __init__(self, http: httpx2.AsyncClient, transport):
+        self.http, self.transport = http, transport
+
+    async def __aenter__(self):
+        await self.http.__aenter__()
+        try:
+            return await self.transport.__aenter__()
+        except BaseException:
+            await self.http.aclose()
+            raise
+
+    async def __aexit__(self, *exc_info):
+        try:
+            return await self.transport.__aexit__(*exc_info)
+        finally:
+            await self.http.aclose()
+
+
+def mcp_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
+               retries: int = 2, **_options: Any) -> McpTarget:
+    """``mcp+http://HOST:PORT/PATH`` or ``mcp+https://...``."""
+    return McpTarget(spec, timeout=timeout, max_bytes=max_bytes, retries=retries)
+
+
+def environment_proxy(url: str) -> str | None:
+    """The proxy the environment (HTTP_PROXY, HTTPS_PROXY, NO_PROXY) names for ``url``, if any."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.hostname and urllib.request.proxy_bypass(parts.hostname):
+        return None
+    return urllib.request.getproxies().get(parts.scheme)
+
+
+def describe(exc: BaseException) -> str:
+    """The innermost useful reason of an exception (task groups wrap them), one line, bounded."""
+    while getattr(exc, "exceptions", None):  # an exception group
+        exc = exc.exceptions[0]
+    cause = exc.__cause__ or exc.__context__
+    text = str(exc) or (str(cause) if cause else "")
+    return f"{type(exc).__name__}: {text[:300]}"

@@ -1,0 +1,152 @@
+"""MCP servers for the tests, built on the official SDK's server: correct ones that put the
+answer in only one of the two places a tool result may hold it, and faulty ones.
+
+``mcp_server(behaviour)`` serves the tool ``execute`` (Streamable HTTP, stateless) on a free
+loopback port in a background thread and yields its URL. The correct behaviours compute
+with the oracle; each faulty one breaks one thing:
+
+    text_only          the envelope only as the JSON of the text content (correct)
+    structured_only    the envelope only as structuredContent, no text (correct)
+    json_responses     both, in JSON responses instead of server-sent events (correct)
+    bare_result        structuredContent is the output itself, without {"result": ...}
+    error_without_body isError true with the text "something went wrong"
+    jsonrpc_error      every call answered with a JSON-RPC error (-32603)
+    hang_after_3       the fourth and later calls never answer
+    http_500           every call answered with an HTTP 500 (a crashed backend behind a proxy)
+    http_envelope      every call answered with 200 {"result": ...}: the HTTP API's envelope, not JSON-RPC
+    oversized          a 12 MB text answer, as a server-sent event
+    oversized_json     the same in a JSON response (with its Content-Length)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import threading
+import time
+from typing import Iterator
+
+import anyio
+import mcp_types as types
+import uvicorn
+from mcp.server import Server
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.shared.exceptions import MCPError
+from starlette.applications import Starlette
+from starlette.responses import Response
+from starlette.routing import Route
+
+import oracle
+
+SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}, "version": {"type": "string"}, "input": {}},
+          "required": ["id", "version", "input"]}
+
+
+def envelope(arguments: dict) -> tuple[dict, bool]:
+    """The oracle's envelope for one execute call, and whether it is a rejection."""
+    try:
+        return {"result": oracle.execute(arguments["id"], arguments["version"], arguments["input"])}, False
+    except oracle.ContractError as exc:
+        return exc.body(), True
+
+
+def text(value) -> list[types.TextContent]:
+    return [types.TextContent(type="text", text=json.dumps(value))]
+
+
+def answer(behaviour: str, arguments: dict, calls: int) -> types.CallToolResult:
+    body, is_error = envelope(arguments)
+    if behaviour == "text_only":
+        return types.CallToolResult(content=text(body), is_error=is_error)
+    if behaviour == "structured_only":
+        return types.CallToolResult(content=[], structured_content=body, is_error=is_error)
+    if behaviour == "bare_result":
+        return types.CallToolResult(content=[], structured_content=body.get("result", body), is_error=is_error)
+    if behaviour == "error_without_body":
+        return types.CallToolResult(content=[types.TextContent(type="text", text="something went wrong")],
+                                    is_error=True)
+    if behaviour in ("oversized", "oversized_json"):
+        return types.CallToolResult(content=[types.TextContent(type="text", text="x" * 12_000_000)])
+    return types.CallToolResult(content=text(body), structured_content=body, is_error=is_error)
+
+
+def build_app(behaviour: str) -> Starlette:
+    calls = {"tools/call": 0}
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name="execute", input_schema=SCHEMA)])
+
+    async def call_tool(ctx, params):
+        calls["tools/call"] += 1
+        if behaviour == "jsonrpc_error":
+            raise MCPError(-32603, "the backend is unavailable")
+        if behaviour == "hang_after_3" and calls["tools/call"] > 3:
+            await anyio.sleep_forever()
+        return answer(behaviour, params.arguments or {}, calls["tools/call"])
+
+    server = Server("faulty", on_list_tools=list_tools, on_call_tool=call_tool)
+    manager = StreamableHTTPSessionManager(server, stateless=True,
+                                           json_response=behaviour in ("json_responses", "oversized_json"))
+    mcp_app = StreamableHTTPASGIApp(manager)
+
+    async def endpoint(scope, receive, send):
+        if behaviour in ("http_500", "http_envelope") and scope["method"] == "POST":
+            body = b""
+            while True:  # read the request first, to answer tools/call only
+                message = await receive()
+                body += message.get("body", b"")
+                if not message.get("more_body"):
+                    break
+            if b'"tools/call"' in body and behaviour == "http_500":
+                return await Response("upstream crashed", status_code=500)(scope, receive, send)
+            if b'"tools/call"' in body:
+                arguments = json.loads(body)["params"]["arguments"]
+                return await Response(json.dumps(envelope(arguments)[0]), media_type="application/json")(
+                    scope, receive, send)
+            replayed = [{"type": "http.request", "body": body, "more_body": False}]
+            return await mcp_app(scope, lambda: _replay(replayed, receive), send)
+        return await mcp_app(scope, receive, send)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        async with manager.run():
+            yield
+
+    return Starlette(routes=[Route("/mcp", _Asgi(endpoint), methods=["GET", "POST", "DELETE"])], lifespan=lifespan)
+
+
+class _Asgi:
+    """A plain ASGI callable, which Starlette's Route mounts as an app (a function it would call with a Request)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        await self.app(scope, receive, send)
+
+
+async def _replay(replayed: list, receive):
+    return replayed.pop(0) if replayed else await receive()
+
+
+@contextlib.contextmanager
+def mcp_server(behaviour: str) -> Iterator[str]:
+    """The server of ``behaviour`` on loopback, for the duration of the block: its /mcp URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(build_app(behaviour), log_level="error", lifespan="on",
+                            timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
