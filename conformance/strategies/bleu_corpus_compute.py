@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.strategies import bleu
-from conformance.strategies.base import EXPECT_OUTPUT, Family, case
+from conformance.strategies import bleu, keys, magnitudes, widths
+from conformance.strategies.base import EXPECT_OUTPUT, Family, case, limits
 
 
 OPTIONS = st.fixed_dictionaries({"max_order": bleu.MAX_ORDERS, "decimals": st.one_of(st.none(), st.integers(0, 15))})
@@ -42,4 +42,18 @@ def families(tool_id: str, version: str) -> list[Family]:
         *bleu.boundary_families(tool_id, version, OPTIONS, OPTIONS),
         Family("boundary/decimals", "boundary", decimals_family(st.sampled_from((0, 15))), "decimals 0 and 15"),
         *bleu.invalid_families(tool_id, version, OPTIONS, (BAD_DECIMALS,)),
+        *representation_families(tool_id, version),
+    ]
+
+
+def representation_families(tool_id: str, version: str) -> list[Family]:
+    """Inputs crossing representation boundaries: widths, derived keys, special names, magnitudes."""
+    limit = limits(tool_id, version)
+    return [
+        keys.joined_key_collisions(OPTIONS),
+        keys.last_token_family(OPTIONS),
+        magnitudes.bleu_magnitudes(OPTIONS),
+        widths.wide_counts_family(limit["max_total_tokens"], (1, 1, 3, limit["max_segments"]),
+                                  limit["max_references_per_segment"], OPTIONS, OPTIONS),
+        keys.property_named_keys(bleu.ordinary_corpus()),
     ]
