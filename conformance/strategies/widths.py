@@ -29,8 +29,10 @@ SMALL_SIDE = ("the", "cat", "sat", "on", "a", "mat")
 
 
 def crossing(draw, boundary: int, largest: int) -> int:
-    """A value at the boundary, one either side of it, or anywhere past it up to ``largest``."""
-    return draw(st.one_of(st.sampled_from((boundary - 1, boundary, boundary + 1)), st.integers(boundary, largest)))
+    """A value at the boundary, one either side of it, or anywhere past it, at most ``largest``."""
+    near = [value for value in (boundary - 1, boundary, boundary + 1) if value <= largest]
+    past = st.integers(boundary, largest) if largest > boundary + 1 else st.nothing()
+    return draw(st.one_of(st.sampled_from(near), past))
 
 
 def split(total: int, parts: int) -> list[int]:
@@ -109,7 +111,7 @@ def wide_lengths_family(max_length: int, max_segments: int, decimals: st.SearchS
         boundary = draw(st.sampled_from((INT16_LIMIT, UINT16_LIMIT, UINT20_LIMIT)))
         big_side = draw(st.sampled_from(("candidate", "reference")))
         segments = draw(st.sampled_from((1, 2, 3, 40))) if boundary < max_length else draw(st.sampled_from((2, 3, 40)))
-        big = min(crossing(draw, boundary, min(segments * max_length, 4 * boundary)), segments * max_length)
+        big = crossing(draw, boundary, min(segments * max_length, 4 * boundary))
         big_lengths = split(big, segments)
         small_lengths = [draw(st.integers(0, 50)) for _ in range(segments)]
         if big_side == "candidate":
@@ -155,19 +157,21 @@ def wide_texts_family(max_text_bytes: int) -> Family:
         big_side = draw(st.sampled_from(("hypotheses", "references")))
         small_text = draw(st.sampled_from(("the cat", "a", "the cat sat on the mat", "dog")))
         room = max_text_bytes - len(small_text.encode("utf-8"))
-        unit = draw(st.sampled_from(("characters", "characters", "words", "one-word")))
-        if unit == "words":  # one-letter words: 2 bytes each but the last
-            count = min(crossing(draw, INT16_LIMIT, (room + 1) // 2), (room + 1) // 2)
+        unit = draw(st.sampled_from(("characters", "words", "one-word")))
+        if unit == "words":  # one-letter words: 2 bytes each but the last; 32,768 of them take 65,535 bytes
+            small_text = draw(st.sampled_from(("a", "")))
+            room = max_text_bytes - len(small_text)
+            count = crossing(draw, INT16_LIMIT, (room + 1) // 2)
             big_text = " ".join(cycled(("a", "b"), count))
             aimed("words>32767" if count >= INT16_LIMIT else "words=32767")
-        elif unit == "one-word":  # every byte a character: at the limit, past 2^16 with the other side empty
-            small_text = draw(st.sampled_from(("", "a")))
+        elif unit == "one-word":  # every byte a character: 65,536 of them, past 2^16, the other side empty
+            small_text = ""
             count = max_text_bytes - len(small_text)
             big_text = "ab" * (count // 2) + "a" * (count % 2)
             aimed("characters>65535" if count >= UINT16_LIMIT else "characters>32767")
         else:  # words of 3 letters and a space: 4 bytes per 3 characters
             largest = room * 3 // 4
-            count = min(crossing(draw, INT16_LIMIT, largest), largest)
+            count = crossing(draw, INT16_LIMIT, largest)
             big_text = text_of_characters(count, TEXT_WORDS)
             aimed("characters>32767" if count >= INT16_LIMIT else "characters=32767")
         segments = {"hypotheses": [big_text], "references": [small_text]}
