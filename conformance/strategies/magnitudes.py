@@ -164,8 +164,9 @@ def six_decimal_ties(extra: st.SearchStrategy[dict], largest_h: int = 12000) -> 
         segments = draw(st.integers(1, max(1, min(3, largest_h // h))))
         separator = draw(st.sampled_from((" ", " ", "\t", "\u3000", "\u00a0")))
         hypotheses = []
-        for _ in range(segments):
-            words = [LETTERS[draw(st.integers(0, len(LETTERS) - 1))] for _ in range(h - 1)]
+        for _ in range(segments):  # the letters by a drawn stride (thousands of draws would be slow)
+            start, stride = draw(st.integers(0, len(LETTERS) - 1)), draw(st.integers(0, 7))
+            words = [LETTERS[(start + i * stride) % len(LETTERS)] for i in range(h - 1)]
             words.insert(draw(st.integers(0, h - 1)), "x")
             hypotheses.append(separator.join(words))
         aimed(f"tie-{where}")
