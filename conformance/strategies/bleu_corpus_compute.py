@@ -52,6 +52,7 @@ def representation_families(tool_id: str, version: str) -> list[Family]:
     return [
         keys.joined_key_collisions(OPTIONS),
         keys.last_token_family(OPTIONS),
+        keys.last_token_family(OPTIONS, keys.THOUSANDS),
         magnitudes.bleu_magnitudes(OPTIONS),
         widths.wide_counts_family(limit["max_total_tokens"], (1, 1, 3, limit["max_segments"]),
                                   limit["max_references_per_segment"], OPTIONS, OPTIONS),

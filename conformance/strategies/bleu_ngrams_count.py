@@ -119,6 +119,7 @@ def representation_families(limit: dict) -> list[Family]:
     return [
         keys.joined_key_collisions(OPTIONS),
         keys.last_token_family(LARGE_INPUT_OPTIONS),
+        keys.last_token_family(LARGE_INPUT_OPTIONS, keys.THOUSANDS),
         keys.numeric_tokens_family(ROW_OPTIONS),
         widths.wide_counts_family(limit["max_total_tokens"], (1, 1, 3, limit["max_segments"]),
                                   limit["max_references_per_segment"], OPTIONS, LARGE_INPUT_OPTIONS),

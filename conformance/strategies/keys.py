@@ -91,17 +91,16 @@ def joined_key_collisions(options: st.SearchStrategy[dict]) -> Family:
 
 def vocabulary(size: int) -> Tokens:
     """``size`` distinct tokens whose names sort in their order (so sorted and first-seen ids agree)."""
-    return [f"t{i:05d}" for i in range(size)]
+    return [f"t{i:04d}" for i in range(size)]
 
 
 @st.composite
-def last_token_neighbours(draw) -> tuple[Tokens, Tokens, int, int]:
+def last_token_neighbours(draw, sizes: tuple[int, ...]) -> tuple[Tokens, Tokens, int, int]:
     """(hypothesis, reference, max_order, vocabulary size): the reference lists the vocabulary in
     order; the hypothesis is the reference with adjacent tokens swapped at spaced positions, so its
     n-gram ending at a swap differs from the reference's only in the last token, the id next to it."""
     max_order = draw(st.integers(5, 8))
-    # orders 7-8 collide in a packed double from a few hundred ids, orders 5-6 from a few thousand
-    size = draw(st.sampled_from((300, 500, 800)) if max_order >= 7 else st.sampled_from((1500, 2500, 3000)))
+    size = draw(st.sampled_from(sizes))
     reference = vocabulary(size)
     hypothesis = list(reference)
     step = draw(st.integers(max_order + 1, 3 * max_order))
@@ -111,10 +110,19 @@ def last_token_neighbours(draw) -> tuple[Tokens, Tokens, int, int]:
     return hypothesis, reference, max_order, size
 
 
-def last_token_family(options: st.SearchStrategy[dict]) -> Family:
+# A double packing ids in base V (the vocabulary size) rounds past 2^53: from a few hundred ids at
+# orders 7-8 (valid: small inputs), from a few thousand at orders 5-6 (boundary: large inputs).
+# A packing in a fixed base (2^16, 2^20 per token) rounds from order 4 whatever the vocabulary.
+HUNDREDS, THOUSANDS = (300, 500, 900), (1600, 2500, 3000)
+
+
+def last_token_family(options: st.SearchStrategy[dict], sizes: tuple[int, ...] = HUNDREDS) -> Family:
+    category = "valid" if sizes == HUNDREDS else "boundary"
+    name = f"{category}/last-token-neighbours" if sizes == HUNDREDS else "boundary/large-vocabulary"
+
     @st.composite
     def build(draw):
-        hypothesis, reference, max_order, size = draw(last_token_neighbours())
+        hypothesis, reference, max_order, size = draw(last_token_neighbours(sizes))
         chosen = {key: value for key, value in draw(options).items() if value is not None}
         chosen["max_order"] = max_order
         aimed("orders-7-8" if max_order >= 7 else "orders-5-6")
@@ -124,9 +132,10 @@ def last_token_family(options: st.SearchStrategy[dict]) -> Family:
                     f"max_order {max_order} over {size} distinct tokens; adjacent tokens swapped every few "
                     "positions, so hypothesis n-grams differ from reference n-grams only in their last token")
 
-    return Family("valid/last-token-neighbours", "valid", build(),
-                  "orders 5..8 over hundreds to thousands of distinct tokens; n-grams differing only in the last token",
-                  aims=("orders-5-6", "orders-7-8", "vocabulary-hundreds", "vocabulary>=1000"))
+    size_aim = "vocabulary>=1000" if sizes == THOUSANDS else "vocabulary-hundreds"
+    return Family(name, category, build(),
+                  f"orders 5..8 over {min(sizes)}-{max(sizes)} distinct tokens; n-grams differing only in the last token",
+                  aims=("orders-5-6", "orders-7-8", size_aim))
 
 
 # --- chrF++: joined word n-grams ------------------------------------------------------

@@ -150,7 +150,7 @@ def tie_score(beta: int, h: int) -> Fraction:
 LETTERS = "abcdefghijklmnopqrstuvwyz"  # every lowercase letter but "x"
 
 
-def six_decimal_ties(extra: st.SearchStrategy[dict], largest_h: int = 12000) -> Family:
+def six_decimal_ties(extra: st.SearchStrategy[dict], largest_h: int = 6000) -> Family:
     """Scores exactly halfway between two six-decimal values, below 1, between 1 and 50 and above 50."""
     found = ties(largest_h)
     groups = {"below-1": [t for t in found if tie_score(*t) < 1],
@@ -162,7 +162,7 @@ def six_decimal_ties(extra: st.SearchStrategy[dict], largest_h: int = 12000) -> 
         where = draw(st.sampled_from(sorted(groups)))
         beta, h = draw(st.sampled_from(groups[where]))
         segments = draw(st.integers(1, max(1, min(3, largest_h // h))))
-        separator = draw(st.sampled_from((" ", " ", "\t", "\u3000", "\u00a0")))
+        separator = draw(st.sampled_from((" ", " ", "\t")))  # short in JSON: the valid inputs stay small
         hypotheses = []
         for _ in range(segments):  # the letters by a drawn stride (thousands of draws would be slow)
             start, stride = draw(st.integers(0, len(LETTERS) - 1)), draw(st.integers(0, 7))
