@@ -160,8 +160,7 @@ def wide_texts_family(max_text_bytes: int) -> Family:
         unit = draw(st.sampled_from(("characters", "words", "one-word")))
         if unit == "words":  # one-letter words: 2 bytes each but the last; 32,768 of them take 65,535 bytes
             small_text = draw(st.sampled_from(("a", "")))
-            room = max_text_bytes - len(small_text)
-            count = crossing(draw, INT16_LIMIT, (room + 1) // 2)
+            count = min(INT16_LIMIT, (max_text_bytes - len(small_text) + 1) // 2)  # the most the limit allows
             big_text = " ".join(cycled(("a", "b"), count))
             aimed("words>32767" if count >= INT16_LIMIT else "words=32767")
         elif unit == "one-word":  # every byte a character: 65,536 of them, past 2^16, the other side empty
@@ -178,7 +177,7 @@ def wide_texts_family(max_text_bytes: int) -> Family:
         if big_side == "references":
             segments = {"hypotheses": [small_text], "references": [big_text]}
         return case(segments, EXPECT_OUTPUT,
-                    f"one {big_side[:-1]} of {count} {'words' if unit == 'words' else 'characters'} "
+                    f"one {big_side.removesuffix('s').removesuffix('e')} of {count} {'words' if unit == 'words' else 'characters'} "
                     f"({len(big_text.encode('utf-8'))} bytes) against {small_text!r}: n-gram counts past 2^15")
 
     return Family("boundary/wide-counts", "boundary", build(),
