@@ -334,7 +334,6 @@ def representation_families(tool_id: str, version: str, options: st.SearchStrate
     return [
         one_segment_family(keys.joined_key_collisions(options)),
         one_segment_family(keys.last_token_family(options)),
-        one_segment_family(keys.last_token_family(options, keys.THOUSANDS)),
         one_segment_family(widths.wide_counts_family(limit["max_total_tokens"], (1,), limit["max_references_per_segment"],
                                                      options, options)),
         keys.property_named_keys(valid_inputs),
