@@ -578,3 +578,23 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
         Family("invalid/limits", "invalid", over_limits(),
                "token bytes, segments, references clearly over their limits ('any' where a schema rule mirrors one)"),
     ]
+
+
+# --- inputs crossing representation boundaries ---------------------------------------
+
+
+def representation_families(tool_id: str, version: str, options: st.SearchStrategy[dict],
+                            many_token_options: st.SearchStrategy[dict]) -> list[Family]:
+    """Widths, joined and packed keys, inherited names as keys, shared by the corpus tools;
+    ``many_token_options`` for inputs of thousands of distinct tokens or segments (the output stays small)."""
+    from conformance.strategies import keys, widths
+
+    limit = limits(tool_id, version)
+    return [
+        keys.joined_key_collisions(options),
+        keys.last_token_family(many_token_options),
+        keys.last_token_family(many_token_options, keys.THOUSANDS),
+        widths.wide_counts_family(limit["max_total_tokens"], (1, 1, 3, limit["max_segments"]),
+                                  limit["max_references_per_segment"], options, many_token_options),
+        keys.property_named_keys(ordinary_corpus()),
+    ]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.strategies import bleu, keys, magnitudes, widths
-from conformance.strategies.base import EXPECT_OUTPUT, Family, case, limits
+from conformance.strategies import bleu, magnitudes
+from conformance.strategies.base import EXPECT_OUTPUT, Family, case
 
 
 OPTIONS = st.fixed_dictionaries({"max_order": bleu.MAX_ORDERS, "decimals": st.one_of(st.none(), st.integers(0, 15))})
@@ -48,13 +48,4 @@ def families(tool_id: str, version: str) -> list[Family]:
 
 def representation_families(tool_id: str, version: str) -> list[Family]:
     """Inputs crossing representation boundaries: widths, derived keys, special names, magnitudes."""
-    limit = limits(tool_id, version)
-    return [
-        keys.joined_key_collisions(OPTIONS),
-        keys.last_token_family(OPTIONS),
-        keys.last_token_family(OPTIONS, keys.THOUSANDS),
-        magnitudes.bleu_magnitudes(OPTIONS),
-        widths.wide_counts_family(limit["max_total_tokens"], (1, 1, 3, limit["max_segments"]),
-                                  limit["max_references_per_segment"], OPTIONS, OPTIONS),
-        keys.property_named_keys(bleu.ordinary_corpus()),
-    ]
+    return [*bleu.representation_families(tool_id, version, OPTIONS, OPTIONS), magnitudes.bleu_magnitudes(OPTIONS)]
