@@ -50,35 +50,36 @@ def joined_pair(draw, order: int, separators: tuple[str, ...] = SEPARATORS) -> t
     return merged_at(first), merged_at(second), separator
 
 
-def separator_name(separator: str) -> str:
-    return {"": "empty", " ": "space", "\t": "tab", "\u0000": "nul", "\u001f": "unit-separator"}.get(separator, separator)
-
-
 # --- BLEU: joined keys ---------------------------------------------------------------
 
 
 def joined_key_collisions(options: st.SearchStrategy[dict]) -> Family:
-    """A reference n-gram and a hypothesis n-gram (orders 2..8) that join to one string."""
+    """Reference and hypothesis n-grams (orders 2..8) that join to one string: one pair joined by
+    "" (a + b), one by " ", one by "," (`join()`'s default) and one by another separator, in every case."""
 
     @st.composite
     def build(draw):
         order = draw(st.integers(2, 8))
-        reference_ngram, hypothesis_ngram, separator = draw(joined_pair(order))
-        context = st.lists(st.sampled_from(("on", "mat", "dog")), max_size=2)
-        hypothesis = draw(context) + hypothesis_ngram + draw(context)
-        references = [draw(context) + reference_ngram + draw(context)]
-        if draw(st.booleans()):  # another reference, never holding the hypothesis n-gram (that would match)
-            references.append(draw(st.sampled_from((list(reference_ngram), ["dog"]))))
+        separators = ("", " ", ",", draw(st.sampled_from(SEPARATORS[3:])))
+        hypothesis, reference, shown = [], [], []
+        for separator in separators:
+            reference_ngram, hypothesis_ngram, _ = draw(joined_pair(order, (separator,)))
+            context = draw(st.lists(st.sampled_from(("on", "mat", "dog")), min_size=1, max_size=2))
+            hypothesis += hypothesis_ngram + context
+            reference += reference_ngram + draw(st.permutations(context))
+            shown.append(f"{hypothesis_ngram!r} vs {reference_ngram!r} by {separator!r}")
+        references = [reference]
+        if draw(st.booleans()):  # another reference, never holding a hypothesis n-gram of the pairs
+            references.append(draw(st.sampled_from((list(reference), ["dog"]))))
         chosen = {key: value for key, value in draw(options).items() if value is not None}
         chosen["max_order"] = draw(st.integers(order, 8))
-        aimed("joined-key-collision")
-        aimed(f"joined-by-{separator_name(separator)}" if separator in ("", " ", ",") else "joined-by-other")
+        for feature in ("joined-key-collision", "joined-by-empty", "joined-by-space", "joined-by-comma", "joined-by-other"):
+            aimed(feature)
         if order >= 5:
             aimed("collision-order>=5")
         payload = {"hypotheses": [hypothesis], "references": [references], **chosen}
         return case(payload, EXPECT_OUTPUT,
-                    f"hypothesis {order}-gram {hypothesis_ngram!r} and reference {order}-gram {reference_ngram!r} join "
-                    f"by {separator!r} to the same string: different n-grams")
+                    f"{order}-grams joining to the same string, different n-grams: " + "; ".join(shown))
 
     return Family("valid/joined-key-collisions", "valid", build(),
                   "n-grams of orders 2..8 that join to one string with another split (by '', ' ', ',', '|', NUL...)",

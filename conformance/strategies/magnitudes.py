@@ -30,17 +30,16 @@ DECIMALS = st.integers(1, 15)
 
 
 def target_value(draw) -> float:
-    return draw(st.integers(1, 9)) * 10.0 ** -draw(DECADES)
+    """m * 10^-k; drawn before anything else, so that every decade comes early in a run."""
+    decade = draw(DECADES)
+    return draw(st.integers(1, 9)) * 10.0 ** -decade
 
 
 def record_rounding(value: float, decimals: int) -> None:
     """The aimed features of a rounded value: its magnitude, the decimals, whether toPrecision differs."""
-    if value < 1e-9:
-        aimed("value<1e-9")
-    elif value < 1e-3:
-        aimed("value<1e-3")
-    elif value < 0.1:
-        aimed("value<0.1")
+    for bound, feature in ((1e-9, "value<1e-9"), (1e-3, "value<1e-3"), (0.1, "value<0.1")):
+        if value < bound:
+            aimed(feature)
     aimed("decimals>=10" if decimals >= 10 else "decimals<=3" if decimals <= 3 else "decimals-4-9")
     if value > 0 and float(f"{value:.{decimals}g}") != to_fixed(value, decimals):
         aimed("to-fixed-not-to-precision")
@@ -60,10 +59,11 @@ def penalty_magnitudes(max_length: int) -> Family:
 
     @st.composite
     def build(draw):
+        target = target_value(draw)
         segments = draw(st.integers(1, 4))
         candidates = [draw(st.integers(10, 5000)) for _ in range(segments)]
         c = sum(candidates)
-        r = min(lengths_for(c, target_value(draw)), segments * max_length)
+        r = min(lengths_for(c, target), segments * max_length)
         references = [[n] for n in split_total(r, candidates)]
         decimals = draw(DECIMALS)
         record_rounding(math.exp(1 - r / c), decimals)
@@ -87,11 +87,11 @@ def split_total(total: int, weights: list[int]) -> list[int]:
 def scored_segment(draw) -> tuple[list[str], list[str], int, float]:
     """(hypothesis, reference, max_order, about the BLEU): a matched run of a tokens and b unmatched
     tokens, against the run and filler making the reference long enough for a drawn decade."""
+    target = target_value(draw)
     max_order = draw(st.integers(1, 4))
     a, b = draw(st.integers(max_order, 20)), draw(st.integers(0, 20))
     c = a + b
     precisions = math.exp(sum(math.log((a - n + 1) / (c - n + 1)) for n in range(1, max_order + 1)) / max_order)
-    target = target_value(draw)
     r = c if target >= precisions else lengths_for(c, target / precisions)
     matched = [f"m{i}" for i in range(a)]
     hypothesis = matched + [f"u{i}" for i in range(b)]
