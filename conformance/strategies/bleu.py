@@ -584,9 +584,10 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
 
 
 def representation_families(tool_id: str, version: str, options: st.SearchStrategy[dict],
-                            many_token_options: st.SearchStrategy[dict]) -> list[Family]:
+                            many_token_options: st.SearchStrategy[dict], wide_options: tuple[dict, dict]) -> list[Family]:
     """Widths, joined and packed keys, inherited names as keys, shared by the corpus tools;
-    ``many_token_options`` for inputs of thousands of distinct tokens or segments (the output stays small)."""
+    ``many_token_options`` for inputs of thousands of distinct tokens (the output stays small);
+    ``wide_options``: the fixed options of the 32,768-token inputs, in one segment and in many."""
     from conformance.strategies import keys, widths
 
     limit = limits(tool_id, version)
@@ -594,7 +595,6 @@ def representation_families(tool_id: str, version: str, options: st.SearchStrate
         keys.joined_key_collisions(options),
         keys.last_token_family(many_token_options),
         keys.last_token_family(many_token_options, keys.THOUSANDS),
-        widths.wide_counts_family(limit["max_total_tokens"], (1, 1, 3, limit["max_segments"]),
-                                  limit["max_references_per_segment"], options, many_token_options),
+        widths.wide_counts_family(limit["max_total_tokens"], limit["max_segments"], *wide_options),
         keys.property_named_keys(ordinary_corpus()),
     ]

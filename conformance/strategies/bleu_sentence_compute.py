@@ -113,6 +113,6 @@ def families(tool_id: str, version: str) -> list[Family]:
                "smoothing missing or not one of the four names, effective_order not a boolean, decimals out of range"),
         *bleu_sentence.representation_families(tool_id, version, OPTIONS, st.builds(
             lambda segment, smoothing: {**segment, "smoothing": smoothing}, bleu_sentence.ordinary_segment(),
-            st.sampled_from(METHODS))),
+            st.sampled_from(METHODS)), {"smoothing": "chen-cherry-1", "max_order": 8}),
         bleu_sentence.one_segment_family(magnitudes.bleu_magnitudes(OPTIONS)),
     ]

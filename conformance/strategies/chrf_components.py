@@ -125,13 +125,17 @@ def families(tool_id: str, version: str) -> list[Family]:
     ]
 
 
+# The orders of the wide texts, one setting per unit: the defaults, word n-grams, every order kept.
+WIDE_ORDERS = {"one-word": {}, "words": {"word_order": 2}, "characters": {"char_order": 10, "word_order": 4, "whitespace": True}}
+
+
 def representation_families(tool_id: str, version: str) -> list[Family]:
     """Counts past 2^15, word n-grams joining alike, exact ties (whitespace removed: it keeps the tie), names."""
     word_orders = lambda order: st.fixed_dictionaries({"word_order": st.integers(order, 4),  # noqa: E731
                                                        "char_order": st.integers(0, 10)})
     without_whitespace = orders().map(lambda chosen: {k: v for k, v in chosen.items() if k != "whitespace"})
     return [
-        with_orders(widths.wide_texts_family(limits(tool_id, version)["max_text_bytes"])),
+        widths.wide_texts_family(limits(tool_id, version)["max_text_bytes"], WIDE_ORDERS),
         keys.joined_word_ngrams(st.integers(2, 4), word_orders),
         magnitudes.six_decimal_ties(without_whitespace),
         keys.property_named_keys(chrf.ordinary_texts()),

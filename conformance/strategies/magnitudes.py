@@ -151,7 +151,7 @@ def tie_score(beta: int, h: int) -> Fraction:
 LETTERS = "abcdefghijklmnopqrstuvwyz"  # every lowercase letter but "x"
 
 
-def six_decimal_ties(extra: st.SearchStrategy[dict], largest_h: int = 6000) -> Family:
+def six_decimal_ties(extra: st.SearchStrategy[dict], largest_h: int = 3000) -> Family:
     """Scores exactly halfway between two six-decimal values, below 1, between 1 and 50 and above 50."""
     found = ties(largest_h)
     groups = {"below-1": [t for t in found if tie_score(*t) < 1],

@@ -23,8 +23,7 @@ INT16_LIMIT = 2**15  # an Int16 holds up to 32,767
 UINT16_LIMIT = 2**16
 UINT20_LIMIT = 2**20  # bleu-brevity-penalty's max_length is exactly 2^20
 
-# The tokens of the big side cycle through a few words the small side shares, so matches exist.
-CYCLES = (("the",), ("the", "cat"), ("the", "cat", "sat"))
+# The big side cycles through words the small side shares, so matches exist.
 SMALL_SIDE = ("the", "cat", "sat", "on", "a", "mat")
 
 
@@ -45,58 +44,50 @@ def cycled(tokens: tuple[str, ...], count: int) -> Tokens:
     return [tokens[i % len(tokens)] for i in range(count)]
 
 
-def record_widths(big: int, where: str) -> None:
-    aimed(f"{where}>32767")
-    if big >= UINT16_LIMIT:
-        aimed(f"{where}>65535")
-
-
 # --- pre-tokenized BLEU inputs ---------------------------------------------------------
 
 
-@st.composite
-def wide_token_corpus(draw, max_total_tokens: int, segment_counts: tuple[int, ...], max_references: int):
-    """(hypotheses, references, description): one side past 32,767 tokens in all, the other small.
+# The layouts of the big side: one n-gram repeated (its count and max_reference_count cross too),
+# three tokens cycling in one segment, or the sum of 1000 small segments crossing.
+LAYOUTS = {"one-ngram": (1, ("the",)), "one-segment": (1, ("the", "cat", "sat")), "many-segments": (None, ("the", "cat"))}
 
-    The big side's token count is the corpus sum over its segments (one segment, or many whose
-    sum crosses while each is small); the small side has at most 40 tokens in all."""
-    big_side = draw(st.sampled_from(("hypothesis", "reference")))
-    segments = draw(st.sampled_from(segment_counts))
-    small_total = draw(st.integers(segments, max(segments, 40)))  # at least one small token per segment
-    big = crossing(draw, INT16_LIMIT, max_total_tokens - small_total)
-    cycle = draw(st.sampled_from(CYCLES))
-    big_lists = [cycled(cycle, n) for n in split(big, segments)]
-    small_lists = [cycled(SMALL_SIDE, n) for n in split(small_total, segments)]
+
+def wide_token_corpus(layout: str, big_side: str, max_segments: int):
+    """(hypotheses, references, description): 32,768 tokens on ``big_side`` (just past Int16), the
+    other side a few tokens per segment; one reference per segment, so r crosses with the big side."""
+    segments, cycle = LAYOUTS[layout]
+    segments = segments or max_segments
+    big_lists = [cycled(cycle, n) for n in split(INT16_LIMIT, segments)]
+    small_lists = [cycled(SMALL_SIDE, n) for n in split(max(segments, len(SMALL_SIDE)), segments)]
     if big_side == "hypothesis":
         hypotheses, references = big_lists, [[tokens] for tokens in small_lists]
     else:
-        references_per_segment = draw(st.integers(1, max_references)) if segments == 1 else 1
-        hypotheses = small_lists
-        references = [[cycled(cycle, n) for n in split(count, references_per_segment)] for count in split(big, segments)]
-    record_widths(big, f"{big_side}-tokens")
-    if len(cycle) == 1 and segments == 1:
-        aimed("one-ngram-count>32767")  # a single n-gram's count (or max_reference_count) crosses too
-    description = (f"{big} {big_side} tokens over {segments} segment(s) (cycling {list(cycle)}) against "
-                   f"{small_total} tokens on the other side: counts and sums past 2^15 "
-                   f"(both sides together within max_total_tokens {max_total_tokens})")
+        hypotheses, references = small_lists, [[tokens] for tokens in big_lists]
+    description = (f"{INT16_LIMIT} {big_side} tokens over {segments} segment(s) (cycling {list(cycle)}) against "
+                   f"{sum(map(len, small_lists))} tokens on the other side: counts and sums past 2^15")
     return hypotheses, references, description
 
 
-def wide_counts_family(max_total_tokens: int, segment_counts: tuple[int, ...], max_references: int,
-                       options: st.SearchStrategy[dict], many_segment_options: st.SearchStrategy[dict]) -> Family:
-    """Corpus inputs of ``segment_counts`` segments; ``many_segment_options`` past 3 segments."""
+def wide_counts_family(max_total_tokens: int, max_segments: int | None, options: dict, many_segment_options: dict) -> Family:
+    """Corpus inputs (``max_segments`` None: one segment only); few examples, each big: the layouts
+    times the two sides, with fixed options (``many_segment_options`` for the many-segment layout)."""
+    layouts = tuple(LAYOUTS) if max_segments else ("one-ngram", "one-segment")
+    assert INT16_LIMIT + (max_segments or len(SMALL_SIDE)) <= max_total_tokens  # A1: both sides counted
 
     @st.composite
     def build(draw):
-        hypotheses, references, description = draw(wide_token_corpus(max_total_tokens, segment_counts, max_references))
-        chosen = draw(options if len(hypotheses) <= 3 else many_segment_options)
-        chosen = {key: value for key, value in chosen.items() if value is not None}
-        payload = {"hypotheses": hypotheses, "references": references, **chosen}
-        return case(payload, EXPECT_OUTPUT, description)
+        layout = draw(st.sampled_from(layouts))
+        big_side = draw(st.sampled_from(("hypothesis", "reference")))
+        hypotheses, references, description = wide_token_corpus(layout, big_side, max_segments or 1)
+        aimed(f"{big_side}-tokens>32767")
+        if layout == "one-ngram":
+            aimed("one-ngram-count>32767")  # a single n-gram's count (or max_reference_count) crosses too
+        chosen = many_segment_options if layout == "many-segments" else options
+        return case({"hypotheses": hypotheses, "references": references, **chosen}, EXPECT_OUTPUT, description)
 
     aims = ("hypothesis-tokens>32767", "reference-tokens>32767", "one-ngram-count>32767")
     return Family("boundary/wide-counts", "boundary", build(),
-                  "more than 32,767 hypothesis tokens against a few reference tokens, and the reverse (Int16 counters)",
+                  "32,768 hypothesis tokens against a few reference tokens, and the reverse (Int16 counters)",
                   aims=aims)
 
 
@@ -153,36 +144,42 @@ def text_of_characters(characters: int, words: tuple[str, ...]) -> str:
     return " ".join(parts)
 
 
-def wide_texts_family(max_text_bytes: int) -> Family:
-    """One text past 32,767 characters (or 32,767 words), the other small: the n-gram counts of every
-    order cross 2^15; at the byte limit one text of 65,536 characters crosses 2^16."""
+def wide_text(unit: str, max_text_bytes: int) -> tuple[str, str, int]:
+    """(big text, small text, count) of a unit: 32,768 characters in words of three letters; 32,768
+    one-letter words (65,535 bytes, the small text one byte); or one word of every byte, 65,536
+    characters (past 2^16, the small text empty)."""
+    if unit == "words":
+        return " ".join(cycled(("a", "b"), INT16_LIMIT)), "a", INT16_LIMIT
+    if unit == "one-word":
+        return "ab" * (max_text_bytes // 2), "", max_text_bytes
+    return text_of_characters(INT16_LIMIT, TEXT_WORDS), "the cat", INT16_LIMIT
+
+
+TEXT_UNITS = ("one-word", "words", "characters")
+
+
+def wide_texts_family(max_text_bytes: int, options_by_unit: dict[str, dict] | None = None) -> Family:
+    """One text past 32,767 characters (or words), the other small, on either side: the n-gram
+    counts of every order cross 2^15; one text of 65,536 characters crosses 2^16. Few examples,
+    each big: the three units times the two sides, with ``options_by_unit`` (fixed) added."""
+    assert all(len(big.encode("utf-8")) + len(small) <= max_text_bytes
+               for big, small, _ in (wide_text(unit, max_text_bytes) for unit in TEXT_UNITS))
 
     @st.composite
     def build(draw):
-        unit = draw(st.sampled_from(("one-word", "words", "characters", "words", "one-word")))  # first
+        unit = draw(st.sampled_from(TEXT_UNITS))
         big_side = draw(st.sampled_from(("hypotheses", "references")))
-        small_text = draw(st.sampled_from(("the cat", "a", "the cat sat on the mat", "dog")))
-        room = max_text_bytes - len(small_text.encode("utf-8"))
-        if unit == "words":  # one-letter words: 2 bytes each but the last; 32,768 of them take 65,535 bytes
-            small_text = draw(st.sampled_from(("a", "")))
-            count = min(INT16_LIMIT, (max_text_bytes - len(small_text) + 1) // 2)  # the most the limit allows
-            big_text = " ".join(cycled(("a", "b"), count))
+        big_text, small_text, count = wide_text(unit, max_text_bytes)
+        aimed("characters>32767")
+        if unit == "words":
             aimed("words>32767")
-            aimed("characters>32767")  # one letter each
-        elif unit == "one-word":  # every byte a character: 65,536 of them, past 2^16, the other side empty
-            small_text = ""
-            count = max_text_bytes - len(small_text)
-            big_text = "ab" * (count // 2) + "a" * (count % 2)
-            aimed("characters>65535" if count >= UINT16_LIMIT else "characters>32767")
-        else:  # words of 3 letters and a space: 4 bytes per 3 characters
-            largest = room * 3 // 4
-            count = crossing(draw, INT16_LIMIT, largest)
-            big_text = text_of_characters(count, TEXT_WORDS)
-            aimed("characters>32767")
-        segments = {"hypotheses": [big_text], "references": [small_text]}
+        if count >= UINT16_LIMIT:
+            aimed("characters>65535")
+        texts = {"hypotheses": [big_text], "references": [small_text]}
         if big_side == "references":
-            segments = {"hypotheses": [small_text], "references": [big_text]}
-        return case(segments, EXPECT_OUTPUT,
+            texts = {"hypotheses": [small_text], "references": [big_text]}
+        options = (options_by_unit or {}).get(unit, {})
+        return case({**texts, **options}, EXPECT_OUTPUT,
                     f"one {big_side.removesuffix('s').removesuffix('e')} of {count} {'words' if unit == 'words' else 'characters'} "
                     f"({len(big_text.encode('utf-8'))} bytes) against {small_text!r}: n-gram counts past 2^15")
 
