@@ -584,10 +584,11 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
 
 
 def representation_families(tool_id: str, version: str, options: st.SearchStrategy[dict],
-                            many_token_options: st.SearchStrategy[dict], wide_options: tuple[dict, dict]) -> list[Family]:
+                            many_token_options: dict, wide_options: tuple[dict, dict]) -> list[Family]:
     """Widths, joined and packed keys, inherited names as keys, shared by the corpus tools;
-    ``many_token_options`` for inputs of thousands of distinct tokens (the output stays small);
-    ``wide_options``: the fixed options of the 32,768-token inputs, in one segment and in many."""
+    ``many_token_options`` (fixed) for inputs of hundreds or thousands of distinct tokens (the
+    output stays small); ``wide_options``: the fixed options of the 32,768-token inputs, in one
+    segment and in many."""
     from conformance.strategies import keys, widths
 
     limit = limits(tool_id, version)

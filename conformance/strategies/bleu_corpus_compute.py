@@ -48,4 +48,4 @@ def families(tool_id: str, version: str) -> list[Family]:
 
 def representation_families(tool_id: str, version: str) -> list[Family]:
     """Inputs crossing representation boundaries: widths, derived keys, special names, magnitudes."""
-    return [*bleu.representation_families(tool_id, version, OPTIONS, OPTIONS, ({"max_order": 8}, {})), magnitudes.bleu_magnitudes(OPTIONS)]
+    return [*bleu.representation_families(tool_id, version, OPTIONS, {"decimals": 15}, ({"max_order": 8}, {})), magnitudes.bleu_magnitudes(OPTIONS)]

@@ -107,7 +107,7 @@ def families(tool_id: str, version: str) -> list[Family]:
         Family("boundary/output-size", "boundary", output_size(limit["max_output_bytes"]),
                "detail ngrams output clearly over max_output_bytes (rejected) and clearly under (accepted)"),
         *bleu.invalid_families(tool_id, version, OPTIONS, (BAD_DETAIL,)),
-        *bleu.representation_families(tool_id, version, OPTIONS, LARGE_INPUT_OPTIONS,
+        *bleu.representation_families(tool_id, version, OPTIONS, {"detail": "segments"},
                                       ({"detail": "ngrams", "max_order": 8}, {"detail": "segments"})),
         keys.numeric_tokens_family(ROW_OPTIONS),
     ]

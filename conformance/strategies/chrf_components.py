@@ -125,8 +125,8 @@ def families(tool_id: str, version: str) -> list[Family]:
     ]
 
 
-# The orders of the wide texts, one setting per unit: the defaults, word n-grams, every order kept.
-WIDE_ORDERS = {"one-word": {}, "words": {"word_order": 2}, "characters": {"char_order": 10, "word_order": 4, "whitespace": True}}
+# The orders of the wide texts, one setting per unit: the defaults; every order, whitespace kept.
+WIDE_ORDERS = {"one-word": {}, "words": {"char_order": 10, "word_order": 4, "whitespace": True}}
 
 
 def representation_families(tool_id: str, version: str) -> list[Family]:
