@@ -7,7 +7,7 @@ token ids) merges n-grams that differ:
 - joined keys: two n-grams whose tokens join to the same string with a different split
   (("ab", "c") against ("a", "bc"); ("a,b", "c") against ("a", "b,c") for `[a, b].join()`), for
   every separator in SEPARATORS, and in chrF++ the splits its punctuation rule makes (one mark
-  split off a word: "a.." gives ("a.", "."), "a ..." gives ("a", ".."), (".." "."));
+  split off a word: "a.." gives ("a.", "."), "a ..." gives ("a", ".."), ("..", "."));
 - packed keys: orders 5-8 over hundreds or thousands of distinct tokens, where a reference
   n-gram and a hypothesis n-gram differ only in their last token, whose id is the next one
   (adjacent tokens swapped): past 2^53 a double packing the ids cannot tell them apart.

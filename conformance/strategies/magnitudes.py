@@ -10,7 +10,7 @@ neighbour where a full-precision value lies within its tolerance of a rounding b
 The chrF ties are exact: a reference of the one character "x" against a hypothesis of H
 one-character words, one of them "x", leaves the character unigrams (and the word unigrams,
 with W = H words) as the only orders both sides have, so P = 1/H, R = 1 and
-score = 100 (1 + beta^2) / (beta^2 + H). TIES lists the (beta, H) whose score has exactly seven
+score = 100 (1 + beta^2) / (beta^2 + H). ties() lists the (beta, H) whose score has exactly seven
 decimals ending in 5, from the divisors of 2 * 10^8 * (1 + beta^2).
 """
 
