@@ -29,7 +29,7 @@ BLEU_TOOLS = ("bleu-ngrams-count", "bleu-corpus-compute")
 CHRF = "chrf-plus-plus-compute"
 # Families of large inputs (thousands of tokens or segments) get fewer examples.
 LARGE = {"boundary/max-segments", "boundary/total-tokens", "boundary/total-token-bytes", "boundary/output-size",
-         "boundary/text-bytes", "invalid/limits"}
+         "boundary/text-bytes", "invalid/limits", "boundary/wide-counts", "boundary/large-vocabulary"}
 
 
 def examples_per_family(name: str) -> int:
@@ -372,10 +372,13 @@ def test_every_whitespace_code_point_and_near_miss_is_drawn():
 
 
 OPTION_EXTREMES = ("boundary/max-order", "boundary/decimals", "boundary/beta")  # both values accepted
+# Big accepted inputs crossing a representation boundary (2^15, 2^16, 2^20, 2^53): nothing is rejected.
+REPRESENTATION_BOUNDARIES = ("boundary/wide-counts", "boundary/wide-lengths", "boundary/large-vocabulary")
 
 
 @pytest.mark.parametrize("tool_id, version, family_name",
-                         [p for p in FAMILIES if p.values[2].startswith("boundary/") and p.values[2] not in OPTION_EXTREMES])
+                         [p for p in FAMILIES if p.values[2].startswith("boundary/")
+                          and p.values[2] not in OPTION_EXTREMES + REPRESENTATION_BOUNDARIES])
 def test_boundary_families_reach_both_sides(tool_id, version, family_name):
     """Each limit is generated exactly at it (accepted) and just past it (rejected)."""
     kinds = {c.expect.kind for c in drawn(tool_id, version, family_name)}

@@ -8,6 +8,10 @@
 - invalid: exactly one rule broken per case (open point A7), with the code the
   contract determines, or "any" where it does not (A6).
 
+Across the categories, ``widths``, ``keys`` and ``magnitudes`` build the families aimed at how an
+implementation represents values: counts past 2^15/2^16/2^20, n-grams a joined or packed key
+would merge, names a JavaScript object treats specially, and rounding across magnitudes.
+
 No generated case depends on an open point of the contracts (reports/ambiguities.md),
 except A4, whose readings the comparison computes. Examples are reproducible: a
 strategy draws every choice through Hypothesis, so a seed fixes the cases.

@@ -578,3 +578,24 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
         Family("invalid/limits", "invalid", over_limits(),
                "token bytes, segments, references clearly over their limits ('any' where a schema rule mirrors one)"),
     ]
+
+
+# --- inputs crossing representation boundaries ---------------------------------------
+
+
+def representation_families(tool_id: str, version: str, options: st.SearchStrategy[dict],
+                            many_token_options: dict, wide_options: tuple[dict, dict]) -> list[Family]:
+    """Widths, joined and packed keys, inherited names as keys, shared by the corpus tools;
+    ``many_token_options`` (fixed) for inputs of hundreds or thousands of distinct tokens (the
+    output stays small); ``wide_options``: the fixed options of the 32,768-token inputs, in one
+    segment and in many."""
+    from conformance.strategies import keys, widths
+
+    limit = limits(tool_id, version)
+    return [
+        keys.joined_key_collisions(options),
+        keys.last_token_family(many_token_options),
+        keys.last_token_family(many_token_options, keys.THOUSANDS),
+        widths.wide_counts_family(limit["max_total_tokens"], limit["max_segments"], *wide_options),
+        keys.property_named_keys(ordinary_corpus()),
+    ]

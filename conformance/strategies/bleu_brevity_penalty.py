@@ -8,7 +8,7 @@ from typing import Callable
 
 from hypothesis import strategies as st
 
-from conformance.strategies import bleu
+from conformance.strategies import bleu, keys, magnitudes, widths
 from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case, limits
 
 DECIMALS = st.one_of(st.none(), st.integers(0, 15), st.sampled_from(range(16)))
@@ -267,4 +267,15 @@ def families(tool_id: str, version: str) -> list[Family]:
         Family("valid/integers-as-floats", "valid", integers_as_floats(), "lengths and decimals written 12.0"),
         *boundary_families(tool_id, version),
         *invalid_families(tool_id, version),
+        *representation_families(tool_id, version),
+    ]
+
+
+def representation_families(tool_id: str, version: str) -> list[Family]:
+    """Lengths crossing 2^15, 2^16 and 2^20, penalties in every decade, inherited names as keys."""
+    limit = limits(tool_id, version)
+    return [
+        magnitudes.penalty_magnitudes(limit["max_length"]),
+        widths.wide_lengths_family(limit["max_length"], limit["max_segments"], DECIMALS),
+        keys.property_named_keys(lengths_family().map(lambda generated: generated.input)),
     ]

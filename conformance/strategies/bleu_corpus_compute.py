@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.strategies import bleu
+from conformance.strategies import bleu, magnitudes
 from conformance.strategies.base import EXPECT_OUTPUT, Family, case
 
 
@@ -42,4 +42,10 @@ def families(tool_id: str, version: str) -> list[Family]:
         *bleu.boundary_families(tool_id, version, OPTIONS, OPTIONS),
         Family("boundary/decimals", "boundary", decimals_family(st.sampled_from((0, 15))), "decimals 0 and 15"),
         *bleu.invalid_families(tool_id, version, OPTIONS, (BAD_DECIMALS,)),
+        *representation_families(tool_id, version),
     ]
+
+
+def representation_families(tool_id: str, version: str) -> list[Family]:
+    """Inputs crossing representation boundaries: widths, derived keys, special names, magnitudes."""
+    return [*bleu.representation_families(tool_id, version, OPTIONS, {"decimals": 15}, ({"max_order": 8}, {})), magnitudes.bleu_magnitudes(OPTIONS)]

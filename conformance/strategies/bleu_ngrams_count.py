@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from oracle import bleu_ngrams_count as oracle_ngrams
 from oracle.validation import output_size as compact_output_size
 
-from conformance.strategies import bleu
+from conformance.strategies import bleu, keys
 from conformance.strategies.base import EXPECT_OUTPUT, LIMIT_EXCEEDED, Family, case, limits
 
 DETAILS = ("totals", "segments", "ngrams")
@@ -21,6 +21,9 @@ OPTIONS = st.fixed_dictionaries({"max_order": bleu.MAX_ORDERS, "detail": st.one_
 LARGE_INPUT_OPTIONS = st.fixed_dictionaries(
     {"max_order": bleu.MAX_ORDERS, "detail": st.one_of(st.none(), st.sampled_from(DETAILS[:2]))}
 )
+
+# Rows by first occurrence are what numeric-string tokens test: ask for them most of the time.
+ROW_OPTIONS = st.fixed_dictionaries({"max_order": bleu.MAX_ORDERS, "detail": st.sampled_from(("ngrams", "ngrams", "segments"))})
 
 # Distinct tokens of the output-size family, by how much JSON escaping inflates them.
 TOKEN_PREFIXES = ("w", "\u00e9", "\U0001f600")
@@ -104,4 +107,7 @@ def families(tool_id: str, version: str) -> list[Family]:
         Family("boundary/output-size", "boundary", output_size(limit["max_output_bytes"]),
                "detail ngrams output clearly over max_output_bytes (rejected) and clearly under (accepted)"),
         *bleu.invalid_families(tool_id, version, OPTIONS, (BAD_DETAIL,)),
+        *bleu.representation_families(tool_id, version, OPTIONS, {"detail": "segments"},
+                                      ({"detail": "ngrams", "max_order": 8}, {"detail": "segments"})),
+        keys.numeric_tokens_family(ROW_OPTIONS),
     ]

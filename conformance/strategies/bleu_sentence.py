@@ -313,3 +313,28 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
         Family("invalid/stated-order", "invalid", stated_order(),
                "a broken field together with a broken limit: the field's invalid_input decides"),
     ]
+
+
+# --- inputs crossing representation boundaries (the corpus families, one segment) ---------
+
+
+def one_segment_family(family: Family) -> Family:
+    """A corpus family of one-segment inputs as the one-segment form, its aims kept."""
+    return Family(family.name, family.category, family.strategy.map(
+        lambda generated: case(one_segment(generated), generated.expect, generated.description)),
+        family.summary, aims=family.aims)
+
+
+def representation_families(tool_id: str, version: str, options: st.SearchStrategy[dict],
+                            valid_inputs: st.SearchStrategy[dict], wide_options: dict) -> list[Family]:
+    """Widths, derived keys and special names; ``valid_inputs``: small valid inputs of the tool;
+    ``wide_options``: the fixed options of the big inputs (32,768 tokens, hundreds of distinct ones)."""
+    from conformance.strategies import keys, widths
+
+    limit = limits(tool_id, version)
+    return [
+        one_segment_family(keys.joined_key_collisions(options)),
+        one_segment_family(keys.last_token_family({k: v for k, v in wide_options.items() if k != "max_order"})),
+        one_segment_family(widths.wide_counts_family(limit["max_total_tokens"], None, wide_options, wide_options)),
+        keys.property_named_keys(valid_inputs),
+    ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.strategies import bleu, bleu_sentence
+from conformance.strategies import bleu, bleu_sentence, magnitudes
 from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, Family, case, input_schema
 
 METHODS = ("none", "chen-cherry-1", "chen-cherry-2", "chen-cherry-3")
@@ -111,4 +111,8 @@ def families(tool_id: str, version: str) -> list[Family]:
                                         required),
         Family("invalid/options", "invalid", bad_options(),
                "smoothing missing or not one of the four names, effective_order not a boolean, decimals out of range"),
+        *bleu_sentence.representation_families(tool_id, version, OPTIONS, st.builds(
+            lambda segment, smoothing: {**segment, "smoothing": smoothing}, bleu_sentence.ordinary_segment(),
+            st.sampled_from(METHODS)), {"smoothing": "chen-cherry-1", "max_order": 8}),
+        bleu_sentence.one_segment_family(magnitudes.bleu_magnitudes(OPTIONS)),
     ]

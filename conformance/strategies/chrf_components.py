@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.strategies import chrf
+from conformance.strategies import chrf, keys, magnitudes, widths
 from conformance.strategies.alphabets import contract_whitespace
-from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case
+from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case, limits
 
 UNKNOWN_KEYS = ("metric", "Beta", "lowercase ", "tokenize", "", "charOrder", "word_orders", "__proto__", "constructor")
 
@@ -32,7 +32,7 @@ def with_orders(family: Family) -> Family:
     """A chrF family's cases with drawn orders and whitespace added."""
     return Family(family.name, family.category, st.tuples(family.strategy, orders()).map(
         lambda pair: case({**pair[0].input, **pair[1]}, pair[0].expect, f"{pair[0].description}; {pair[1]}")),
-        family.summary)
+        family.summary, aims=family.aims)
 
 
 def order_extremes() -> st.SearchStrategy:
@@ -121,4 +121,22 @@ def families(tool_id: str, version: str) -> list[Family]:
         *chrf.invalid_families(tool_id, version, unknown_keys=UNKNOWN_KEYS, segments_expect=LIMIT_EXCEEDED),
         Family("invalid/options", "invalid", bad_options(),
                "char_order outside 0..10, word_order outside 0..4, both orders 0, whitespace not a boolean"),
+        *representation_families(tool_id, version),
+    ]
+
+
+# The orders of the wide texts, one setting per unit: the defaults; every order, whitespace kept.
+WIDE_ORDERS = {"one-word": {}, "words": {"char_order": 10, "word_order": 4, "whitespace": True}}
+
+
+def representation_families(tool_id: str, version: str) -> list[Family]:
+    """Counts past 2^15, word n-grams joining alike, exact ties (whitespace removed: it keeps the tie), names."""
+    word_orders = lambda order: st.fixed_dictionaries({"word_order": st.integers(order, 4),  # noqa: E731
+                                                       "char_order": st.integers(0, 10)})
+    without_whitespace = orders().map(lambda chosen: {k: v for k, v in chosen.items() if k != "whitespace"})
+    return [
+        widths.wide_texts_family(limits(tool_id, version)["max_text_bytes"], WIDE_ORDERS),
+        keys.joined_word_ngrams(st.integers(2, 4), word_orders),
+        magnitudes.six_decimal_ties(without_whitespace),
+        keys.property_named_keys(chrf.ordinary_texts()),
     ]

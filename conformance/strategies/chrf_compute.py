@@ -4,8 +4,10 @@ codes: 257 segments answer limit_exceeded."""
 
 from __future__ import annotations
 
-from conformance.strategies import chrf
-from conformance.strategies.base import LIMIT_EXCEEDED, Family
+from hypothesis import strategies as st
+
+from conformance.strategies import chrf, keys, magnitudes, widths
+from conformance.strategies.base import LIMIT_EXCEEDED, Family, limits
 
 
 def families(tool_id: str, version: str) -> list[Family]:
@@ -16,4 +18,7 @@ def families(tool_id: str, version: str) -> list[Family]:
         Family("invalid/surrogate-bytes", "invalid", chrf.surrogate_bytes(tool_id, version),
                "a lone surrogate counting 3 bytes at the byte limit and one past it"),
         *chrf.invalid_families(tool_id, version, segments_expect=LIMIT_EXCEEDED),
+        widths.wide_texts_family(limits(tool_id, version)["max_text_bytes"]),
+        magnitudes.six_decimal_ties(st.just({})),
+        keys.property_named_keys(chrf.ordinary_texts()),
     ]

@@ -1,0 +1,14 @@
+"""bleu-corpus-compute: rounds bleu and brevity_penalty with toPrecision(decimals) (significant digits)
+instead of toFixed, and with toFixed(0) for decimals 0 (toPrecision(0) throws): the same for values in
+[0.1, 1), wrong for a BLEU of 1e-3 or a penalty of exp(-7)."""
+from independent import BleuCorpusCompute, Implementation
+
+
+class CorpusCompute(BleuCorpusCompute):
+    def rounded(self, value, payload):
+        if "decimals" not in payload or int(payload["decimals"]) == 0:
+            return super().rounded(value, payload)
+        return float(f"{value:.{int(payload['decimals'])}g}")
+
+
+execute = Implementation(corpus_compute=CorpusCompute()).execute
