@@ -259,6 +259,7 @@ class Session:
             raise
         finally:
             entry.update(outcome.stats, duration_ms=round((time.monotonic() - started) * 1000, 1))
+            entry.update(outcome.aims.summary(family.aims))  # aimed features reached (strategies.aim_counts)
         if outcome.failure is not None:
             if outcome.flaky:
                 outcome.failure.message += (" (not every time: the target answered this input differently "

@@ -14,6 +14,7 @@ from typing import Iterable
 
 from conformance.model import OUTCOMES
 import conformance.reports.document as doc
+from conformance.reports import aims
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
 from conformance.reports.text import MAX_LISTED, prose
 
@@ -175,6 +176,13 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
     if len(problems) > len(views):
         parts.append(f"<p>{len(problems) - len(views)} more failures are not shown here; see report.json:</p>")
         parts.append(_html_list(_code(prose(r["case"]["case_id"])) for r in problems[len(views) :][:MAX_LISTED]))
+    aim_rows = aims.aim_rows(document)  # the aimed features reached, after the failures
+    if aim_rows:
+        parts.append(f"<h2>{_e(aims.TITLE)}</h2>")
+        parts.append(_html_table(aims.HEADING, ([(_code(prose(row.property_id)), ""), (_e(row.examples), ""),
+                                                 (_e(row.reached), "warn" if row.not_reached else ""),
+                                                 (_e(prose(row.counts)), ""), (_e(prose(row.not_reached)), "")]
+                                                for row in aim_rows)))
     for listing in doc.listings(document, MAX_LISTED):
         parts.append(f"<h2>{_e(listing.title)} ({listing.total})</h2>")
         parts.append(_html_list(f"{_code(check_id)}: {_e(reason)}" for check_id, reason in listing.rows))
