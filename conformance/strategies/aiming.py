@@ -110,3 +110,46 @@ def unknown_key(known: Iterable[str]) -> Predicate:
 def missing_key(required: Iterable[str]) -> Predicate:
     names = tuple(required)
     return lambda generated: isinstance(generated.input, dict) and any(name not in generated.input for name in names)
+
+
+# --- token inputs (the BLEU tools): segments of either form -----------------------------------
+
+
+def segments(payload: Any) -> list[tuple[list, list]]:
+    """(hypothesis tokens, reference token lists) of each segment of a corpus input
+    (``hypotheses``) or a one-segment input (``hypothesis``)."""
+    if not isinstance(payload, dict):
+        return []
+    if "hypotheses" in payload:
+        return list(zip(payload.get("hypotheses") or [], payload.get("references") or []))
+    return [(payload.get("hypothesis") or [], payload.get("references") or [])]
+
+
+def in_a_segment(test: Callable[[list, list], bool]) -> Predicate:
+    """Some segment's (hypothesis, references) satisfies ``test``."""
+    return lambda generated: any(test(hypothesis, references) for hypothesis, references in segments(generated.input))
+
+
+def tokens(payload: Any) -> list[str]:
+    return [token for hypothesis, references in segments(payload)
+            for token in [*hypothesis, *(t for reference in references for t in reference)]]
+
+
+def any_token(test: Callable[[str], bool]) -> Predicate:
+    return lambda generated: any(isinstance(token, str) and test(token) for token in tokens(generated.input))
+
+
+def ngrams(tokens: list, n: int) -> set[tuple]:
+    return {tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)}
+
+
+def longest_match(hypothesis: list, references: list) -> int:
+    """The largest n such that some hypothesis n-gram occurs in some reference (0: none)."""
+    n = 0
+    while n < len(hypothesis) and any(ngrams(hypothesis, n + 1) & ngrams(reference, n + 1) for reference in references):
+        n += 1
+    return n
+
+
+def utf8_width(character: str) -> int:
+    return len(character.encode("utf-8", "surrogatepass"))

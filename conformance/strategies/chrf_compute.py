@@ -4,16 +4,16 @@ codes: 257 segments answer limit_exceeded."""
 
 from __future__ import annotations
 
-from conformance.strategies import chrf
+from conformance.strategies import aiming, chrf
 from conformance.strategies.base import LIMIT_EXCEEDED, Family
 
 
 def families(tool_id: str, version: str) -> list[Family]:
-    return [
+    return aiming.with_aims([
         *chrf.valid_families(tool_id, version),
         Family("valid/integers-as-floats", "valid", chrf.integers_as_floats(), "beta written 2.0: the integer 2"),
         *chrf.boundary_families(tool_id, version, segments_expect=LIMIT_EXCEEDED),
         Family("invalid/surrogate-bytes", "invalid", chrf.surrogate_bytes(tool_id, version),
                "a lone surrogate counting 3 bytes at the byte limit and one past it"),
         *chrf.invalid_families(tool_id, version, segments_expect=LIMIT_EXCEEDED),
-    ]
+    ], {"valid/integers-as-floats": chrf.INTEGERS_AS_FLOATS_FEATURES, "invalid/surrogate-bytes": chrf.SURROGATE_BYTES_FEATURES})
