@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import conformance.reports.document as doc
-from conformance.reports import aims
+import conformance.reports.aims as aims
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
 from conformance.reports.text import MAX_LISTED, prose
 

@@ -15,7 +15,7 @@ from hypothesis import event
 from hypothesis.strategies import SearchStrategy
 
 from conformance.model import Expectation
-from conformance.strategies import aim_counts
+import conformance.strategies.aim_counts as aim_counts
 from oracle.contracts import contract
 
 CATEGORIES = ("valid", "boundary", "invalid")
