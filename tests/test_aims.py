@@ -20,7 +20,7 @@ from conformance.engine import PROFILES
 from conformance.engine.properties import PropertyRun, run_property
 from conformance.hypothesis_profiles import run_settings
 from conformance.model import Case, CaseResult
-from conformance.reports import render_markdown
+from conformance.reports import render_html, render_markdown
 from conformance.reports.document import report_document
 from conformance.strategies import aim_counts, aiming
 from conformance.strategies.base import EXPECT_OUTPUT, Family, aimed, case
@@ -182,3 +182,5 @@ def test_report_json_and_markdown_carry_the_counts():
     aims_section = markdown[markdown.index("## Aimed features reached"):]
     assert f"generated/{tool_id}/valid/x" in aims_section
     assert "| 5 | 1/2 | a tie ×3 | an empty hypothesis |" in aims_section
+    html = render_html(document)
+    assert '<h2>Aimed features reached</h2>' in html and '<td class="warn">1/2</td>' in html
