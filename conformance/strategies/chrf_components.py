@@ -107,6 +107,7 @@ def order_bounds() -> st.SearchStrategy:
 
 
 def families(tool_id: str, version: str) -> list[Family]:
+    whitespace = contract_whitespace(tool_id, version)
     return aiming.with_aims([
         *(with_orders(family) for family in chrf.valid_families(tool_id, version)),
         Family("valid/kept-whitespace-and-words", "valid", kept_whitespace_and_words(contract_whitespace(tool_id, version)),
@@ -126,8 +127,8 @@ def families(tool_id: str, version: str) -> list[Family]:
                aims=tuple(OPTION_RULES.values())),
     ], {
         "valid/kept-whitespace-and-words": {
-            "a whitespace other than U+0020 between words": lambda g: any(ch.isspace() and ch != " " or ch in "\u0085\u001c"
-                                                                          for ch in g.input["hypotheses"][0]),
+            "a whitespace code point other than U+0020 between words":
+                lambda g: any(ch in whitespace and ch != " " for ch in g.input["hypotheses"][0]),
             "word_order 4": option("word_order", 4),
             "char_order 0": option("char_order", 0),
         },
