@@ -184,3 +184,13 @@ def test_report_json_and_markdown_carry_the_counts():
     assert "| 5 | 1/2 | a tie ×3 | an empty hypothesis |" in aims_section
     html = render_html(document)
     assert '<h2>Aimed features reached</h2>' in html and '<td class="warn">1/2</td>' in html
+
+
+def test_list_families_shows_every_family_with_its_aims(capsys):
+    from conformance.cli import main
+
+    assert main(["list", "--families"]) == 0
+    out = capsys.readouterr().out
+    for name, family in all_families():
+        tool_id = name.split("/")[1]
+        assert f"  {family.name}: {'; '.join(family.aims)}" in out.split(f"{tool_id}@")[1], name
