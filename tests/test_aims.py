@@ -178,20 +178,43 @@ def test_recording_draws_nothing(monkeypatch):
 
 
 def test_a_property_run_counts_the_features_of_the_examples_it_judged():
+    """As the session does: the collector open around the property, each judged example counted."""
     family = planted_family()
-    outcome = PropertyRun()
+    outcome, counter = PropertyRun(), aim_counts.AimCounter()
 
     def make_case(number, generated):
+        counter.example_done()
         return Case("t", "1.0.0", f"generated/t/{family.name}/{number}", "generated", "valid",
                     generated.input, generated.expect, generated.description)
 
-    run_property(family.strategy, run_settings("quick", "valid"), SEED, make_case,
-                 lambda c: CaseResult(c, "passed", ""), outcome)
-    assert outcome.stats["examples"] == outcome.aims.examples == 2
-    assert outcome.aims.summary(family.aims) == {
+    with aim_counts.counting(counter):
+        run_property(family.strategy, run_settings("quick", "valid"), SEED, make_case,
+                     lambda c: CaseResult(c, "passed", ""), outcome)
+    assert outcome.stats["examples"] == counter.examples == 2
+    assert counter.summary(family.aims) == {
         "aimed_features": {"a short text": 0, "an empty text": 0, "a long text": 0, "a short txt": 2},
         "aims_not_reached": ["a short text", "an empty text", "a long text"],
     }
+
+
+def test_conformance_run_reports_each_propertys_aimed_features(tmp_path, monkeypatch, capsys):
+    from conformance.cli import main
+
+    tool_id, version = strategies.supported()[0]
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--target", "oracle", "--profile", "quick", "--seed", "3", "--tools", tool_id,
+                 "--generated-only", "--report-dir", "out"]) == 0
+    capsys.readouterr()
+    properties = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))["properties"]
+    declared = {family.name: family.aims for family in strategies.families(tool_id, version)}
+    assert {entry["family"] for entry in properties} == set(declared)
+    for entry in properties:
+        aims = declared[entry["family"]]
+        assert list(entry["aimed_features"]) == list(aims)  # every declared aim, nothing else
+        assert all(0 <= count <= entry["examples"] for count in entry["aimed_features"].values())
+        assert entry["aims_not_reached"] == [aim for aim in aims if not entry["aimed_features"][aim]]
+    assert any(count for entry in properties for count in entry["aimed_features"].values())
+    assert "## Aimed features reached" in (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
 
 
 def test_report_json_and_markdown_carry_the_counts():

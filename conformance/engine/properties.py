@@ -15,7 +15,6 @@ import hypothesis.errors
 from hypothesis import given, seed, settings
 
 from conformance.model import Case, CaseResult
-from conformance.strategies import aim_counts
 
 
 class TargetFailure(Exception):
@@ -41,7 +40,6 @@ class PropertyRun:
     stats: dict = field(default_factory=lambda: {"examples": 0, "passed": 0, "failed": 0, "errored": 0})
     failure: CaseResult | None = None
     flaky: bool = False
-    aims: aim_counts.AimCounter = field(default_factory=aim_counts.AimCounter)  # features of the examples run
 
 
 def run_property(strategy, run_settings: settings, run_seed: int, make_case: Callable[[int, object], Case],
@@ -54,7 +52,6 @@ def run_property(strategy, run_settings: settings, run_seed: int, make_case: Cal
     @seed(run_seed)
     @given(strategy)
     def prop(generated) -> None:
-        outcome.aims.example_done()
         case = make_case(outcome.stats["examples"], generated)
         outcome.stats["examples"] += 1
         result = judge(case)
@@ -66,9 +63,7 @@ def run_property(strategy, run_settings: settings, run_seed: int, make_case: Cal
             raise (TargetFailure if result.outcome == "failed" else TargetErrored)(result.message)
 
     try:
-        with aim_counts.counting() as counter:
-            outcome.aims = counter
-            prop()
+        prop()
     except (TargetFailure, TargetErrored):
         outcome.failure = last_failure[0]  # Hypothesis re-ran the minimal example last
     except hypothesis.errors.Flaky:

@@ -230,7 +230,12 @@ class Session:
         self.events.property_started(spec.id)
         started = time.monotonic()
 
+        from conformance.strategies import aim_counts
+
+        aims = aim_counts.AimCounter()  # the aimed features of the examples run (report: aimed_features)
+
         def make_case(number: int, generated) -> Case:
+            aims.example_done()  # called once per example, as it is judged
             return Case(tool_id=spec.tool_id, version=spec.version, case_id=f"{spec.id}/{number}",
                         origin="generated", category=family.category, input=generated.input,
                         expect=generated.expect, description=generated.description, seed=self.seed)
@@ -249,8 +254,9 @@ class Session:
             self._property_done(entry)
             raise NotServed(entry["message"])
         try:
-            run_property(family.strategy, run_settings(self.options.profile, family.category), self.seed,
-                         make_case, judge, outcome)
+            with aim_counts.counting(aims):
+                run_property(family.strategy, run_settings(self.options.profile, family.category), self.seed,
+                             make_case, judge, outcome)
         except Unhealthy:
             entry.update(outcome="skipped", message=f"not finished: the target is unhealthy ({self.health.reason})")
             raise
@@ -259,7 +265,7 @@ class Session:
             raise
         finally:
             entry.update(outcome.stats, duration_ms=round((time.monotonic() - started) * 1000, 1))
-            entry.update(outcome.aims.summary(family.aims))  # aimed features reached (strategies.aim_counts)
+            entry.update(aims.summary(family.aims))
         if outcome.failure is not None:
             if outcome.flaky:
                 outcome.failure.message += (" (not every time: the target answered this input differently "

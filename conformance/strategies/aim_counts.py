@@ -58,9 +58,9 @@ _active: contextvars.ContextVar[AimCounter | None] = contextvars.ContextVar("aim
 
 
 @contextlib.contextmanager
-def counting() -> Iterator[AimCounter]:
-    """Count the aimed features of the examples drawn inside the block."""
-    counter = AimCounter()
+def counting(counter: AimCounter | None = None) -> Iterator[AimCounter]:
+    """Count the aimed features of the examples drawn inside the block (into ``counter``, or a new one)."""
+    counter = counter if counter is not None else AimCounter()
     token = _active.set(counter)
     try:
         yield counter
