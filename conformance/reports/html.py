@@ -176,18 +176,22 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
     if len(problems) > len(views):
         parts.append(f"<p>{len(problems) - len(views)} more failures are not shown here; see report.json:</p>")
         parts.append(_html_list(_code(prose(r["case"]["case_id"])) for r in problems[len(views) :][:MAX_LISTED]))
-    aim_rows = aims.aim_rows(document)  # the aimed features reached, after the failures
-    if aim_rows:
-        parts.append(f"<h2>{_e(aims.TITLE)}</h2>")
-        parts.append(_html_table(aims.HEADING, ([(_code(prose(row.property_id)), ""), (_e(row.examples), ""),
-                                                 (_e(row.reached), "warn" if row.not_reached else ""),
-                                                 (_e(prose(row.counts)), ""), (_e(prose(row.not_reached)), "")]
-                                                for row in aim_rows)))
     for listing in doc.listings(document, MAX_LISTED):
         parts.append(f"<h2>{_e(listing.title)} ({listing.total})</h2>")
         parts.append(_html_list(f"{_code(check_id)}: {_e(reason)}" for check_id, reason in listing.rows))
+    parts += _html_aims(document)
     parts.append(
         "<footer>Strings are shown with visible whitespace: ␣ space, ⇥ tab, ↵ line feed, ⟨U+XXXX⟩ any other "
         "invisible or ambiguous code point. Full values are in report.json.</footer></body></html>"
     )
     return "\n".join(parts) + "\n"
+
+
+def _html_aims(document: dict) -> list[str]:
+    """The aimed features each property reached (reports/aims.py), one table row per property."""
+    rows = aims.aim_rows(document)
+    if not rows:
+        return []
+    return [f"<h2>{_e(aims.TITLE)}</h2>", _html_table(aims.HEADING, (
+        [(_code(prose(row.property_id)), ""), (_e(row.examples), ""), (_e(row.reached), "warn" if row.not_reached else ""),
+         (_e(prose(row.counts)), ""), (_e(prose(row.not_reached)), "")] for row in rows))]

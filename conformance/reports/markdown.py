@@ -122,13 +122,18 @@ def render_markdown(document: dict, views: list[FailureView] | None = None) -> s
     if len(problems) > len(views):
         lines.append(f"{len(problems) - len(views)} more failures are not shown here; see report.json:")
         lines += [f"- {md_code(prose(r['case']['case_id']))}" for r in problems[len(views) :][:MAX_LISTED]]
-    aim_rows = aims.aim_rows(document)  # the aimed features reached, after the failures
-    if aim_rows:
-        lines += ["", f"## {aims.TITLE}", ""]
-        lines += _md_table(aims.HEADING, [[md_cell_code(prose(row.property_id)), row.examples, row.reached,
-                                           md_text(prose(row.counts)), md_text(prose(row.not_reached))]
-                                          for row in aim_rows])
     for listing in doc.listings(document, MAX_LISTED):
         lines += ["", f"## {listing.title} ({listing.total})", ""]
         lines += [f"- {md_code(check_id)}: {md_text(reason)}" for check_id, reason in listing.rows]
+    lines += _md_aims(document)
     return "\n".join(lines) + "\n"
+
+
+def _md_aims(document: dict) -> list[str]:
+    """The aimed features each property reached (reports/aims.py), one table row per property."""
+    rows = aims.aim_rows(document)
+    if not rows:
+        return []
+    return ["", f"## {aims.TITLE}", ""] + _md_table(aims.HEADING, [
+        [md_cell_code(prose(row.property_id)), row.examples, row.reached, md_text(prose(row.counts)),
+         md_text(prose(row.not_reached))] for row in rows])
