@@ -253,10 +253,10 @@ class Session:
                                                     f"tool {spec.tool_id}@{spec.version}", examples=0)
             self._property_done(entry)
             raise NotServed(entry["message"])
+        counting = aim_counts.start(aims)
         try:
-            with aim_counts.counting(aims):
-                run_property(family.strategy, run_settings(self.options.profile, family.category), self.seed,
-                             make_case, judge, outcome)
+            run_property(family.strategy, run_settings(self.options.profile, family.category), self.seed,
+                         make_case, judge, outcome)
         except Unhealthy:
             entry.update(outcome="skipped", message=f"not finished: the target is unhealthy ({self.health.reason})")
             raise
@@ -264,8 +264,9 @@ class Session:
             entry.update(outcome="errored", message=f"harness error: {type(exc).__name__}: {str(exc)[:300]}")
             raise
         finally:
-            entry.update(outcome.stats, duration_ms=round((time.monotonic() - started) * 1000, 1))
+            aim_counts.stop(counting)
             entry.update(aims.summary(family.aims))
+            entry.update(outcome.stats, duration_ms=round((time.monotonic() - started) * 1000, 1))
         if outcome.failure is not None:
             if outcome.flaky:
                 outcome.failure.message += (" (not every time: the target answered this input differently "

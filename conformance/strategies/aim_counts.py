@@ -61,11 +61,20 @@ _active: contextvars.ContextVar[AimCounter | None] = contextvars.ContextVar("aim
 def counting(counter: AimCounter | None = None) -> Iterator[AimCounter]:
     """Count the aimed features of the examples drawn inside the block (into ``counter``, or a new one)."""
     counter = counter if counter is not None else AimCounter()
-    token = _active.set(counter)
+    token = start(counter)
     try:
         yield counter
     finally:
-        _active.reset(token)
+        stop(token)
+
+
+def start(counter: AimCounter) -> contextvars.Token:
+    """Open ``counter`` (where a ``with counting()`` block does not fit); ``stop(token)`` closes it."""
+    return _active.set(counter)
+
+
+def stop(token: contextvars.Token) -> None:
+    _active.reset(token)
 
 
 def note(feature: str) -> None:
