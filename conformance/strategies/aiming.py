@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any, Callable, Iterable, Mapping
 
 from hypothesis.strategies import SearchStrategy
@@ -60,6 +61,10 @@ def accepted(generated: GeneratedCase) -> bool:
 
 def rejected(generated: GeneratedCase) -> bool:
     return generated.expect.kind == "error"
+
+
+# A boundary family's two sides of its limit.
+LIMIT_SIDES: Features = {"at the limit (accepted)": accepted, "one past the limit (rejected)": rejected}
 
 
 def option(key: str, *values: Any) -> Predicate:
@@ -149,6 +154,28 @@ def longest_match(hypothesis: list, references: list) -> int:
     while n < len(hypothesis) and any(ngrams(hypothesis, n + 1) & ngrams(reference, n + 1) for reference in references):
         n += 1
     return n
+
+
+# Scans of whole texts run on every drawn case, some of them a megabyte: in C, not per character.
+_SURROGATE, _HIGH_SURROGATE, _LOW_SURROGATE = (re.compile(f"[{first}-{last}]") for first, last in (
+    ("\ud800", "\udfff"), ("\ud800", "\udbff"), ("\udc00", "\udfff")))
+
+
+def surrogate_in(value: Any, which: re.Pattern = _SURROGATE) -> bool:
+    """Some string of ``value`` (at any depth) holds a lone surrogate (of the ``which`` half)."""
+    return any(which.search(text) for text in texts_of(value))
+
+
+def high_surrogate_in(value: Any) -> bool:
+    return surrogate_in(value, _HIGH_SURROGATE)
+
+
+def low_surrogate_in(value: Any) -> bool:
+    return surrogate_in(value, _LOW_SURROGATE)
+
+
+def multi_byte(text: str) -> bool:
+    return not text.isascii()
 
 
 def utf8_width(character: str) -> int:

@@ -17,7 +17,7 @@ from typing import Callable
 from hypothesis import strategies as st
 
 from conformance.strategies import aiming
-from conformance.strategies.aiming import accepted, any_token, in_a_segment, option, rejected
+from conformance.strategies.aiming import any_token, in_a_segment, option
 from conformance.strategies.alphabets import ASTRAL_CHARACTERS, CHARACTER_OF_WIDTH
 from conformance.strategies.base import (
     ANY_ERROR,
@@ -485,8 +485,7 @@ def boundary_families(
     ], boundary_features())
 
 
-AT_THE_LIMIT, ONE_PAST = "at the limit (accepted)", "one past the limit (rejected)"
-LIMIT_SIDES: aiming.Features = {AT_THE_LIMIT: accepted, ONE_PAST: rejected}
+LIMIT_SIDES = aiming.LIMIT_SIDES
 
 
 def _longest_token(generated) -> str:
@@ -494,7 +493,7 @@ def _longest_token(generated) -> str:
 
 
 def boundary_features() -> dict[str, aiming.Features]:
-    multi_byte = any_token(lambda t: any(ord(ch) > 0x7F for ch in t))
+    multi_byte = any_token(aiming.multi_byte)
     return {
         "boundary/max-segments": LIMIT_SIDES,
         "boundary/max-references": {**LIMIT_SIDES, "the crowded segment after an ordinary one":

@@ -16,7 +16,7 @@ from typing import Callable
 from hypothesis import strategies as st
 
 from conformance.strategies import aiming, bleu
-from conformance.strategies.aiming import accepted, any_text, any_token, in_a_segment, integral_float, option, rejected
+from conformance.strategies.aiming import any_token, integral_float, option
 from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, aimed, case, limits
 
 Tokens = list[str]
@@ -201,7 +201,7 @@ def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dic
             **bleu.LIMIT_SIDES,
             "the long token in a reference": lambda g: any(bleu.bytes_of(t) >= 128 for r in g.input["references"] for t in r),
             "the long token in the hypothesis": lambda g: any(bleu.bytes_of(t) >= 128 for t in g.input["hypothesis"]),
-            "multi-byte characters": any_token(lambda t: any(ord(ch) > 0x7F for ch in t)),
+            "multi-byte characters": any_token(aiming.multi_byte),
         },
         "boundary/total-tokens": {
             **bleu.LIMIT_SIDES,
@@ -209,7 +209,7 @@ def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dic
             "all tokens but one in the hypothesis": lambda g: len(g.input["hypothesis"]) >= limit["max_total_tokens"] - 1,
             "spread over every reference allowed": lambda g: len(g.input["references"]) == limit["max_references_per_segment"],
         },
-        "boundary/total-token-bytes": {**bleu.LIMIT_SIDES, "multi-byte characters": any_token(lambda t: any(ord(ch) > 0x7F for ch in t))},
+        "boundary/total-token-bytes": {**bleu.LIMIT_SIDES, "multi-byte characters": any_token(aiming.multi_byte)},
         "boundary/max-order": {"max_order 1": option("max_order", 1, 1.0), "max_order 8": option("max_order", 8, 8.0),
                                "max_order written as a float": integral_float("max_order")},
     })
@@ -344,9 +344,6 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
     schema_aims = tuple(dict.fromkeys([*SCHEMA_RULE_BROKEN.values(), "a missing key"]))
     stated_order_aims = tuple(f"{field} with 9 references" for field in dict.fromkeys(
         [*STATED_ORDER_FIELD.values(), *([bleu.OPTION_BROKEN] if option_mutations else [])]))
-    def surrogate_in(value) -> bool:
-        return any(0xD800 <= ord(ch) <= 0xDFFF for text in aiming.texts_of(value) for ch in text)
-
     return aiming.with_aims([
         Family("invalid/lone-surrogates", "invalid", lone_surrogates(),
                "a token holding a lone surrogate, in the hypothesis or a reference: invalid_input"),
@@ -361,10 +358,10 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
                "a broken field together with a broken limit: the field's invalid_input decides", aims=stated_order_aims),
     ], {
         "invalid/lone-surrogates": {
-            "in the hypothesis": lambda g: surrogate_in(g.input["hypothesis"]),
-            "in a reference": lambda g: surrogate_in(g.input["references"]),
-            "a high surrogate": any_text(lambda t: any(0xD800 <= ord(ch) <= 0xDBFF for ch in t)),
-            "a low surrogate": any_text(lambda t: any(0xDC00 <= ord(ch) <= 0xDFFF for ch in t)),
+            "in the hypothesis": lambda g: aiming.surrogate_in(g.input["hypothesis"]),
+            "in a reference": lambda g: aiming.surrogate_in(g.input["references"]),
+            "a high surrogate": lambda g: aiming.high_surrogate_in(g.input),
+            "a low surrogate": lambda g: aiming.low_surrogate_in(g.input),
         },
         "invalid/not-an-object": aiming.NOT_AN_OBJECT,
         "invalid/limits": bleu.over_token_limits(limit["max_token_bytes"], 128) | {

@@ -25,7 +25,7 @@ from conformance.strategies.alphabets import (
 )
 from conformance.model import Expectation
 from conformance.strategies import aiming
-from conformance.strategies.aiming import accepted, any_text, integral_float, option, rejected
+from conformance.strategies.aiming import any_text, integral_float, option
 from conformance.strategies.base import (
     ANY_ERROR,
     EXPECT_OUTPUT,
@@ -420,7 +420,7 @@ def boundary_families(tool_id: str, version: str, segments_expect: Expectation =
     })
 
 
-LIMIT_SIDES: aiming.Features = {"at the limit (accepted)": accepted, "one past the limit (rejected)": rejected}
+LIMIT_SIDES = aiming.LIMIT_SIDES
 
 
 def _texts(generated) -> list[str]:
@@ -544,20 +544,16 @@ SCHEMA_RULES = {  # each rule invalid/schema breaks, and the aimed feature it gi
 }
 
 
-def _surrogate_in(texts: list) -> bool:
-    return any(0xD800 <= ord(ch) <= 0xDFFF for text in texts if isinstance(text, str) for ch in text)
-
-
 LONE_SURROGATE_FEATURES: aiming.Features = {
-    "in a hypothesis": lambda g: _surrogate_in(g.input["hypotheses"]),
-    "in a reference": lambda g: _surrogate_in(g.input["references"]),
+    "in a hypothesis": lambda g: aiming.surrogate_in(g.input["hypotheses"]),
+    "in a reference": lambda g: aiming.surrogate_in(g.input["references"]),
     "a low surrogate before a high one": any_text(lambda t: "\udc00\ud800" in t),
 }
 SURROGATE_BYTES_FEATURES: aiming.Features = {
     "at the byte limit counting the surrogate 3 bytes (invalid_input)": lambda g: g.expect.error_code == "invalid_input",
     "one byte past it (limit_exceeded)": lambda g: g.expect.error_code == "limit_exceeded",
-    "in a hypothesis": lambda g: _surrogate_in(g.input["hypotheses"]),
-    "in a reference": lambda g: _surrogate_in(g.input["references"]),
+    "in a hypothesis": lambda g: aiming.surrogate_in(g.input["hypotheses"]),
+    "in a reference": lambda g: aiming.surrogate_in(g.input["references"]),
 }
 INTEGERS_AS_FLOATS_FEATURES: aiming.Features = {"beta written as a float": integral_float("beta")}
 
@@ -605,8 +601,7 @@ def _punctuated(word: str, at: str) -> bool:
         return False
     end, start = word[-1] in marks, word[0] in marks
     return {"end": end and not start, "start": start and not end, "both": end and start and word.strip(marks) != "",
-            "doubled": len(word) > 2 and (word[-2:] in [a + b for a in marks for b in marks]
-                                          or word[:2] in [a + b for a in marks for b in marks])}[at]
+            "doubled": len(word) > 2 and (word[-1] in marks and word[-2] in marks or word[0] in marks and word[1] in marks)}[at]
 
 
 def _final_sigma(word: str) -> bool:
