@@ -3,6 +3,7 @@
     python benchmarks/bench_classes.py                      # both parts
     python benchmarks/bench_classes.py --catch-only         # catch rate per class only
     python benchmarks/bench_classes.py --cost-only --baseline REV
+    python benchmarks/bench_classes.py --recording-cost     # generation with and without recording
 
 Catch rate: every faulty implementation of tests/mutants/ (its ``CLASS``) is judged as
 ``conformance run`` judges a target, on the golden fixtures and the generated families at the
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -126,13 +128,18 @@ def timed_run(tree: Path, seed: int, report_dir: Path) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     command = [sys.executable, "-m", "conformance", "run", "--target", "oracle", "--profile", "default",
                "--seed", str(seed), "--report-dir", str(report_dir)]
-    started = time.monotonic()
+    started, cpu_before = time.monotonic(), _children_cpu()
     completed = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
-    wall = time.monotonic() - started
+    wall, cpu = time.monotonic() - started, _children_cpu() - cpu_before
     if completed.returncode != 0:
         raise SystemExit(f"the run in {tree} exited {completed.returncode}:\n{completed.stdout[-2000:]}{completed.stderr[-2000:]}")
     document = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
-    return {"wall": wall, "document": document}
+    return {"wall": wall, "cpu": cpu, "document": document}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def family_times(document: dict) -> dict[str, tuple[float, int]]:
@@ -162,7 +169,9 @@ def cost(seed: int, baseline: str, repeat: int) -> None:
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
     print(f"\nwall times (s), alternating: baseline {[round(r['wall'], 1) for r in runs['baseline']]}, "
-          f"this tree {[round(r['wall'], 1) for r in runs['current']]}; the fastest of each compared")
+          f"this tree {[round(r['wall'], 1) for r in runs['current']]}; CPU times (s) "
+          f"{[round(r['cpu'], 1) for r in runs['baseline']]} and {[round(r['cpu'], 1) for r in runs['current']]}; "
+          "the fastest of each compared")
     old, new = family_times(before["document"]), family_times(after["document"])
     old_generated = sum(ms for ms, _ in old.values()) or 1.0
     new_generated = sum(ms for ms, _ in new.values()) or 1.0
@@ -172,6 +181,7 @@ def cost(seed: int, baseline: str, repeat: int) -> None:
     print(f"Run-time cost: conformance run --target oracle --profile default --seed {seed}; baseline {baseline} ({commit})")
     print_table(["", "baseline", "this tree", "ratio"], [
         ["wall time (s)", f"{before['wall']:.1f}", f"{after['wall']:.1f}", f"{after['wall'] / before['wall']:.2f}"],
+        ["CPU time (s)", f"{before['cpu']:.1f}", f"{after['cpu']:.1f}", f"{after['cpu'] / before['cpu']:.2f}"],
         ["generated time (s)", f"{old_generated / 1000:.1f}", f"{new_generated / 1000:.1f}",
          f"{new_generated / old_generated:.2f}"],
         ["examples sent", str(old_examples), str(new_examples), f"{new_examples / max(1, old_examples):.2f}"],
@@ -194,6 +204,36 @@ def cost(seed: int, baseline: str, repeat: int) -> None:
         print(f"\nnew families: {len(added)}, {share:.1%} of this tree's generated time")
 
 
+def recording_cost(seed: int, repeat: int) -> None:
+    """Drawing every family's default-profile examples with and without recording their aimed
+    features (strategies.aiming), alternately in this process: the cost of the recording alone."""
+    from conformance.strategies import aim_counts, aiming
+
+    real = aiming.recording
+
+    def draw_all() -> float:
+        started = time.process_time()  # CPU time: other work on the machine moves it less than wall time
+        for tool_id, version in strategies.supported():
+            for family in strategies.families(tool_id, version):
+                with aim_counts.counting():
+                    strategies.draw_examples(family.strategy, PROFILES["default"][family.category], seed=seed)
+        return time.process_time() - started
+
+    draw_all()  # warm the caches (the output-size family's threshold)
+    times: dict[str, list[float]] = {"recorded": [], "plain": []}
+    try:
+        for _ in range(repeat):
+            aiming.recording = real
+            times["recorded"].append(draw_all())
+            aiming.recording = lambda strategy, features: strategy
+            times["plain"].append(draw_all())
+    finally:
+        aiming.recording = real
+    print(f"\nGeneration only (CPU s), default profile, seed {seed}: with recording {[round(t, 1) for t in times['recorded']]}, "
+          f"without {[round(t, 1) for t in times['plain']]}; ratio of the fastest "
+          f"{min(times['recorded']) / min(times['plain']):.2f}")
+
+
 def print_table(heading: list[str], rows: list[list[str]]) -> None:
     widths = [max(len(str(row[i])) for row in [heading, *rows]) for i in range(len(heading))]
     for row in [heading, ["-" * w for w in widths], *rows]:
@@ -209,7 +249,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="timed runs of each tree, alternating")
     parser.add_argument("--catch-only", action="store_true")
     parser.add_argument("--cost-only", action="store_true")
+    parser.add_argument("--recording-cost", action="store_true",
+                        help="only the generation time with and without recording the aimed features")
     args = parser.parse_args()
+    if args.recording_cost:
+        recording_cost(args.run_seed, args.repeat)
+        return
     if not args.cost_only:
         catch_rates(args.seed, tuple(args.profiles.split(",")))
     if not args.catch_only:
