@@ -1,4 +1,5 @@
-"""`conformance list`: tools, versions and contract status."""
+"""`conformance list`: tools, versions and contract status; with ``--families``, each tool's
+generated families and the aimed features each declares."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import oracle
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("list", help="tools, versions and contract status")
+    parser.add_argument("--families", action="store_true",
+                        help="also each tool's generated families and the aimed features they declare")
     parser.set_defaults(func=run)
 
 
@@ -20,4 +23,15 @@ def run(args) -> int:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    if getattr(args, "families", False):
+        print_families()
     return 0
+
+
+def print_families() -> None:
+    from conformance import strategies
+
+    for tool_id, version in strategies.supported():
+        print(f"\n{tool_id}@{version}")
+        for family in strategies.families(tool_id, version):
+            print(f"  {family.name}: {'; '.join(family.aims) or '(no aimed feature declared)'}")

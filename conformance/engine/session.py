@@ -263,7 +263,12 @@ class Session:
         self.events.property_started(spec.id)
         started = time.monotonic()
 
+        from conformance.strategies import aim_counts
+
+        aims = aim_counts.AimCounter()  # the aimed features of the examples run (report: aimed_features)
+
         def make_case(number: int, generated) -> Case:
+            aims.example_done()  # called once per example, as it is judged
             return Case(tool_id=spec.tool_id, version=spec.version, case_id=f"{spec.id}/{number}",
                         origin="generated", category=family.category, input=generated.input,
                         expect=generated.expect, description=generated.description, seed=self.seed)
@@ -280,6 +285,7 @@ class Session:
                                                     f"tool {spec.tool_id}@{spec.version}", examples=0)
             self._property_done(entry)
             raise NotServed(entry["message"])
+        counting = aim_counts.start(aims)
         try:
             run_property(family.strategy, run_settings(self.options.profile, family.category), self.seed,
                          make_case, judge, outcome, max_failures=self.options.max_failures_per_property)
@@ -290,6 +296,8 @@ class Session:
             entry.update(outcome="errored", message=f"harness error: {type(exc).__name__}: {str(exc)[:300]}")
             raise
         finally:
+            aim_counts.stop(counting)
+            entry.update(aims.summary(family.aims))
             entry.update(outcome.stats, duration_ms=round((time.monotonic() - started) * 1000, 1))
         results = [self.finalise(self._flag_flaky(failure, outcome)) for failure in outcome.failures]
         if not results and known:  # a listed property passed: say so with a result of its own

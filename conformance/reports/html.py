@@ -14,6 +14,7 @@ from typing import Iterable
 
 from conformance.model import OUTCOMES
 import conformance.reports.document as doc
+import conformance.reports.aims as aims
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
 from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION, reading_rows
 from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
@@ -220,8 +221,19 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
     for listing in doc.listings(document, MAX_LISTED):
         parts.append(f"<h2>{_e(listing.title)} ({listing.total})</h2>")
         parts.append(_html_list(f"{_code(check_id)}: {_e(reason)}" for check_id, reason in listing.rows))
+    parts += _html_aims(document)
     parts.append(
         "<footer>Strings are shown with visible whitespace: ␣ space, ⇥ tab, ↵ line feed, ⟨U+XXXX⟩ any other "
         "invisible or ambiguous code point. Full values are in report.json.</footer></body></html>"
     )
     return "\n".join(parts) + "\n"
+
+
+def _html_aims(document: dict) -> list[str]:
+    """The aimed features each property reached (reports/aims.py), one table row per property."""
+    rows = aims.aim_rows(document)
+    if not rows:
+        return []
+    return [f"<h2>{_e(aims.TITLE)}</h2>", _html_table(aims.HEADING, (
+        [(_code(prose(row.property_id)), ""), (_e(row.examples), ""), (_e(row.reached), "warn" if row.not_reached else ""),
+         (_e(prose(row.counts)), ""), (_e(prose(row.not_reached)), "")] for row in rows))]

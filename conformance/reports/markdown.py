@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import conformance.reports.document as doc
+import conformance.reports.aims as aims
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
 from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION, reading_rows
 from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
@@ -164,4 +165,15 @@ def render_markdown(document: dict, views: list[FailureView] | None = None) -> s
     for listing in doc.listings(document, MAX_LISTED):
         lines += ["", f"## {listing.title} ({listing.total})", ""]
         lines += [f"- {md_code(check_id)}: {md_text(reason)}" for check_id, reason in listing.rows]
+    lines += _md_aims(document)
     return "\n".join(lines) + "\n"
+
+
+def _md_aims(document: dict) -> list[str]:
+    """The aimed features each property reached (reports/aims.py), one table row per property."""
+    rows = aims.aim_rows(document)
+    if not rows:
+        return []
+    return ["", f"## {aims.TITLE}", ""] + _md_table(aims.HEADING, [
+        [md_cell_code(prose(row.property_id)), row.examples, row.reached, md_text(prose(row.counts)),
+         md_text(prose(row.not_reached))] for row in rows])

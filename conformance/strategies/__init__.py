@@ -28,6 +28,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.strategies import SearchStrategy
 
 from conformance.hypothesis_profiles import DRAW_EXAMPLES
+from conformance.strategies import aim_counts
 from conformance.strategies.base import CATEGORIES, Family, GeneratedCase
 from oracle.registry import module_name, tool_keys
 
@@ -74,7 +75,8 @@ def describe_families() -> str:
 def draw_examples(strategy: SearchStrategy[Any], count: int, seed: int = 0) -> list[Any]:
     """Up to ``count`` examples of ``strategy``, the same ones for the same seed.
 
-    Fewer come back when the strategy has fewer distinct examples than ``count``.
+    Fewer come back when the strategy has fewer distinct examples than ``count``. Inside
+    ``aim_counts.counting()``, the aimed features of the examples are counted.
     """
     drawn: list[Any] = []
 
@@ -82,6 +84,7 @@ def draw_examples(strategy: SearchStrategy[Any], count: int, seed: int = 0) -> l
     @hypothesis_seed(seed)
     @given(strategy)
     def collect(example: Any) -> None:
+        aim_counts.example_done()
         drawn.append(example)
 
     collect()

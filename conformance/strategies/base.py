@@ -15,6 +15,7 @@ from hypothesis import event
 from hypothesis.strategies import SearchStrategy
 
 from conformance.model import Expectation
+import conformance.strategies.aim_counts as aim_counts
 from oracle.contracts import contract
 
 CATEGORIES = ("valid", "boundary", "invalid")
@@ -55,9 +56,10 @@ def aimed(feature: str) -> None:
     """Record that the example being drawn has one of its family's aimed features.
 
     A Hypothesis ``event``: it shows in Hypothesis's statistics, and the run collects it
-    per family (the report's feature counts).
+    per family (the report's feature counts): ``aim_counts`` counts it in the collector open, if any.
     """
     event(AIMED_EVENT_PREFIX + feature)
+    aim_counts.note(feature)
 
 
 def case(input: Any, expect: Expectation, description: str) -> GeneratedCase:

@@ -16,6 +16,8 @@ from typing import Callable
 
 from hypothesis import strategies as st
 
+from conformance.strategies import aiming
+from conformance.strategies.aiming import any_token, in_a_segment, option
 from conformance.strategies.alphabets import ASTRAL_CHARACTERS, CHARACTER_OF_WIDTH
 from conformance.strategies.base import (
     ANY_ERROR,
@@ -23,6 +25,7 @@ from conformance.strategies.base import (
     INVALID_INPUT,
     LIMIT_EXCEEDED,
     Family,
+    aimed,
     case,
     input_schema,
     limits,
@@ -229,7 +232,94 @@ def reference_lengths(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
     return build()
 
 
-def valid_families(options: st.SearchStrategy[dict]) -> list[Family]:
+# --- the aimed features of the valid families, read from the drawn input (any segment) ---------
+
+
+def _clip_counts(hypothesis: Tokens, references: list[Tokens]) -> tuple[int, list[int]]:
+    """valid/clipping's n-gram counts: one separator follows each occurrence."""
+    return hypothesis.count("|") + hypothesis.count("/"), [reference.count("|") for reference in references]
+
+
+def _ngram_length(references: list[Tokens]) -> int:
+    return max((len(r) // r.count("|") - 1 for r in references if r.count("|")), default=0)
+
+
+def _over_repeated(hypothesis: Tokens, references: list[Tokens]) -> bool:
+    return any(hypothesis.count(t) > max(r.count(t) for r in references) >= 1 for t in set(hypothesis))
+
+
+def _lengths(hypothesis: Tokens, references: list[Tokens]) -> tuple[int, list[int]]:
+    return len(hypothesis), [len(r) for r in references]
+
+
+def tied(c: int, lengths: list[int]) -> bool:
+    return any(c - d in lengths and c + d in lengths for d in range(1, c + 1))
+
+
+def _casefold_variants(generated) -> bool:
+    distinct = set(aiming.tokens(generated.input))
+    return len({t.casefold() for t in distinct}) < len(distinct)
+
+
+# Shared by the one-segment tools (bleu_sentence), so every predicate looks at one segment at a time.
+VALID_FEATURES: dict[str, aiming.Features] = {
+    "valid/shared-ngrams": {
+        "a hypothesis copying a reference": in_a_segment(lambda h, refs: bool(h) and h in refs),
+        "a hypothesis reordering a reference": in_a_segment(lambda h, refs: any(sorted(h) == sorted(r) != h for r in refs)),
+        "a token repeated beyond its count in every reference": in_a_segment(_over_repeated),
+        "a token no reference has": in_a_segment(lambda h, refs: any(all(t not in r for r in refs) for t in h)),
+        "an empty hypothesis": in_a_segment(lambda h, refs: not h),
+        "a shared n-gram of order 4 or more": in_a_segment(lambda h, refs: aiming.longest_match(h, refs) >= 4),
+    },
+    "valid/clipping": {
+        "clipped: the hypothesis holds the n-gram more often than any reference":
+            in_a_segment(lambda h, refs: _clip_counts(h, refs)[0] > max(_clip_counts(h, refs)[1]) >= 1),
+        "counts spread over references (the largest below the sum)":
+            in_a_segment(lambda h, refs: sum(_clip_counts(h, refs)[1]) > max(_clip_counts(h, refs)[1])),
+        "a reference without the n-gram": in_a_segment(lambda h, refs: 0 in _clip_counts(h, refs)[1]),
+        "an n-gram of two or more tokens": in_a_segment(lambda h, refs: _ngram_length(refs) >= 2),
+    },
+    "valid/token-identity": {
+        "a token holding a space": any_token(lambda t: " " in t),
+        "a precomposed letter or its combining form (U+00E9, e + U+0301)": any_token(lambda t: "\u00e9" in t or "e\u0301" in t),
+        "case variants of one token": _casefold_variants,
+        "dotted capital I (U+0130)": any_token(lambda t: "\u0130" in t),
+        "an astral character": any_token(lambda t: any(ord(ch) > 0xFFFF for ch in t)),
+        "a zero-width or no-break space in a token": any_token(lambda t: "\u200b" in t or "\u00a0" in t),
+        "compatibility look-alikes (ligature, ohm, fullwidth digit)": any_token(lambda t: any(ch in t for ch in "\ufb01\u2126\uff11")),
+    },
+    "valid/short-and-empty": {
+        "a non-empty hypothesis shorter than max_order":
+            lambda g: in_a_segment(lambda h, refs: 0 < len(h) < g.input.get("max_order", 4))(g),
+        "an empty hypothesis": in_a_segment(lambda h, refs: not h),
+        "an empty reference": in_a_segment(lambda h, refs: [] in refs),
+        "max_order 8": option("max_order", 8),
+    },
+    "valid/reference-lengths": {
+        "a tie between a shorter and a longer reference": in_a_segment(lambda h, refs: tied(*_lengths(h, refs))),
+        "every reference shorter": in_a_segment(lambda h, refs: all(n < len(h) for n in _lengths(h, refs)[1])),
+        "every reference longer": in_a_segment(lambda h, refs: all(n > len(h) for n in _lengths(h, refs)[1])),
+        "an empty hypothesis (c = 0)": in_a_segment(lambda h, refs: not h),
+        "an empty reference (r = 0)": in_a_segment(lambda h, refs: [] in refs),
+    },
+}
+CORPUS_VALID_FEATURES: dict[str, aiming.Features] = {
+    **VALID_FEATURES,
+    "valid/segment-boundaries": {
+        "the second reference holds the whole phrase": lambda g: g.input["references"][1][0] == g.input["references"][0][0],
+        "the second reference holds the phrase's tail only":
+            lambda g: g.input["references"][1][0] == g.input["hypotheses"][1] != g.input["references"][0][0],
+        "the second reference is empty": lambda g: g.input["references"][1][0] == [],
+    },
+}
+
+
+def valid_families(options: st.SearchStrategy[dict], record: bool = True) -> list[Family]:
+    """``record``: with their aimed features (a caller that reshapes the inputs records its own)."""
+    return aiming.with_aims(_valid_families(options), CORPUS_VALID_FEATURES if record else {})
+
+
+def _valid_families(options: st.SearchStrategy[dict]) -> list[Family]:
     return [
         Family("valid/shared-ngrams", "valid", shared_ngrams(options),
                "hypotheses copied, reordered, cut, repeated, spliced or emptied from their references"),
@@ -382,7 +472,7 @@ def boundary_families(
         payload = with_options([segment[0]], [segment[1]], {**draw(options), "max_order": max_order})
         return case(payload, EXPECT_OUTPUT, f"max_order {max_order}; the hypothesis {segment[2]}")
 
-    return [
+    return aiming.with_aims([
         Family("boundary/max-segments", "boundary", max_segments(), "max_segments exactly and one past"),
         Family("boundary/max-references", "boundary", max_references(), "8 and 9 references in one segment"),
         Family("boundary/token-bytes", "boundary", token_bytes(),
@@ -392,7 +482,34 @@ def boundary_families(
         Family("boundary/total-token-bytes", "boundary", total_token_bytes(),
                "1,048,576 token bytes in all (accepted) and 1,048,577 in hypotheses alone (rejected)"),
         Family("boundary/max-order", "boundary", max_order_extremes(), "max_order 1 and 8"),
-    ]
+    ], boundary_features())
+
+
+LIMIT_SIDES = aiming.LIMIT_SIDES
+
+
+def _longest_token(generated) -> str:
+    return max(aiming.tokens(generated.input), key=bytes_of, default="")
+
+
+def boundary_features() -> dict[str, aiming.Features]:
+    multi_byte = any_token(aiming.multi_byte)
+    return {
+        "boundary/max-segments": LIMIT_SIDES,
+        "boundary/max-references": {**LIMIT_SIDES, "the crowded segment after an ordinary one":
+                                    lambda g: len(g.input["hypotheses"]) == 2},
+        "boundary/token-bytes": {
+            **LIMIT_SIDES,
+            "the long token in a reference": lambda g: _longest_token(g) not in g.input["hypotheses"][0],
+            "the long token in the hypothesis": lambda g: _longest_token(g) in g.input["hypotheses"][0],
+            "a multi-byte character straddling the limit": lambda g: aiming.utf8_width(_longest_token(g)[-1]) > 1,
+            "characters of every UTF-8 width in one token":
+                lambda g: {aiming.utf8_width(ch) for ch in _longest_token(g)} == {1, 2, 3, 4},
+        },
+        "boundary/total-tokens": {**LIMIT_SIDES, "spread over 100 segments or more": lambda g: len(g.input["hypotheses"]) >= 100},
+        "boundary/total-token-bytes": {**LIMIT_SIDES, "multi-byte characters": multi_byte},
+        "boundary/max-order": {"max_order 1": option("max_order", 1), "max_order 8": option("max_order", 8)},
+    }
 
 
 # --- invalid: exactly one rule broken ------------------------------------------------
@@ -519,6 +636,12 @@ def bad_option(key: str, values: tuple) -> Mutation:
 
 
 BAD_MAX_ORDER = bad_option("max_order", (0, 9, -1, 100, 2**63, 4.5, "4", True, None, [4]))
+WRONG_TYPE, OPTION_BROKEN = "a wrong type at some level", "an option out of range or of the wrong type"
+SCHEMA_RULE_BROKEN: dict[Mutation, str] = {  # the aimed feature each mutation gives (any other: an option)
+    **dict.fromkeys((_wrong_hypotheses, _wrong_hypothesis, _wrong_hypothesis_token, _wrong_references,
+                     _wrong_reference_segment, _wrong_reference, _wrong_reference_token), WRONG_TYPE),
+    **dict.fromkeys((_empty_token, _no_references_in_segment, _no_segments), "an empty token or list (minLength, minItems 1)"), _unknown_key: "an unknown key", _missing_key: "a missing key",
+}
 SCHEMA_MUTATIONS: tuple[Mutation, ...] = (
     _wrong_hypotheses, _wrong_hypothesis, _wrong_hypothesis_token, _wrong_references, _wrong_reference_segment,
     _wrong_reference, _wrong_reference_token, _empty_token, _no_references_in_segment, _no_segments,
@@ -534,6 +657,7 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
         payload = {**draw(ordinary_corpus()), **{k: v for k, v in draw(options).items() if v is not None}}
         mutation = draw(st.sampled_from(SCHEMA_MUTATIONS + option_mutations))
         what = mutation(payload, draw)
+        aimed(SCHEMA_RULE_BROKEN.get(mutation, OPTION_BROKEN))
         return case(payload, INVALID_INPUT, f"breaks one schema rule: {what}")
 
     @st.composite
@@ -568,16 +692,33 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
         return case(payload, ANY_ERROR, f"{count} references: maxItems and max_references_per_segment (A6)")
 
     max_token_len = input_schema(tool_id, version)["properties"]["hypotheses"]["items"]["items"]["maxLength"]
-    return [
+    return aiming.with_aims([
         not_an_object(),
         Family("invalid/schema", "invalid", schema(),
                "one schema rule broken: a wrong type at each level, null, empty token, unknown or missing key, "
-               "minItems, an option out of range"),
+               "minItems, an option out of range", aims=tuple(dict.fromkeys([*SCHEMA_RULE_BROKEN.values(), OPTION_BROKEN]))),
         Family("invalid/segment-counts", "invalid", segment_counts(),
                "a hypothesis segment without references (more hypothesis than reference segments)"),
         Family("invalid/limits", "invalid", over_limits(),
                "token bytes, segments, references clearly over their limits ('any' where a schema rule mirrors one)"),
-    ]
+    ], {
+        "invalid/not-an-object": aiming.NOT_AN_OBJECT,
+        "invalid/segment-counts": {"an extra empty hypothesis": lambda g: g.input["hypotheses"][-1] == [],
+                                   "an extra non-empty hypothesis": lambda g: g.input["hypotheses"][-1] != []},
+        "invalid/limits": over_token_limits(limit["max_token_bytes"], max_token_len) | {
+            "over max_segments": lambda g: len(g.input["hypotheses"]) > limit["max_segments"],
+            "over max_references_per_segment":
+                in_a_segment(lambda h, refs: len(refs) > limit["max_references_per_segment"]),
+        },
+    })
+
+
+def over_token_limits(max_token_bytes: int, max_code_points: int) -> aiming.Features:
+    return {
+        "a token over max_token_bytes within maxLength code points":
+            any_token(lambda t: bytes_of(t) > max_token_bytes and len(t) <= max_code_points),
+        "a token over maxLength code points": any_token(lambda t: len(t) > max_code_points),
+    }
 
 
 # --- inputs crossing representation boundaries ---------------------------------------

@@ -8,8 +8,9 @@ from typing import Callable
 
 from hypothesis import strategies as st
 
-from conformance.strategies import bleu, keys, magnitudes, widths
-from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case, limits
+from conformance.strategies import bleu, keys, magnitudes, widths, aiming
+from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case, limits, aimed
+from conformance.strategies.aiming import integral_float, option
 
 DECIMALS = st.one_of(st.none(), st.integers(0, 15), st.sampled_from(range(16)))
 
@@ -197,12 +198,16 @@ def _empty_reference_list(payload: dict, draw: Callable) -> str:
 
 
 BAD_LENGTHS = (-1, 4.5, "4", True, None, [4], 2**63)
-MUTATIONS: tuple[Mutation, ...] = (
-    _set("candidate_lengths", (None, 3, "3", [], {"0": 3})),
-    _set("reference_lengths", (None, [3], [], [[]], "3", {"0": [3]})),
-    _set("decimals", (-1, 16, 2.5, "6", True, None)),
-    _length(BAD_LENGTHS), _unknown_key, _missing_key, _empty_reference_list,
-)
+RULE_BROKEN: dict[Mutation, str] = {  # each mutation and the aimed feature it gives
+    _set("candidate_lengths", (None, 3, "3", [], {"0": 3})): "candidate_lengths of a wrong type or empty",
+    _set("reference_lengths", (None, [3], [], [[]], "3", {"0": [3]})): "reference_lengths of a wrong type or empty",
+    _set("decimals", (-1, 16, 2.5, "6", True, None)): "decimals out of range or of a wrong type",
+    _length(BAD_LENGTHS): "a negative, fractional, huge or non-number length",
+    _unknown_key: "an unknown key (also named like an object property)",
+    _missing_key: "a missing key",
+    _empty_reference_list: "an empty reference list",
+}
+MUTATIONS: tuple[Mutation, ...] = tuple(RULE_BROKEN)
 
 
 def invalid_families(tool_id: str, version: str) -> list[Family]:
@@ -216,7 +221,9 @@ def invalid_families(tool_id: str, version: str) -> list[Family]:
     @st.composite
     def schema(draw):
         payload = draw(ordinary())
-        what = draw(st.sampled_from(MUTATIONS))(payload, draw)
+        mutation = draw(st.sampled_from(MUTATIONS))
+        what = mutation(payload, draw)
+        aimed(RULE_BROKEN[mutation])
         return case(payload, INVALID_INPUT, f"breaks one rule of a field: {what}")
 
     @st.composite
@@ -233,6 +240,7 @@ def invalid_families(tool_id: str, version: str) -> list[Family]:
     def stated_order(draw):
         """Two rules broken: the first in the stated order decides."""
         which = draw(st.sampled_from(("counts-before-segments", "field-before-length", "field-before-counts")))
+        aimed(which)
         if which == "counts-before-segments":  # "1001 candidate lengths against 1000 reference lists are invalid_input"
             payload = with_options([1] * (limit["max_segments"] + 1), [[1]] * limit["max_segments"], None)
             return case(payload, INVALID_INPUT, "1001 candidate lengths against 1000 reference lists")
@@ -250,15 +258,17 @@ def invalid_families(tool_id: str, version: str) -> list[Family]:
             lambda value: case(value, INVALID_INPUT, f"top level is {value!r}, not an object")),
             "the input is an array, string, number, null or boolean"),
         Family("invalid/schema", "invalid", schema(),
-               "one rule of a field broken: wrong types, negative or fractional lengths, empty lists, keys"),
+               "one rule of a field broken: wrong types, negative or fractional lengths, empty lists, keys",
+               aims=tuple(RULE_BROKEN.values())),
         Family("invalid/segment-counts", "invalid", segment_counts(), "unequal candidate and reference counts"),
         Family("invalid/stated-order", "invalid", stated_order(),
-               "two rules broken at once where the stated order decides"),
+               "two rules broken at once where the stated order decides",
+               aims=("counts-before-segments", "field-before-length", "field-before-counts")),
     ]
 
 
 def families(tool_id: str, version: str) -> list[Family]:
-    return [
+    return aiming.with_aims([
         Family("valid/lengths", "valid", lengths_family(),
                "closest reference lengths: ties both ways, all shorter, all longer, equal; decimals"),
         Family("valid/ratios", "valid", ratio_family(), "r/c from 1 to 40 and beyond: exp(1 - r/c) to underflow"),
@@ -268,7 +278,56 @@ def families(tool_id: str, version: str) -> list[Family]:
         *boundary_families(tool_id, version),
         *invalid_families(tool_id, version),
         *representation_families(tool_id, version),
-    ]
+    ], aimed_features(limits(tool_id, version)))
+
+
+def _rows(generated) -> list[tuple]:
+    return list(zip(generated.input["candidate_lengths"], generated.input["reference_lengths"]))
+
+
+def in_a_row(test) -> aiming.Predicate:
+    return lambda generated: any(test(c, references) for c, references in _rows(generated))
+
+
+def aimed_features(limit: dict) -> dict[str, aiming.Features]:
+    decimals_extremes = {"decimals 0": option("decimals", 0, 0.0), "decimals 15": option("decimals", 15, 15.0),
+                         "decimals 1 to 14": lambda g: g.input.get("decimals") in range(1, 15)}
+    return {
+        "valid/lengths": {
+            "a tie between a shorter and a longer reference": in_a_row(lambda c, refs: bleu.tied(c, refs)),
+            "every reference shorter": in_a_row(lambda c, refs: all(r < c for r in refs)),
+            "every reference longer": in_a_row(lambda c, refs: all(r > c for r in refs)),
+            "a reference as long as the candidate": in_a_row(lambda c, refs: c in refs),
+        },
+        "valid/ratios": {
+            "r = c": in_a_row(lambda c, refs: refs == [c]),
+            "r/c above 10": in_a_row(lambda c, refs: refs[0] > 10 * c),
+            "r at max_length": in_a_row(lambda c, refs: refs[0] == limit["max_length"]),
+            "exp(1 - r/c) below the smallest double (r/c > 746)": in_a_row(lambda c, refs: refs[0] > 746 * c),
+        },
+        "valid/zero-candidates": {"a reference length 0 beside c = 0": in_a_row(lambda c, refs: 0 in refs),
+                                  "only reference lengths above 0": in_a_row(lambda c, refs: 0 not in refs)},
+        "valid/every-decimals": decimals_extremes,
+        "valid/integers-as-floats": {
+            "a reference length written as a float": in_a_row(lambda c, refs: any(isinstance(r, float) for r in refs)),
+            "decimals written as a float": integral_float("decimals"),
+        },
+        "boundary/max-segments": bleu.LIMIT_SIDES,
+        "boundary/max-references": bleu.LIMIT_SIDES,
+        "boundary/max-length": {
+            **bleu.LIMIT_SIDES,
+            "in a candidate length": lambda g: max(g.input["candidate_lengths"]) >= limit["max_length"],
+            "in a reference length": in_a_row(lambda c, refs: max(refs) >= limit["max_length"]),
+            "1000 segments: sums past 2^30": lambda g: len(g.input["candidate_lengths"]) == limit["max_segments"],
+        },
+        "boundary/decimals": {"decimals 0": option("decimals", 0, 0.0), "decimals 15": option("decimals", 15, 15.0),
+                              "decimals written as a float": integral_float("decimals")},
+        "invalid/not-an-object": aiming.NOT_AN_OBJECT,
+        "invalid/segment-counts": {
+            "more candidate lengths": lambda g: len(g.input["candidate_lengths"]) > len(g.input["reference_lengths"]),
+            "more reference lists": lambda g: len(g.input["candidate_lengths"]) < len(g.input["reference_lengths"]),
+        },
+    }
 
 
 def representation_families(tool_id: str, version: str) -> list[Family]:

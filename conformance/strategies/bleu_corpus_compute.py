@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.strategies import bleu, magnitudes
+from conformance.strategies import bleu, magnitudes, aiming
+from conformance.strategies.aiming import option
 from conformance.strategies.base import EXPECT_OUTPUT, Family, case
 
 
@@ -31,11 +32,18 @@ def decimals_family(values: st.SearchStrategy[int]) -> st.SearchStrategy:
     return build()
 
 
+def _brevity_below_one(generated) -> bool:
+    """c < r over the two segments (the second has c = 6, r = 7)."""
+    hypothesis, references = generated.input["hypotheses"][0], generated.input["references"][0]
+    closest = min((len(r) for r in references), key=lambda n: (abs(n - len(hypothesis)), n))
+    return len(hypothesis) + 6 < closest + 7
+
+
 BAD_DECIMALS = bleu.bad_option("decimals", (-1, 16, 100, 2.5, "6", True, None, [6]))
 
 
 def families(tool_id: str, version: str) -> list[Family]:
-    return [
+    return aiming.with_aims([
         *bleu.valid_families(OPTIONS),
         Family("valid/every-decimals", "valid", decimals_family(st.integers(0, 15)),
                "each decimals value 0..15 on scores with a brevity penalty"),
@@ -43,7 +51,12 @@ def families(tool_id: str, version: str) -> list[Family]:
         Family("boundary/decimals", "boundary", decimals_family(st.sampled_from((0, 15))), "decimals 0 and 15"),
         *bleu.invalid_families(tool_id, version, OPTIONS, (BAD_DECIMALS,)),
         *representation_families(tool_id, version),
-    ]
+    ], {
+        "valid/every-decimals": {"decimals 0": option("decimals", 0), "decimals 15": option("decimals", 15),
+                                 "decimals 1 to 14": lambda g: g.input["decimals"] in range(1, 15),
+                                 "a brevity penalty below 1 (c < r)": _brevity_below_one},
+        "boundary/decimals": {"decimals 0": option("decimals", 0), "decimals 15": option("decimals", 15)},
+    })
 
 
 def representation_families(tool_id: str, version: str) -> list[Family]:

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from oracle import bleu_ngrams_count as oracle_ngrams
 from oracle.validation import output_size as compact_output_size
 
-from conformance.strategies import bleu, keys
+from conformance.strategies import bleu, keys, aiming
+from conformance.strategies.aiming import accepted, option, rejected
 from conformance.strategies.base import EXPECT_OUTPUT, LIMIT_EXCEEDED, Family, case, limits
 
 DETAILS = ("totals", "segments", "ngrams")
@@ -100,7 +101,7 @@ BAD_DETAIL = bleu.bad_option("detail", ("all", "Totals", "ngram", "", None, ["ng
 
 def families(tool_id: str, version: str) -> list[Family]:
     limit = limits(tool_id, version)
-    return [
+    return aiming.with_aims([
         *bleu.valid_families(OPTIONS),
         Family("valid/every-detail", "valid", every_detail(), "each detail level: totals, segments, ngrams"),
         *bleu.boundary_families(tool_id, version, OPTIONS, LARGE_INPUT_OPTIONS),
@@ -110,4 +111,11 @@ def families(tool_id: str, version: str) -> list[Family]:
         *bleu.representation_families(tool_id, version, OPTIONS, {"detail": "segments"},
                                       ({"detail": "ngrams", "max_order": 8}, {"detail": "segments"})),
         keys.numeric_tokens_family(ROW_OPTIONS),
-    ]
+    ], {
+        "valid/every-detail": {f"detail {detail}": option("detail", detail) for detail in DETAILS},
+        "boundary/output-size": {
+            "clearly under max_output_bytes (accepted)": accepted,
+            "just past max_output_bytes in the most compact JSON (rejected)": rejected,
+            "tokens that JSON escaping or UTF-8 widens": aiming.any_token(lambda t: not t.startswith(TOKEN_PREFIXES[0])),
+        },
+    })

@@ -15,8 +15,9 @@ from typing import Callable
 
 from hypothesis import strategies as st
 
-from conformance.strategies import bleu
-from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case, limits
+from conformance.strategies import aiming, bleu
+from conformance.strategies.aiming import any_token, integral_float, option
+from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, aimed, case, limits
 
 Tokens = list[str]
 
@@ -82,7 +83,7 @@ def integers_as_floats(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
 
 
 def valid_families(options: st.SearchStrategy[dict]) -> list[Family]:
-    corpus = {family.name: family for family in bleu.valid_families(st.just({}))}
+    corpus = {family.name: family for family in bleu.valid_families(st.just({}), record=False)}
     chosen = ("valid/shared-ngrams", "valid/clipping", "valid/token-identity", "valid/short-and-empty",
               "valid/reference-lengths")
     with_chosen_options = [
@@ -91,13 +92,29 @@ def valid_families(options: st.SearchStrategy[dict]) -> list[Family]:
                               EXPECT_OUTPUT, pair[0].description)), corpus[name].summary)
         for name in chosen
     ]
-    return [
+    return aiming.with_aims([
         *with_chosen_options,
         Family("valid/matching-prefix-orders", "valid", matching_prefix_orders(options),
                "matches only up to order L = 0..5: the zero-match orders at every position"),
         Family("valid/integers-as-floats", "valid", integers_as_floats(options),
                "max_order (and decimals) written 4.0: the integer 4"),
-    ]
+    ], {**{name: bleu.VALID_FEATURES[name] for name in chosen}, **VALID_FEATURES})
+
+
+def longest_match(generated) -> int:
+    return max(aiming.longest_match(h, refs) for h, refs in aiming.segments(generated.input))
+
+
+VALID_FEATURES: dict[str, aiming.Features] = {
+    "valid/matching-prefix-orders": {
+        "no matching n-gram": lambda g: longest_match(g) == 0,
+        "matches up to order 1 only": lambda g: longest_match(g) == 1,
+        "matches up to order 2 only": lambda g: longest_match(g) == 2,
+        "matches up to order 3 only": lambda g: longest_match(g) == 3,
+        "matches of order 4 or more": lambda g: longest_match(g) >= 4,
+    },
+    "valid/integers-as-floats": {"max_order written as a float": integral_float("max_order")},
+}
 
 
 # --- boundary ----------------------------------------------------------------------------
@@ -169,7 +186,7 @@ def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dic
         payload = with_options(hypothesis, references, {**draw(options), "max_order": max_order})
         return case(payload, EXPECT_OUTPUT, f"max_order {max_order!r}; the hypothesis {how}")
 
-    return [
+    return aiming.with_aims([
         Family("boundary/max-references", "boundary", max_references(), "8 and 9 references"),
         Family("boundary/token-bytes", "boundary", token_bytes(),
                "tokens of exactly 128 and 129 UTF-8 bytes of 1-, 2-, 3- and 4-byte characters"),
@@ -178,7 +195,24 @@ def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dic
         Family("boundary/total-token-bytes", "boundary", total_token_bytes(),
                "1,048,576 and 1,048,577 UTF-8 bytes of tokens in all"),
         Family("boundary/max-order", "boundary", max_order_extremes(), "max_order 1 and 8, also written 1.0 and 8.0"),
-    ]
+    ], {
+        "boundary/max-references": bleu.LIMIT_SIDES,
+        "boundary/token-bytes": {
+            **bleu.LIMIT_SIDES,
+            "the long token in a reference": lambda g: any(bleu.bytes_of(t) >= 128 for r in g.input["references"] for t in r),
+            "the long token in the hypothesis": lambda g: any(bleu.bytes_of(t) >= 128 for t in g.input["hypothesis"]),
+            "multi-byte characters": any_token(aiming.multi_byte),
+        },
+        "boundary/total-tokens": {
+            **bleu.LIMIT_SIDES,
+            "one token in the hypothesis": lambda g: len(g.input["hypothesis"]) == 1,
+            "all tokens but one in the hypothesis": lambda g: len(g.input["hypothesis"]) >= limit["max_total_tokens"] - 1,
+            "spread over every reference allowed": lambda g: len(g.input["references"]) == limit["max_references_per_segment"],
+        },
+        "boundary/total-token-bytes": {**bleu.LIMIT_SIDES, "multi-byte characters": any_token(aiming.multi_byte)},
+        "boundary/max-order": {"max_order 1": option("max_order", 1, 1.0), "max_order 8": option("max_order", 8, 8.0),
+                               "max_order written as a float": integral_float("max_order")},
+    })
 
 
 # --- invalid -----------------------------------------------------------------------------
@@ -244,6 +278,11 @@ def _missing_key(required: tuple[str, ...]) -> Mutation:
 
 
 BAD_MAX_ORDER = bleu.bad_option("max_order", (0, 9, -1, 100, 2**63, 4.5, "4", True, None, [4]))
+SCHEMA_RULE_BROKEN: dict[Mutation, str] = {  # the aimed feature each mutation gives
+    **dict.fromkeys((_wrong_hypothesis, _wrong_hypothesis_token, _wrong_references, _wrong_reference,
+                     _wrong_reference_token), "a wrong type, an empty token or a lone surrogate at some level"),
+    _unknown_key: "an unknown key (also named like an object property)", BAD_MAX_ORDER: bleu.OPTION_BROKEN,
+}
 SCHEMA_MUTATIONS: tuple[Mutation, ...] = (
     _wrong_hypothesis, _wrong_hypothesis_token, _wrong_references, _wrong_reference, _wrong_reference_token,
     _unknown_key, BAD_MAX_ORDER,
@@ -262,6 +301,7 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
         payload = ordinary(draw)
         mutation = draw(st.sampled_from(SCHEMA_MUTATIONS + option_mutations + (_missing_key(required),)))
         what = mutation(payload, draw)
+        aimed(SCHEMA_RULE_BROKEN.get(mutation, "a missing key" if mutation not in option_mutations else bleu.OPTION_BROKEN))
         return case(payload, INVALID_INPUT, f"breaks one rule of a field: {what}")
 
     @st.composite
@@ -283,6 +323,7 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
         payload["references"] = [["the"] for _ in range(limit["max_references_per_segment"] + 1)]
         mutation = draw(st.sampled_from((_wrong_hypothesis_token, BAD_MAX_ORDER, *option_mutations)))
         what = mutation(payload, draw)
+        aimed(STATED_ORDER_FIELD.get(mutation, bleu.OPTION_BROKEN) + " with 9 references")
         return case(payload, INVALID_INPUT, f"{what} and 9 references: the fields are checked before the limits")
 
     @st.composite
@@ -300,7 +341,10 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
             where = f"references[{k}][{j}]"
         return case(payload, INVALID_INPUT, f"{where} holds a lone surrogate ({surrogate.encode('unicode_escape').decode()})")
 
-    return [
+    schema_aims = tuple(dict.fromkeys([*SCHEMA_RULE_BROKEN.values(), "a missing key"]))
+    stated_order_aims = tuple(f"{field} with 9 references" for field in dict.fromkeys(
+        [*STATED_ORDER_FIELD.values(), *([bleu.OPTION_BROKEN] if option_mutations else [])]))
+    return aiming.with_aims([
         Family("invalid/lone-surrogates", "invalid", lone_surrogates(),
                "a token holding a lone surrogate, in the hypothesis or a reference: invalid_input"),
         Family("invalid/not-an-object", "invalid", st.sampled_from(NON_OBJECTS).map(
@@ -308,11 +352,26 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
             "the input is an array, string, number, null or boolean"),
         Family("invalid/schema", "invalid", schema(),
                "one rule of a field broken: a wrong type at each level, an empty token, a lone surrogate, an "
-               "unknown or missing key, an option out of range"),
+               "unknown or missing key, an option out of range", aims=schema_aims),
         Family("invalid/limits", "invalid", over_limits(), "a token over 128 bytes or code points, 9 or more references"),
         Family("invalid/stated-order", "invalid", stated_order(),
-               "a broken field together with a broken limit: the field's invalid_input decides"),
-    ]
+               "a broken field together with a broken limit: the field's invalid_input decides", aims=stated_order_aims),
+    ], {
+        "invalid/lone-surrogates": {
+            "in the hypothesis": lambda g: aiming.surrogate_in(g.input["hypothesis"]),
+            "in a reference": lambda g: aiming.surrogate_in(g.input["references"]),
+            "a high surrogate": lambda g: aiming.high_surrogate_in(g.input),
+            "a low surrogate": lambda g: aiming.low_surrogate_in(g.input),
+        },
+        "invalid/not-an-object": aiming.NOT_AN_OBJECT,
+        "invalid/limits": bleu.over_token_limits(limit["max_token_bytes"], 128) | {
+            "over max_references_per_segment": lambda g: len(g.input["references"]) > limit["max_references_per_segment"],
+        },
+    })
+
+
+STATED_ORDER_FIELD: dict[Mutation, str] = {_wrong_hypothesis_token: "a wrong hypothesis token",
+                                          BAD_MAX_ORDER: "max_order out of range or of the wrong type"}
 
 
 # --- inputs crossing representation boundaries (the corpus families, one segment) ---------

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.strategies import bleu, bleu_sentence, magnitudes
+from conformance.strategies import bleu, bleu_sentence, magnitudes, aiming
+from conformance.strategies.aiming import integral_float, option
 from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, Family, case, input_schema
 
 METHODS = ("none", "chen-cherry-1", "chen-cherry-2", "chen-cherry-3")
@@ -97,7 +98,7 @@ BAD_DECIMALS = bleu.bad_option("decimals", (-1, 16, 100, 2.5, "6", True, None, [
 
 def families(tool_id: str, version: str) -> list[Family]:
     required = tuple(input_schema(tool_id, version)["required"])  # smoothing is required
-    return [
+    return aiming.with_aims([
         *bleu_sentence.valid_families(OPTIONS),
         Family("valid/every-combination", "valid", every_combination(),
                "each smoothing method x effective_order x decimals x max_order"),
@@ -115,4 +116,34 @@ def families(tool_id: str, version: str) -> list[Family]:
             lambda segment, smoothing: {**segment, "smoothing": smoothing}, bleu_sentence.ordinary_segment(),
             st.sampled_from(METHODS)), {"smoothing": "chen-cherry-1", "max_order": 8}),
         bleu_sentence.one_segment_family(magnitudes.bleu_magnitudes(OPTIONS)),
-    ]
+    ], AIMED_FEATURES)
+
+
+def _first_zero_match_order(generated) -> int:
+    return bleu_sentence.longest_match(generated) + 1
+
+
+EVERY_METHOD: aiming.Features = {f"smoothing {method}": option("smoothing", method) for method in METHODS}
+EFFECTIVE_ORDER: aiming.Features = {
+    "effective_order true": option("effective_order", True),
+    "effective_order false or omitted": lambda g: g.input.get("effective_order") in (False, None),
+}
+AIMED_FEATURES: dict[str, aiming.Features] = {
+    "valid/integers-as-floats": {"decimals written as a float": integral_float("decimals")},
+    "valid/every-combination": {**EVERY_METHOD, **EFFECTIVE_ORDER, "decimals given": lambda g: "decimals" in g.input,
+                                "max_order 1": option("max_order", 1), "max_order 8": option("max_order", 8)},
+    "valid/zero-match-orders": {
+        **{f"the first zero-match order {n}": (lambda n: lambda g: _first_zero_match_order(g) == n)(n) for n in range(1, 6)},
+        "under chen-cherry-3": option("smoothing", "chen-cherry-3"),
+    },
+    **{f"valid/short-hypotheses-{method}": {**EFFECTIVE_ORDER,
+                                            "a one-token hypothesis": lambda g: len(g.input["hypothesis"]) == 1,
+                                            "max_order 8": option("max_order", 8)} for method in METHODS},
+    "invalid/options": {
+        "smoothing missing": lambda g: "smoothing" not in g.input,
+        "smoothing not one of the four names": lambda g: "smoothing" in g.input and g.input["smoothing"] not in METHODS,
+        "effective_order not a boolean":
+            lambda g: "effective_order" in g.input and not isinstance(g.input["effective_order"], bool),
+        "decimals out of range or of the wrong type": lambda g: "decimals" in g.input,
+    },
+}

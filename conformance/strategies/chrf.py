@@ -9,6 +9,8 @@ lowercase=true every code point comes from the lowercase-safe alphabet (A5).
 
 from __future__ import annotations
 
+import unicodedata
+
 from hypothesis import strategies as st
 
 from conformance.strategies.alphabets import (
@@ -22,12 +24,15 @@ from conformance.strategies.alphabets import (
     lowercase_safe,
 )
 from conformance.model import Expectation
+from conformance.strategies import aiming
+from conformance.strategies.aiming import any_text, integral_float, option
 from conformance.strategies.base import (
     ANY_ERROR,
     EXPECT_OUTPUT,
     INVALID_INPUT,
     LIMIT_EXCEEDED,
     Family,
+    aimed,
     case,
     limits,
 )
@@ -397,12 +402,29 @@ def boundary_families(tool_id: str, version: str, segments_expect: Expectation =
         payload = {**built.input, "beta": beta}
         return case(payload, EXPECT_OUTPUT, f"beta {beta}; {built.description}")
 
-    return [
+    return aiming.with_aims([
         Family("boundary/max-segments", "boundary", max_segments(), "256 segments (accepted) and 257"),
         Family("boundary/text-bytes", "boundary", text_bytes(),
                "65,536 text bytes (accepted) and 65,537 (rejected), multi-byte characters straddling the limit"),
         Family("boundary/beta", "boundary", beta_extremes(), "beta 1 and 16"),
-    ]
+    ], {
+        "boundary/max-segments": LIMIT_SIDES,
+        "boundary/text-bytes": {
+            **LIMIT_SIDES,
+            "bytes in the hypotheses only": lambda g: not "".join(g.input["references"]),
+            "bytes in the references only": lambda g: not "".join(g.input["hypotheses"]),
+            "bytes on both sides": lambda g: bool("".join(g.input["hypotheses"]) and "".join(g.input["references"])),
+            "a multi-byte character at the end": lambda g: ord(_texts(g)[-1][-1:] or "a") > 0x7F,
+        },
+        "boundary/beta": {"beta 1": option("beta", 1), "beta 16": option("beta", 16)},
+    })
+
+
+LIMIT_SIDES = aiming.LIMIT_SIDES
+
+
+def _texts(generated) -> list[str]:
+    return [text for text in [*generated.input["hypotheses"], *generated.input["references"]] if text]
 
 
 # --- invalid: exactly one rule broken --------------------------------------------
@@ -432,6 +454,7 @@ def invalid_families(tool_id: str, version: str, unknown_keys: tuple[str, ...] =
     def schema(draw):
         payload = draw(ordinary_texts())
         rule = draw(st.sampled_from(("type-list", "type-item", "empty", "beta", "lowercase", "unknown-key", "missing-key")))
+        aimed(SCHEMA_RULES[rule])
         side = draw(st.sampled_from(("hypotheses", "references")))
         if rule == "type-list":
             payload[side] = draw(st.sampled_from((None, "the cat", {"0": "the cat"}, 3, True)))
@@ -489,24 +512,55 @@ def invalid_families(tool_id: str, version: str, unknown_keys: tuple[str, ...] =
                    "references": ["the cat " + "\u00e9"]}
         return case(payload, LIMIT_EXCEEDED, f"texts total {total} UTF-8 bytes (max_text_bytes)")
 
-    return [
+    return aiming.with_aims([
         Family("invalid/not-an-object", "invalid",
                st.sampled_from(NON_OBJECTS).map(lambda v: case(v, INVALID_INPUT, f"top level is {v!r}, not an object")),
                "the input is an array, string, number, null or boolean"),
         Family("invalid/schema", "invalid", schema(),
                "one schema rule broken: a wrong type at each level, null, minItems, beta or lowercase out of "
-               "range or of the wrong type, an unknown or missing key"),
+               "range or of the wrong type, an unknown or missing key", aims=tuple(SCHEMA_RULES.values())),
         Family("invalid/segment-counts", "invalid", segment_counts(), "unequal numbers of hypotheses and references"),
         Family("invalid/lone-surrogates", "invalid", lone_surrogates(),
                "a lone surrogate in one text, nothing earlier in the validation order broken"),
         Family("invalid/limits", "invalid", over_limits(),
                "text bytes clearly over max_text_bytes; segments over max_segments ('any', A6)"),
-    ]
+    ], {
+        "invalid/not-an-object": aiming.NOT_AN_OBJECT,
+        "invalid/segment-counts": {
+            "more hypotheses": lambda g: len(g.input["hypotheses"]) > len(g.input["references"]),
+            "more references": lambda g: len(g.input["hypotheses"]) < len(g.input["references"]),
+        },
+        "invalid/lone-surrogates": LONE_SURROGATE_FEATURES,
+        "invalid/limits": {"over max_segments": lambda g: len(g.input["hypotheses"]) > limit["max_segments"],
+                           "over max_text_bytes": lambda g: len(g.input["hypotheses"]) == 1},
+    })
+
+
+SCHEMA_RULES = {  # each rule invalid/schema breaks, and the aimed feature it gives
+    "type-list": "a list of the wrong type", "type-item": "a text of the wrong type",
+    "empty": "no segments (minItems 1)", "beta": "beta out of range or of the wrong type",
+    "lowercase": "lowercase not a boolean", "unknown-key": "an unknown key (also named like an object property)",
+    "missing-key": "a missing key",
+}
+
+
+LONE_SURROGATE_FEATURES: aiming.Features = {
+    "in a hypothesis": lambda g: aiming.surrogate_in(g.input["hypotheses"]),
+    "in a reference": lambda g: aiming.surrogate_in(g.input["references"]),
+    "a low surrogate before a high one": any_text(lambda t: "\udc00\ud800" in t),
+}
+SURROGATE_BYTES_FEATURES: aiming.Features = {
+    "at the byte limit counting the surrogate 3 bytes (invalid_input)": lambda g: g.expect.error_code == "invalid_input",
+    "one byte past it (limit_exceeded)": lambda g: g.expect.error_code == "limit_exceeded",
+    "in a hypothesis": lambda g: aiming.surrogate_in(g.input["hypotheses"]),
+    "in a reference": lambda g: aiming.surrogate_in(g.input["references"]),
+}
+INTEGERS_AS_FLOATS_FEATURES: aiming.Features = {"beta written as a float": integral_float("beta")}
 
 
 def valid_families(tool_id: str, version: str) -> list[Family]:
     whitespace = contract_whitespace(tool_id, version)
-    return [
+    return aiming.with_aims([
         Family("valid/derived-texts", "valid", derived_texts(),
                "hypotheses made from references: reordered, dropped, repeated, recased, punctuated words"),
         Family("valid/whitespace", "valid", whitespace_family(whitespace),
@@ -522,4 +576,103 @@ def valid_families(tool_id: str, version: str) -> list[Family]:
         Family("valid/short-and-empty", "valid", short_and_empty_family(),
                "empty texts, fewer than 6 code points, one word, identical texts"),
         Family("valid/every-beta", "valid", every_beta(), "each beta 1..16"),
-    ]
+    ], valid_features(whitespace))
+
+
+def _pairs(generated) -> list[tuple[str, str]]:
+    return list(zip(generated.input["hypotheses"], generated.input["references"]))
+
+
+def in_a_pair(test) -> aiming.Predicate:
+    return lambda generated: any(test(hypothesis, reference) for hypothesis, reference in _pairs(generated))
+
+
+def _words(generated) -> list[str]:
+    return [word for text in aiming.texts_of(generated.input) for word in text.split()]
+
+
+def any_word(test) -> aiming.Predicate:
+    return lambda generated: any(test(word) for word in _words(generated))
+
+
+def _punctuated(word: str, at: str) -> bool:
+    marks = ASCII_PUNCTUATION
+    if len(word) < 2:
+        return False
+    end, start = word[-1] in marks, word[0] in marks
+    return {"end": end and not start, "start": start and not end, "both": end and start and word.strip(marks) != "",
+            "doubled": len(word) > 2 and (word[-1] in marks and word[-2] in marks or word[0] in marks and word[1] in marks)}[at]
+
+
+def _final_sigma(word: str) -> bool:
+    """A capital sigma after a letter with no letter after it (what Final_Sigma lowercases to ς)."""
+    return any(ch == "\u03a3" and any(c.isalpha() for c in word[:i]) and not any(c.isalpha() for c in word[i + 1:])
+               for i, ch in enumerate(word))
+
+
+def _code_point(ch: str) -> str:
+    return f"U+{ord(ch):04X}"
+
+
+def valid_features(whitespace: tuple[str, ...]) -> dict[str, aiming.Features]:
+    lowercase_flags = {"lowercase true": option("lowercase", True), "lowercase false": option("lowercase", False)}
+    return {
+        "valid/derived-texts": {
+            "a hypothesis equal to its reference": in_a_pair(lambda h, r: bool(h) and h == r),
+            "the reference's words reordered": in_a_pair(lambda h, r: sorted(h.split()) == sorted(r.split()) and h != r),
+            "a word in another case": in_a_pair(lambda h, r: any(w not in r.split() and w.lower() in r.lower().split()
+                                                                 for w in h.split())),
+            "an ASCII punctuation mark added": in_a_pair(lambda h, r: any(ch in ASCII_PUNCTUATION for ch in h)),
+            "a word with its letters reversed": in_a_pair(lambda h, r: any(w not in r.split() and w[::-1] in r.split()
+                                                                           for w in h.split())),
+            "an empty hypothesis": in_a_pair(lambda h, r: not h),
+        },
+        "valid/whitespace": {
+            "a run of two different whitespace code points": any_text(
+                lambda t: any(a in whitespace and b in whitespace and a != b for a, b in zip(t, t[1:]))),
+            "a whitespace-only reference": lambda g: any(r and not r.strip("".join(whitespace)) for r in g.input["references"]),
+            "leading or trailing whitespace": any_text(lambda t: bool(t) and (t[0] in whitespace or t[-1] in whitespace)),
+            **{f"whitespace {_code_point(ch)}": (lambda ch: any_text(lambda t: ch in t))(ch) for ch in whitespace},
+            **{f"near-miss {_code_point(ch)}": (lambda ch: any_text(lambda t: ch in t))(ch) for ch in WHITESPACE_NEAR_MISSES},
+        },
+        "valid/punctuation": {
+            "a mark at a word's end": any_word(lambda w: _punctuated(w, "end")),
+            "a mark at a word's start": any_word(lambda w: _punctuated(w, "start")),
+            "marks at both ends of a word": any_word(lambda w: _punctuated(w, "both")),
+            "two marks together": any_word(lambda w: _punctuated(w, "doubled")),
+            "a mark alone": any_word(lambda w: len(w) == 1 and w in ASCII_PUNCTUATION),
+            "non-ASCII punctuation (never split)": any_text(lambda t: any(ch in t for ch in NON_ASCII_PUNCTUATION)),
+            "a mark detached in the hypothesis": in_a_pair(lambda h, r: h != r and h.split() == [
+                part for w in r.split() for part in ([w[:-1], w[-1]] if len(w) > 1 and w[-1] in ASCII_PUNCTUATION else [w])]),
+        },
+        "valid/unicode": {
+            "a combining mark": any_text(lambda t: any(unicodedata.combining(ch) for ch in t)),
+            "a precomposed letter": any_text(lambda t: any(ch in t for ch in "\u00e9\u00c5")),
+            "an astral character": any_text(lambda t: any(ord(ch) > 0xFFFF for ch in t)),
+            "a script without spaces (Han, Hebrew)": any_text(lambda t: any("\u05d0" <= ch <= "\u05ea" or "\u4e00" <= ch <= "\u9fff" for ch in t)),
+            "compatibility characters (ligature, Angstrom sign, fullwidth)": any_text(lambda t: any(ch in t for ch in "\ufb01\u212b\uff21")),
+        },
+        "valid/lowercase": {
+            **lowercase_flags,
+            "a final capital sigma": any_word(_final_sigma),
+            "a capital sigma not final": any_word(lambda w: any(ch == "\u03a3" and any(c.isalpha() for c in w[i + 1:])
+                                                               for i, ch in enumerate(w))),
+            "dotted capital I (U+0130)": any_text(lambda t: "\u0130" in t),
+            "an astral capital (Deseret)": any_text(lambda t: "\U00010400" in t or "\U00010401" in t),
+            "case-only differences": in_a_pair(lambda h, r: h != r and h.lower() == r.lower()),
+        },
+        "valid/missing-orders": {
+            "an empty reference beside a non-empty hypothesis": in_a_pair(lambda h, r: bool(h) and not r),
+            "a reference of fewer than 6 characters": in_a_pair(lambda h, r: 0 < len(r.replace(" ", "")) < 6 < len(h.replace(" ", ""))),
+            "three segments": lambda g: len(g.input["hypotheses"]) == 3,
+        },
+        "valid/short-and-empty": {
+            "an empty hypothesis": in_a_pair(lambda h, r: not h),
+            "an empty reference": in_a_pair(lambda h, r: not r),
+            "a text of 1 to 5 characters": any_text(lambda t: 0 < len(t.replace(" ", "")) < 6),
+            "identical texts": in_a_pair(lambda h, r: bool(h) and h == r),
+            "a single word (no word bigram)": any_text(lambda t: len(t.split()) == 1),
+        },
+        "valid/every-beta": {"beta 1": option("beta", 1), "beta 16": option("beta", 16),
+                             "beta 2 to 15": lambda g: g.input.get("beta") in range(2, 16)},
+    }

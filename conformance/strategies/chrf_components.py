@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.strategies import chrf, keys, magnitudes, widths
+from conformance.strategies import aiming, chrf, keys, magnitudes, widths
+from conformance.strategies.aiming import integral_float, option
 from conformance.strategies.alphabets import contract_whitespace
-from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case, limits
+from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, aimed, case, limits
 
 UNKNOWN_KEYS = ("metric", "Beta", "lowercase ", "tokenize", "", "charOrder", "word_orders", "__proto__", "constructor")
 
@@ -63,6 +64,7 @@ def bad_options() -> st.SearchStrategy:
     def build(draw):
         payload = draw(chrf.ordinary_texts())
         rule = draw(st.sampled_from(("char_order", "word_order", "whitespace", "no-orders")))
+        aimed(OPTION_RULES[rule])
         if rule == "no-orders":  # "char_order + word_order below 1 after the defaults"
             payload.update(draw(st.sampled_from(({"char_order": 0}, {"char_order": 0, "word_order": 0},
                                                  {"char_order": 0.0, "word_order": 0}))))
@@ -105,7 +107,8 @@ def order_bounds() -> st.SearchStrategy:
 
 
 def families(tool_id: str, version: str) -> list[Family]:
-    return [
+    whitespace = contract_whitespace(tool_id, version)
+    return aiming.with_aims([
         *(with_orders(family) for family in chrf.valid_families(tool_id, version)),
         Family("valid/kept-whitespace-and-words", "valid", kept_whitespace_and_words(contract_whitespace(tool_id, version)),
                "whitespace true with word orders: every whitespace code point of the contract between words"),
@@ -120,9 +123,34 @@ def families(tool_id: str, version: str) -> list[Family]:
                "char_order 11 or -1, word_order 5 or -1: one past each bound"),
         *chrf.invalid_families(tool_id, version, unknown_keys=UNKNOWN_KEYS, segments_expect=LIMIT_EXCEEDED),
         Family("invalid/options", "invalid", bad_options(),
-               "char_order outside 0..10, word_order outside 0..4, both orders 0, whitespace not a boolean"),
+               "char_order outside 0..10, word_order outside 0..4, both orders 0, whitespace not a boolean",
+               aims=tuple(OPTION_RULES.values())),
         *representation_families(tool_id, version),
-    ]
+    ], {
+        "valid/kept-whitespace-and-words": {
+            "a whitespace code point other than U+0020 between words":
+                lambda g: any(ch in whitespace and ch != " " for ch in g.input["hypotheses"][0]),
+            "word_order 4": option("word_order", 4),
+            "char_order 0": option("char_order", 0),
+        },
+        "valid/order-extremes": {
+            "char_order 0": option("char_order", 0), "char_order 10": option("char_order", 10),
+            "word_order 0": option("word_order", 0), "word_order 4": option("word_order", 4),
+            "whitespace kept": option("whitespace", True), "whitespace removed": option("whitespace", False),
+            "a text shorter than the character order": lambda g: 0 < len(g.input["hypotheses"][0]) < g.input["char_order"],
+        },
+        "valid/integers-as-floats": {**chrf.INTEGERS_AS_FLOATS_FEATURES, "char_order written as a float": integral_float("char_order"),
+                                     "word_order written as a float": integral_float("word_order")},
+        "invalid/surrogate-bytes": chrf.SURROGATE_BYTES_FEATURES,
+        "invalid/order-bounds": {"char_order 11": option("char_order", 11), "char_order -1": option("char_order", -1),
+                                 "word_order 5": option("word_order", 5), "word_order -1": option("word_order", -1)},
+    })
+
+
+OPTION_RULES = {  # each rule invalid/options breaks, and the aimed feature it gives
+    "char_order": "char_order out of range or of the wrong type", "word_order": "word_order out of range or of the wrong type",
+    "whitespace": "whitespace not a boolean", "no-orders": "no order at all (char_order + word_order below 1)",
+}
 
 
 # The orders of the wide texts, one setting per unit: the defaults; every order, whitespace kept.

@@ -5,13 +5,12 @@ codes: 257 segments answer limit_exceeded."""
 from __future__ import annotations
 
 from hypothesis import strategies as st
-
-from conformance.strategies import chrf, keys, magnitudes, widths
+from conformance.strategies import chrf, keys, magnitudes, widths, aiming
 from conformance.strategies.base import LIMIT_EXCEEDED, Family, limits
 
 
 def families(tool_id: str, version: str) -> list[Family]:
-    return [
+    return aiming.with_aims([
         *chrf.valid_families(tool_id, version),
         Family("valid/integers-as-floats", "valid", chrf.integers_as_floats(), "beta written 2.0: the integer 2"),
         *chrf.boundary_families(tool_id, version, segments_expect=LIMIT_EXCEEDED),
@@ -21,4 +20,4 @@ def families(tool_id: str, version: str) -> list[Family]:
         widths.wide_texts_family(limits(tool_id, version)["max_text_bytes"]),
         magnitudes.six_decimal_ties(st.just({})),
         keys.property_named_keys(chrf.ordinary_texts()),
-    ]
+    ], {"valid/integers-as-floats": chrf.INTEGERS_AS_FLOATS_FEATURES, "invalid/surrogate-bytes": chrf.SURROGATE_BYTES_FEATURES})

@@ -2,7 +2,10 @@
 
 Each subclasses one part of the independent implementation (tests/independent/) and
 exposes ``execute(tool_id, version, payload)``; tests/test_power.py shows the suite
-catches every one of them.
+catches every one of them. Each also says which class of bug it is, ``CLASS = "..."`` (what it
+breaks: semantics, unicode, rounding, output-shape, validation, over-rejection, or a
+representation boundary: integer-width, derived-key, plain-object-map, in-key-check,
+precision-rounding); benchmarks/bench_classes.py gives the suite's catch rate per class.
 """
 
 from __future__ import annotations
@@ -36,3 +39,8 @@ def changed_tools(module) -> set[tuple[str, str]]:
         if type(tool) is not type(correct[key])
         or type(getattr(tool, "statistics", None)) is not type(getattr(correct[key], "statistics", None))
     }
+
+
+def bug_class(module) -> str:
+    """The mutant's ``CLASS``, "unclassified" when it names none."""
+    return str(getattr(module, "CLASS", "unclassified"))

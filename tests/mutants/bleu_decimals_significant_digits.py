@@ -1,6 +1,7 @@
 """bleu-corpus-compute: rounds bleu and brevity_penalty with toPrecision(decimals) (significant digits)
 instead of toFixed, and with toFixed(0) for decimals 0 (toPrecision(0) throws): the same for values in
 [0.1, 1), wrong for a BLEU of 1e-3 or a penalty of exp(-7)."""
+CLASS = "precision-rounding"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, Implementation
 
 

@@ -1,5 +1,6 @@
 """bleu-sentence-components: keys n-grams by `ngram.join()` (Array.prototype.join's default comma), so
 tokens holding commas collide: ("a,b", "c") equals ("a", "b,c")."""
+CLASS = "derived-key"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, BleuStatistics, Implementation
 from independent.bleu import Segment
 

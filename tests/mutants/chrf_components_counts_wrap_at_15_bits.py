@@ -1,5 +1,6 @@
 """chrf-components: counts each order's hypothesis and reference n-grams in an Int16Array, so a text of
 more than 32,767 characters (65,536 bytes allow 65,536) wraps to a negative count."""
+CLASS = "integer-width"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf import Counts
 from independent.chrf_family import ChrfComponents
 

@@ -1,4 +1,5 @@
 """lowercase true lowercases the texts for the character n-grams only; the word tokens come from the original texts."""
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from dataclasses import replace
 
 from independent.chrf_family import ChrfComponents

@@ -1,4 +1,5 @@
 """Scores the lowercased text but reports word_tokens of the original text."""
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 
 
