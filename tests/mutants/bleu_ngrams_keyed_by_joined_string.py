@@ -5,11 +5,13 @@ from independent.bleu import Row, Segment
 
 
 class Statistics(BleuStatistics):
+    SEPARATOR = " "
+
     def segment(self, hypothesis, references, max_order):
         def count(tokens, n):
             found = {}
             for i in range(len(tokens) - n + 1):
-                key = " ".join(tokens[i : i + n])
+                key = self.SEPARATOR.join(tokens[i : i + n])
                 found[key] = found.get(key, 0) + 1
             return found
 
@@ -20,7 +22,7 @@ class Statistics(BleuStatistics):
             for key, c in count(hypothesis, n).items():
                 ref_max = max(r.get(key, 0) for r in refs)
                 matched += min(c, ref_max)
-                rows.append(Row(n, key.split(" ") if n > 1 else [key], c, ref_max, min(c, ref_max)))
+                rows.append(Row(n, key.split(self.SEPARATOR) if n > 1 else [key], c, ref_max, min(c, ref_max)))
             matches.append(matched)
             totals.append(max(0, len(hypothesis) - n + 1))
         return Segment(len(hypothesis), matches, totals, rows)
