@@ -19,6 +19,7 @@ from conformance.compare.signature import failure_signature
 from conformance.engine.properties import PropertyRun, round_seed, run_property
 from conformance.hypothesis_profiles import run_settings
 from conformance.model import Case, CaseResult, Expectation, Mismatch
+from test_runner import CRASHES_AFTER_PREFLIGHT, write_module  # the target that answers the preflight, then crashes
 
 TESTS_DIR = Path(__file__).resolve().parent
 NGRAMS = "bleu-ngrams-count"
@@ -128,24 +129,11 @@ def test_families_restrict_generation_not_fixtures(tmp_path, monkeypatch, capfd)
     assert any(result["case"]["origin"] == "fixture" for result in report["results"])
 
 
-# Answers the preflight (the first call), then crashes on every input.
-CRASHES_AFTER_PREFLIGHT = """
-calls = []
-
-def execute(tool_id, version, payload):
-    calls.append(1)
-    if len(calls) > 1:
-        raise RuntimeError("segfault simulated")
-    import oracle
-    return oracle.execute(tool_id, version, payload)
-"""
-
-
 def test_a_target_crashing_on_generated_cases_still_trips_the_breaker_at_once(tmp_path, monkeypatch, capfd):
     from conformance.cli import main
     from conformance.engine.health import MAX_CONSECUTIVE_TRANSPORT_ERRORS
 
-    (tmp_path / "crashes_generated.py").write_text(CRASHES_AFTER_PREFLIGHT, encoding="utf-8")
+    write_module(tmp_path, "crashes_generated", CRASHES_AFTER_PREFLIGHT)
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     code = main(["run", "--target", "python:crashes_generated", "--tools", NGRAMS, "--generated-only",

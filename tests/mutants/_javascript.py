@@ -21,3 +21,8 @@ def object_key_order(keys: list[str]) -> list[str]:
 def int16(value: int) -> int:
     """The value an Int16Array element holds after storing ``value``: wraps at 2^15."""
     return (value + 2**15) % 2**16 - 2**15
+
+
+def to_precision(value: float, digits: int) -> float:
+    """Number(value.toPrecision(digits)): ``digits`` significant digits, not digits after the point."""
+    return float(f"{value:.{digits}g}")
