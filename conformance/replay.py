@@ -167,7 +167,11 @@ def run(args) -> int:
             path = promote(case, Path(args.promote), args.case_id)
             print(f"added {case.tool_id}/{case.version}/{path.stem}#{args.case_id} to {path}")
             return EXIT_PASSES
-        target = make_target(args.target or data["target"], timeout=args.timeout)
+        spec = args.target or data.get("target")
+        if not spec:  # the schema leaves "target" out of what a file needs
+            raise ReproducerError(f"{args.file} names no target: give one with --target (oracle, python:MODULE, "
+                                  "cmd:COMMAND, jsonl:COMMAND or URL)")
+        target = make_target(spec, timeout=args.timeout)
     except (ReproducerError, TargetSpecError) as exc:
         print(f"conformance replay: {exc}", file=sys.stderr)
         return EXIT_USAGE
