@@ -13,7 +13,11 @@ The hosted service does not publish which of the two it sends (open point a16), 
 stand-in sends both: a client reading either one works against it.
 
 The HTTP hardening of server.py applies before the SDK sees a byte (``BodyFirst``): the
-body is read under the same size cap and time limit, then handed over whole.
+body is read under the same size cap and time limit, checked by the HTTP route's strict parser
+(conformance.jsonio), then handed over whole. The SDK's own parser keeps the last of duplicate
+keys (open point A15), so a tool call in a body the strict parser refuses (a duplicate key
+anywhere in it, NaN, 1e400, nesting past the limit) is answered with the contract error the HTTP
+route gives (invalid_input, the same message) instead of running on what the SDK kept.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from mcp.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 
 import oracle
+from conformance.jsonio import parse_json
 
 TOOL_NAME = "execute"
 INPUT_SCHEMA = {  # what the hosted service documents: {"id", "version", "input"}
@@ -42,6 +47,7 @@ INPUT_SCHEMA = {  # what the hosted service documents: {"id", "version", "input"
 # (tool_id, version, input JSON bytes) -> (HTTP status, answer JSON bytes, error code or None)
 RunTool = Callable[[str, str, bytes], Awaitable[tuple[int, bytes, "str | None"]]]
 ReadBody = Callable[[Any], Awaitable[bytes]]  # the capped, time-limited body of a Starlette Request
+STRICT_REFUSAL = "conformance.strict_refusal"  # ASGI scope key: why the strict parser refuses the body, or None
 
 
 def error_body(code: str, message: str) -> bytes:
@@ -67,6 +73,21 @@ def tool_arguments(arguments: Any) -> tuple[str, str, Any] | bytes:
     return arguments["id"], arguments["version"], arguments["input"]
 
 
+def strict_refusal(body: bytes) -> str | None:
+    """Why the strict parser refuses the body (what the HTTP route answers 400 for), or None."""
+    try:
+        parse_json(body)
+    except oracle.ContractError as exc:
+        return exc.message
+    return None
+
+
+def refusal_of(ctx) -> str | None:
+    """The strict parser's refusal of the body this call came in (BodyFirst put it in the scope)."""
+    scope = getattr(getattr(ctx, "request", None), "scope", None)
+    return scope.get(STRICT_REFUSAL) if isinstance(scope, dict) else None
+
+
 def build_mcp_server(run_tool: RunTool) -> Server:
     async def list_tools(ctx, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[types.Tool(
@@ -76,6 +97,9 @@ def build_mcp_server(run_tool: RunTool) -> Server:
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name != TOOL_NAME:
             return tool_result(error_body("not_found", f"no MCP tool {params.name[:80]!r}; call {TOOL_NAME!r}"), True)
+        refused = refusal_of(ctx)
+        if refused:  # the arguments the SDK parsed are not what was sent (e.g. the last of two keys)
+            return tool_result(error_body("invalid_input", refused), True)
         called = tool_arguments(params.arguments)
         if isinstance(called, bytes):
             return tool_result(called, True)
@@ -100,7 +124,8 @@ def _suite_version() -> str:
 
 class BodyFirst:
     """An ASGI wrapper that reads the request body with ``read_body`` (size cap, time limit) before
-    ``app`` runs, then hands it over in one piece: the SDK never waits on a slow or endless body."""
+    ``app`` runs, notes the strict parser's refusal of it in the scope (STRICT_REFUSAL), then hands
+    it over in one piece: the SDK never waits on a slow or endless body."""
 
     def __init__(self, app, read_body: ReadBody):
         self.app = app
@@ -110,6 +135,7 @@ class BodyFirst:
         from starlette.requests import Request
 
         body = await self.read_body(Request(scope, receive))
+        scope[STRICT_REFUSAL] = strict_refusal(body)  # ~30 ms for the largest legal body
         replayed = False
 
         async def receive_whole_body():

@@ -6,13 +6,47 @@
     runner / pytest plugin                  ->  CaseResult       (one per fixture case / property example)
     reports/                                <-  RunRecord        (header + every CaseResult)
 
-Everything here is plain data with ``to_dict()`` giving the report.json form.
+Everything here is plain data with ``to_dict()`` giving the report.json form, in which every
+value (an input, an answer, the values of a difference) is kept to ``MAX_NESTING`` levels:
+a ``python:`` target can answer a list nested 100,000 deep, or a cycle, and a case can hold one,
+so a deeper part is replaced by a note saying it was cut, and every report, reproducer and diff
+built from the record walks at most that deep. Nothing the strict JSON parser accepts is cut.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Literal
+
+from conformance.jsonio import MAX_NESTING
+
+CUT_NOTE = f"<cut: nested deeper than {MAX_NESTING} levels>"
+
+
+def bounded(value: Any, room: int = MAX_NESTING) -> Any:
+    """A copy of a JSON-like value with every array or object nested deeper than ``room`` levels
+    replaced by CUT_NOTE (a value parse_json accepts comes back whole). Tuples become lists;
+    other objects are kept as they are (report.json shows their repr)."""
+    if isinstance(value, (dict, list, tuple)) and room <= 0:
+        return CUT_NOTE
+    if isinstance(value, dict):
+        return {key: bounded(item, room - 1) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [bounded(item, room - 1) for item in value]
+    return value
+
+
+def too_deep(value: Any, room: int = MAX_NESTING) -> bool:
+    """Is some array or object of the value nested deeper than ``room`` levels (what bounded cuts)?"""
+    if not isinstance(value, (dict, list, tuple)):
+        return False
+    return room <= 0 or any(too_deep(item, room - 1) for item in (value.values() if isinstance(value, dict) else value))
+
+
+def record_dict(data: Any) -> dict:
+    """A dataclass as the record keeps it: its fields, nested dataclasses as dicts, values bounded."""
+    return {part.name: record_dict(item) if is_dataclass(item) else bounded(item)
+            for part in fields(data) for item in (getattr(data, part.name),)}
 
 # Outcomes of one case. "failed" is a wrong answer; "errored" a transport or target error
 # (timeout, refused, 5xx, garbage); "xfailed"/"fixed" come from a known-failures file.
@@ -53,7 +87,7 @@ class Case:
     seed: int | None = None
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return record_dict(self)
 
 
 @dataclass
@@ -75,7 +109,7 @@ class TargetResponse:
     retries: int = 0
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return record_dict(self)
 
 
 @dataclass
@@ -88,7 +122,7 @@ class Mismatch:
     tolerance: float | None = None  # the bound it was held to
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return record_dict(self)
 
 
 @dataclass
@@ -112,7 +146,7 @@ class CaseResult:
     known_failure_reason: str = ""
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return record_dict(self)
 
 
 @dataclass

@@ -25,7 +25,8 @@ import sys
 from pathlib import Path
 
 from conformance import schemas
-from conformance.model import Case, CaseResult, Expectation, Verdict
+from conformance.jsonio import MAX_NESTING
+from conformance.model import Case, CaseResult, Expectation, Verdict, bounded, too_deep
 from conformance.targets import DEFAULT_TIMEOUT, TargetSpecError, make_target
 
 FORMAT = "conformance-reproducer/1"
@@ -53,7 +54,7 @@ def reproducer(result: CaseResult, target_spec: str, seed: int | None) -> dict:
         "outcome": result.outcome,
         "message": result.message,
         "mismatch": result.mismatch.to_dict() if result.mismatch else None,
-        "expected": result.expected,
+        "expected": bounded(result.expected),
         "actual": result.response.to_dict() if result.response else None,
     }
 
@@ -73,6 +74,9 @@ def read_reproducer(path: str | Path) -> tuple[Case, dict]:
         raise ReproducerError(f"cannot read {path}: {exc.strerror}") from None
     except json.JSONDecodeError as exc:
         raise ReproducerError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise ReproducerError(f"{path}: nested too deeply to read (a run writes values at most "
+                              f"{MAX_NESTING} levels deep)") from None
     error = schemas.first_error("reproducer", data, prefer=("format",))
     if error is not None:
         where = list(error.absolute_path)
@@ -81,6 +85,9 @@ def read_reproducer(path: str | Path) -> tuple[Case, dict]:
         kind = "case" if where[0] == "case" else "reproducer"
         raise ReproducerError(f"{path}: malformed {kind}: {schemas.explain(error)}")
     raw = data["case"]
+    if too_deep(raw["input"]):  # no target on the wire could read it, and a run never writes one
+        raise ReproducerError(f"{path}: malformed case: its input is nested deeper than {MAX_NESTING} levels "
+                              "(a run cuts what is deeper)")
     case = Case(**{**raw, "expect": Expectation(**raw["expect"])})
     return case, data
 
@@ -160,7 +167,11 @@ def run(args) -> int:
             path = promote(case, Path(args.promote), args.case_id)
             print(f"added {case.tool_id}/{case.version}/{path.stem}#{args.case_id} to {path}")
             return EXIT_PASSES
-        target = make_target(args.target or data["target"], timeout=args.timeout)
+        spec = args.target or data.get("target")
+        if not spec:  # the schema leaves "target" out of what a file needs
+            raise ReproducerError(f"{args.file} names no target: give one with --target (oracle, python:MODULE, "
+                                  "cmd:COMMAND, jsonl:COMMAND or URL)")
+        target = make_target(spec, timeout=args.timeout)
     except (ReproducerError, TargetSpecError) as exc:
         print(f"conformance replay: {exc}", file=sys.stderr)
         return EXIT_USAGE

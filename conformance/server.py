@@ -212,7 +212,10 @@ async def on_http_exception(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     status = exc.status_code if exc.status_code in HTTP_ERROR_CODES else 400
     if status == 404:
-        message = f"no such path {request.url.path[:200]}; the API is under /v1/tools"
+        path = request.url.path
+        message = f"no such path {path[:200]}; the API is under /v1/tools"
+        if len(path) > 1 and path.endswith("/"):
+            message += f" (paths take no trailing slash: {path.rstrip('/')[:200]})"
     elif status == 405:
         allowed = (exc.headers or {}).get("Allow", "")
         message = f"{request.method[:20]} is not allowed on {request.url.path[:200]}; use {allowed}"
@@ -349,6 +352,10 @@ def build_app() -> Starlette:
             Exception: on_unexpected_error,
         },
     )
+    # Starlette would answer a path with a trailing slash (/v1/tools/) with a 307 and an empty body:
+    # the documented paths have none, so another path is a 404 with the error body, as any unknown path,
+    # and a client that works here uses only the paths the hosted API documents.
+    app.router.redirect_slashes = False
     return RequestLogMiddleware(app)
 
 

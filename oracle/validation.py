@@ -140,7 +140,10 @@ class Schema:
                                           _KEYWORD_RANK.get(e.validator, 9)))
 
     def check(self, payload: dict, contract: Contract) -> None:
-        first = self.violation(payload, contract)
+        try:
+            first = self.violation(payload, contract)
+        except RecursionError:  # deeper than Python can walk: deeper than any schema of these contracts
+            raise ContractError(INVALID_INPUT, f"{format_path([self.prop])}: nested too deeply for its schema") from None
         if first is None:
             return
         code = LIMIT_EXCEEDED if first.validator in LIMIT_KEYWORDS else INVALID_INPUT

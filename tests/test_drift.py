@@ -76,6 +76,19 @@ def test_a_difference_is_classified_by_the_gate(edit, status, pointer):
     assert finding.changes[0]["change_class"] == status
 
 
+def with_metadata(contract: dict) -> None:
+    contract.update(updated_at="2026-01-01T00:00:00Z", links={"self": "/v1/tools"}, etag='W/"1"')
+
+
+def test_metadata_beside_the_contract_is_editorial_and_named():
+    """What a hosted GET may add beside the contract is read by no rule of the suite: noted, never a stop."""
+    finding = compare_published(suite_contract(), LABEL, published(changed(with_metadata)))
+    assert (finding.status, finding.blocking) == ("editorial", False)
+    assert [change["message"] for change in finding.changes] == [
+        "extra top-level field `etag` (not a contract key)", "extra top-level field `links` (not a contract key)",
+        "extra top-level field `updated_at` (not a contract key)"]
+
+
 def test_the_same_contract_is_identical():
     finding = compare_published(suite_contract(), LABEL, published(suite_contract()))
     assert (finding.status, finding.changes, finding.blocking) == ("identical", [], False)
@@ -176,6 +189,7 @@ def findings(report: dict) -> dict[str, dict]:
 @pytest.mark.parametrize("body, status", [
     (encoded(suite_contract()), "identical"),
     (encoded(changed(reworded)), "editorial"),
+    (encoded(changed(with_metadata)), "editorial"),
     (404, "not_published"),
     (b"\x00\xff not a contract", "unreadable"),
 ])
@@ -186,6 +200,16 @@ def test_a_run_notes_what_does_not_stop_it(tmp_path, body, status):
     assert findings(report)[LABEL]["status"] == status
     assert findings(report)[f"{OTHER[0]}@{OTHER[1]}"]["status"] == "not_published"
     assert f"{LABEL}: {status.replace('_', ' ')}" in console.summary(report)
+
+
+def test_a_run_names_the_metadata_it_noted_in_every_report(tmp_path):
+    from conformance.reports.html import render_html
+
+    _session, report = preflight(tmp_path, encoded(changed(with_metadata)))
+    assert report["exit_code"] == 0
+    note = "editorial /updated_at: extra top-level field `updated_at` (not a contract key)"
+    assert note in console.summary(report) and note in render_markdown(report)
+    assert html.escape(note, quote=False) in render_html(report)
 
 
 @pytest.mark.parametrize("edit, status", [(raised_limit, "additive"), (lowered_limit, "breaking")])

@@ -119,6 +119,10 @@ CHANGES = [
      "semantics-line-added"),
     ("example output changed", CORPUS, _set(("examples", 0, "output", "bleu"), 0.5), "breaking",
      "example-output-changed"),
+    ("a field beside the contract's keys", CORPUS, _set(("updated_at",), "2026-01-01T00:00:00Z"), "editorial",
+     "non-contract-field-added"),
+    ("a contract key spelt otherwise, saying something else", CORPUS, _set(("Limits",), {"max_segments": 10}),
+     "breaking", "contract-key-spelt-otherwise"),
     ("example added", NGRAMS, _append(("examples",), {"input": {"hypotheses": [["a"]], "references": [[["a"]]]},
                                                        "output": {"max_order": 4, "matches": [1, 0, 0, 0], "totals": [1, 0, 0, 0]}}),
      "editorial", "example-added"),
@@ -309,3 +313,18 @@ def test_a_published_contract_cannot_become_a_draft_again():
     draft_again = edited(CORPUS, _set(("status",), "draft"))
     report = diff_contracts(published(CORPUS), draft_again)
     assert report.change_class == "breaking" and report.violations
+
+
+def test_a_field_outside_the_contract_keys_is_editorial_and_named_so():
+    """No rule the suite reads lives outside the contract's keys; a key spelt like one (``inputSchema``)
+    that restates it is editorial too, and lint warns about every such key in a contract file."""
+    restated = edited(CORPUS, lambda c: c.update(etag="W/1", inputSchema=c["input_schema"]), version="1.0.1")
+    report = diff_contracts(published(CORPUS), restated)
+    assert report.change_class == "editorial" and not report.violations, report.text()
+    assert [change.message for change in report.changes] == [
+        "extra top-level field `etag` (not a contract key)",
+        "extra top-level field `inputSchema` (not a contract key, restating `input_schema`)"]
+    warnings = [finding for finding in lint_contract(restated, "x") if finding.rule == "contract-key"]
+    assert [(finding.severity, finding.pointer) for finding in warnings] == [("warning", "/etag"),
+                                                                            ("warning", "/inputSchema")]
+    assert "did you mean 'input_schema'" in warnings[1].message

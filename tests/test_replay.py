@@ -83,6 +83,19 @@ def test_unreadable_reproducers_are_usage_errors(tmp_path, capsys, content, mess
     assert message in capsys.readouterr().err
 
 
+def test_a_reproducer_without_a_target_needs_the_target_option(tmp_path, capsys):
+    """The schema requires only format and case: such a file replays with --target, and without it
+    is a usage error naming the option (it was a KeyError traceback)."""
+    data = json.loads(saved_failure(tmp_path).read_text(encoding="utf-8"))
+    del data["target"]
+    path = tmp_path / "no_target.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "--target" in err and "no_target.json" in err and "Traceback" not in err
+    assert main(["replay", str(path), "--target", "oracle"]) == 0
+
+
 def test_missing_file_is_a_usage_error(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "nope.json")]) == 2
     assert "cannot read" in capsys.readouterr().err

@@ -104,6 +104,23 @@ def test_path_and_method_errors(server, session, method, path, status, code):
         assert "Allow" in response.headers
 
 
+@pytest.mark.parametrize("method, path", [
+    ("GET", "/v1/tools/"),
+    ("GET", BLEU + "/"),
+    ("POST", BLEU + "/execute/"),
+    ("POST", BLEU + "/execute//"),
+    ("GET", "/healthz/"),
+    ("POST", "/mcp/"),
+])
+def test_a_trailing_slash_is_a_404_with_the_error_body_never_a_redirect(server, session, method, path):
+    """Starlette's default is a 307 with an empty body; the documented paths have no trailing slash, so
+    another path is unknown like any other, and the message names the path without it."""
+    response = session.request(method, server[0] + path, data=VALID_BLEU, headers=JSON_TYPE, allow_redirects=False)
+    assert response.status_code == 404
+    error = error_of(response)
+    assert error["code"] == "not_found" and f"no trailing slash: {path.rstrip('/')})" in error["message"]
+
+
 @pytest.mark.parametrize("content_type, status", [
     ("application/json", 200),
     ("application/json; charset=utf-8", 200),

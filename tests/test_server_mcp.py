@@ -49,21 +49,58 @@ def test_a_nasty_http_body_is_a_4xx(mcp_url, name):
                                         if body.strip() and len(body) < 100_000))
 def test_a_nasty_tool_input_is_rejected_never_answered_with_a_5xx(mcp_url, name):
     """Each nasty body as the input of a tool call: a JSON-RPC error (the message as a whole is
-    not JSON-RPC) or isError with an error body — never a 5xx, never an answer. Duplicate keys
-    are the one exception: the SDK's JSON parser keeps the last, before the oracle sees them."""
+    not JSON-RPC) or isError with an error body — never a 5xx, never an answer."""
     _path, body, _status, _code = NASTY_BODIES[name]
     response = requests.post(mcp_url, data=tools_call(body), headers=MCP_HEADERS, timeout=30)
     assert response.status_code < 500, response.text[:300]
     if response.status_code >= 400:
         return
     message = jsonrpc_answer(response)
-    if name == "duplicate keys":  # {"hypotheses": [["b"]], "references": [[["a"]]]} after the SDK's parse
-        assert "result" in message
-        return
     if "error" in message:
         return
     assert message["result"]["isError"] is True, message
     assert message["result"]["structuredContent"]["error"]["code"] == "invalid_input"
+
+
+# Inputs with a duplicate key, and the key: each valid once the SDK's parser keeps the last of the two.
+DUPLICATE_KEYS = {
+    "the same key twice in the input": (b'{"hypotheses": [["a"]], "hypotheses": [["b"]], "references": [[["a"]]]}',
+                                        "hypotheses"),
+    "the same value twice": (b'{"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 1, "max_order": 1}',
+                             "max_order"),
+    "in an object inside an array": (b'{"hypotheses": [["a"]], "references": [[["a"]]], "max_order": '
+                                     b'[{"n": 1, "n": 2}]}', "n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DUPLICATE_KEYS))
+def test_both_routes_refuse_a_duplicate_key_in_the_input_alike(mcp_url, name):
+    """/v1/.../execute answers 400 invalid_input naming the key; /mcp, where the SDK's parser would keep
+    the last of the two, answers the same error body as the tool's error (open point A15)."""
+    body, key = DUPLICATE_KEYS[name]
+    base = mcp_url.removesuffix("/mcp")
+    http = requests.post(base + f"/v1/tools/{BLEU_ID}/versions/1.0.0/execute", data=body,
+                         headers={"Content-Type": "application/json"}, timeout=10)
+    assert http.status_code == 400 and http.json()["error"]["code"] == "invalid_input"
+    assert http.json()["error"]["message"].startswith(f"{key}: duplicate key")
+    result = jsonrpc_answer(requests.post(mcp_url, data=tools_call(body), headers=MCP_HEADERS, timeout=10))["result"]
+    assert result["isError"] is True and result["structuredContent"] == http.json()
+    assert json.loads(result["content"][0]["text"]) == http.json()
+
+
+@pytest.mark.parametrize("arguments, key", [
+    (b'{"id": "chrf-compute", "id": "' + BLEU_ID.encode() + b'", "version": "1.0.0", '
+     b'"input": {"hypotheses": [["a"]], "references": [[["a"]]]}}', "id"),
+    (b'{"id": "' + BLEU_ID.encode() + b'", "version": "1.0.0", "input": {"hypotheses": [["a"]]}, '
+     b'"input": {"hypotheses": [["a"]], "references": [[["a"]]]}}', "input"),
+])
+def test_a_duplicate_key_in_the_arguments_is_refused(mcp_url, arguments, key):
+    body = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "execute", "arguments": ' \
+        + arguments + b"}}"
+    result = jsonrpc_answer(requests.post(mcp_url, data=body, headers=MCP_HEADERS, timeout=10))["result"]
+    assert result["isError"] is True, result
+    assert result["structuredContent"]["error"] == {"code": "invalid_input",
+                                                    "message": f"{key}: duplicate key in a JSON object"}
 
 
 def test_a_declared_oversize_body_is_refused_before_it_is_sent(mcp_url):

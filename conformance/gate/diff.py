@@ -24,6 +24,11 @@ from conformance.gate.schema_diff import diff_schema
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$")
 DRAFT = "draft"  # a contract with "status": "draft" may change without a version bump
 EDITORIAL_FIELDS = ("description", "supported_operations", "unsupported_operations", "pricing")
+RULE_FIELDS = ("id", "version", "execute_url", "semantics", "limits", "input_schema", "output_schema", "examples")
+# Every top-level key of a contract, each judged by its own rule below. Any other key (a hosted
+# GET's updated_at, links or etag) is read by nothing in the suite, so it cannot change a rule the
+# suite holds a target to: its changes are editorial, named as not a contract key.
+CONTRACT_KEYS = (*RULE_FIELDS, "status", *EDITORIAL_FIELDS)
 
 
 def parse_semver(text: str) -> tuple[int, int, int] | None:
@@ -146,6 +151,35 @@ def diff_examples(old: list, new: list) -> list[Change]:
     return changes
 
 
+def spelling(name: str) -> str:
+    """A key without case or separators: ``inputSchema`` and ``input-schema`` spell ``input_schema``."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def lookalike(name: str) -> str | None:
+    """The contract key another key spells differently (``Limits``, ``inputSchema``), or None."""
+    return next((key for key in CONTRACT_KEYS if key != name and spelling(key) == spelling(name)), None)
+
+
+def other_field_change(name: str, old: dict, new: dict) -> Change:
+    """A top-level key no rule above judged: a contract key (status) or one spelt like a contract key
+    that says something other than that key counts as breaking; any other key is editorial."""
+    where = pointer(name)
+    if name in CONTRACT_KEYS:
+        return Change("breaking", where, "unjudged-field-changed",
+                      f"field {name!r} changed; the gate cannot judge it, so it counts as breaking")
+    twin = lookalike(name)
+    if twin is not None and name in new and new[name] != new.get(twin):
+        return Change("breaking", where, "contract-key-spelt-otherwise",
+                      f"top-level field `{name}` spells the contract key `{twin}` otherwise and says something "
+                      f"else; the gate cannot tell which one holds, so it counts as breaking")
+    how = "extra top-level field" if name not in old else "top-level field"
+    what = "" if name not in old else (" removed" if name not in new else " changed")
+    restates = f", restating `{twin}`" if twin else ""
+    return Change("editorial", where, "non-contract-field-" + ("added" if name not in old else what.strip()),
+                  f"{how} `{name}`{what} (not a contract key{restates})")
+
+
 @dataclass
 class DiffReport:
     old_label: str
@@ -216,12 +250,10 @@ def diff_contracts(old: dict, new: dict, *, old_label: str = "old", new_label: s
     old_draft, new_draft = old.get("status") == DRAFT, new.get("status") == DRAFT
     if old_draft and not new_draft and "status" not in new:
         report.notes.append("the draft is published: its other changes are classified like any other change")
-    known = {"id", "version", "execute_url", "semantics", "limits", "input_schema", "output_schema", "examples",
-             *EDITORIAL_FIELDS, *(("status",) if old_draft and "status" not in new else ())}
-    for name in sorted((set(old) | set(new)) - known):
-        if old.get(name) != new.get(name):
-            changes.append(Change("breaking", pointer(name), "unjudged-field-changed",
-                                  f"field {name!r} changed; the gate cannot judge it, so it counts as breaking"))
+    judged = {*RULE_FIELDS, *EDITORIAL_FIELDS, *(("status",) if old_draft and "status" not in new else ())}
+    for name in sorted((set(old) | set(new)) - judged):
+        if name not in old or name not in new or old[name] != new[name]:
+            changes.append(other_field_change(name, old, new))
 
     bump = report.actual_bump
     if old_draft and new_draft and bump in ("none", *BUMP_RANK):

@@ -1,7 +1,8 @@
 """`conformance contracts lint [PATH...]`: is each contract well-formed and self-consistent?
 
 Checks, each finding naming the contract, a JSON pointer and the rule:
-required fields and their types; id/version match the path and semver; the
+required fields and their types; no top-level key outside the contract's own (a warning:
+a typo, or metadata the suite never reads); id/version match the path and semver; the
 execute_url; both schemas valid JSON Schema 2020-12; every example's input and
 output valid under the schemas and reproduced by the oracle (where it
 implements that tool@version); limits against the schema keywords that state
@@ -19,7 +20,7 @@ import jsonschema
 
 import oracle
 from conformance.compare import compare_output
-from conformance.gate.diff import parse_semver
+from conformance.gate.diff import CONTRACT_KEYS, lookalike, parse_semver
 from conformance.gate.findings import Finding, pointer
 
 REQUIRED_FIELDS = {
@@ -83,6 +84,11 @@ def lint_contract(contract: Any, label: str, path: Path | None = None) -> list[F
     for name in RECOMMENDED_FIELDS:
         if name not in contract:
             add("warning", pointer(name), "recommended-field", f"field {name!r} is missing")
+    for name in (key for key in contract if key not in CONTRACT_KEYS):  # a typo, or metadata nothing reads
+        twin = lookalike(name)
+        add("warning", pointer(name), "contract-key",
+            f"top-level field {name!r} is not a contract key: the suite reads nothing of it and `contracts diff` "
+            f"counts its changes as editorial" + (f" (did you mean {twin!r}?)" if twin else ""))
     tool_id, version = contract.get("id"), contract.get("version")
     if isinstance(tool_id, str) and not TOOL_ID.match(tool_id):
         add("error", pointer("id"), "id-format", f"id {tool_id!r} is not kebab-case")

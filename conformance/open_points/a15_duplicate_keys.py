@@ -9,6 +9,7 @@ POINT = OpenPoint(
     open="The input is a JSON object, but JSON parsers differ on duplicate keys (JavaScript keeps the last, "
          "others the first or reject) and on NaN, Infinity or 1e400.",
     readings=("reject", "keep the last duplicate", "keep the first duplicate"),
-    oracle_reading="reject as invalid_input (conformance.jsonio)",
+    oracle_reading="reject as invalid_input (conformance.jsonio), on both routes of `conformance serve`: at /mcp "
+                   "the raw body is checked before the MCP SDK's parser, which would keep the last duplicate",
     avoidance="No case sends duplicate keys, NaN, Infinity or a number beyond a double's range.",
 )
