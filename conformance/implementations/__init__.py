@@ -5,7 +5,7 @@ Implementation(...)`` (its name, language and distribution) and, for each tool i
 express, a function named like the tool's module (``oracle.registry.module_name``: the function
 ``bleu_corpus_compute`` adapts that tool) taking the tool's input and returning its output object
 built from the library's own answer. ``NOT_EXPRESSIBLE`` maps the other tools' module names to why
-the library cannot answer them. Nothing else lists the libraries: ``conformance matrix`` and the
+the library cannot answer them (``NOT_EXPRESSIBLE_OTHERWISE``: why for any tool not listed). Nothing else lists the libraries: ``conformance matrix`` and the
 target ``implementation:NAME`` ask ``implementations()``.
 
 An adapter is thin and declares its domain: an input the library's API cannot express (a token
@@ -78,7 +78,8 @@ class Library:
         if self.adapter(tool_id) is not None:
             return ""
         reasons = getattr(self.module, "NOT_EXPRESSIBLE", {})
-        return reasons.get(module_name(tool_id), f"{self.name} has no public API for this tool")
+        otherwise = getattr(self.module, "NOT_EXPRESSIBLE_OTHERWISE", f"{self.name} has no public API for this tool")
+        return reasons.get(module_name(tool_id), otherwise)
 
     def missing(self) -> str:
         """What is not installed ("" when everything it needs imports)."""
