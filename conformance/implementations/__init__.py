@@ -41,8 +41,10 @@ class NotApplicable(Exception):
         self.detail = detail
 
 
-class NotInstalled(Exception):
-    """The library (or what it needs) is not importable here."""
+def float_score_only(what: str) -> str:
+    """Why a chrF library that returns a float is not applicable to the chrF tools (whose scores are exact)."""
+    return (f"{what} computes a float score: the contract's exact score_fraction and six-decimal score "
+            "(ties to even) are not its values")
 
 
 @dataclass(frozen=True)

@@ -8,15 +8,14 @@ BLEU, so no tool is expressible.
 
 from __future__ import annotations
 
-from conformance.implementations import Implementation
+from conformance.implementations import Implementation, float_score_only
 
 IMPLEMENTATION = Implementation(name="fastchrf", language="Rust", distribution="fastchrf", requires=("fastchrf",),
                                 counterpart="fastchrf.aggregate_chrf(hypotheses, references, char_order, beta)")
 
 NOT_EXPRESSIBLE_OTHERWISE = "fastchrf has no BLEU"
 NOT_EXPRESSIBLE = {
-    "chrf_compute": "fastchrf returns float sentence scores only: no exact score_fraction, six-decimal score "
-                    "(ties to even) or corpus score",
+    "chrf_compute": float_score_only("fastchrf") + " (sentence scores only, no corpus score)",
     "chrf_plus_plus_compute": "fastchrf has no word n-grams",
     "chrf_components": "fastchrf returns float sentence scores only: no statistics, no exact score_fraction",
 }

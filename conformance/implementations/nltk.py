@@ -14,15 +14,14 @@ import warnings
 
 from conformance.crosscheck.adapters.bleu import max_order
 from conformance.crosscheck.adapters.bleu_sentence_compute import NLTK_SMOOTHING
-from conformance.implementations import Implementation, NotApplicable
+from conformance.implementations import Implementation, NotApplicable, float_score_only
 
 IMPLEMENTATION = Implementation(
     name="nltk", language="Python", distribution="nltk", requires=("nltk",),
     counterpart="nltk.translate.bleu_score.corpus_bleu / sentence_bleu / modified_precision / "
                 "closest_ref_length / brevity_penalty")
 
-FLOAT_SCORE_ONLY = ("NLTK's chrf_score computes a float score: the contract's exact score_fraction and "
-                    "six-decimal score (ties to even) are not its values")
+FLOAT_SCORE_ONLY = float_score_only("NLTK's chrf_score")
 NOT_EXPRESSIBLE = {
     "chrf_compute": FLOAT_SCORE_ONLY,
     "chrf_plus_plus_compute": FLOAT_SCORE_ONLY + "; it has no word n-grams",

@@ -13,15 +13,14 @@ from __future__ import annotations
 from conformance.crosscheck.adapters.bleu import (max_order, sacrebleu_bleu, sacrebleu_quiet, sacrebleu_segment,
                                                   sacrebleu_streams, whitespace_token)
 from conformance.crosscheck.adapters.bleu_sentence_compute import SACREBLEU_SMOOTHING
-from conformance.implementations import Implementation, NotApplicable
+from conformance.implementations import Implementation, NotApplicable, float_score_only
 
 IMPLEMENTATION = Implementation(
     name="sacrebleu", language="Python", distribution="sacrebleu", requires=("sacrebleu",),
     counterpart="sacrebleu.metrics.BLEU(tokenize='none', smooth_method=..., max_ngram_order=N)"
                 ".corpus_score / .sentence_score")
 
-FLOAT_SCORE_ONLY = ("sacreBLEU's CHRF computes a float score: the contract's exact score_fraction and "
-                    "six-decimal score (ties to even) are not its values")
+FLOAT_SCORE_ONLY = float_score_only("sacreBLEU's CHRF")
 NOT_EXPRESSIBLE = {
     "bleu_brevity_penalty": "no public function takes lengths: BLEU.compute_bleu takes r already chosen, "
                             "and the closest reference lengths are not reported",
