@@ -53,6 +53,14 @@ def record_dict(data: Any) -> dict:
 Outcome = Literal["passed", "failed", "errored", "skipped", "xfailed", "fixed"]
 OUTCOMES: tuple[str, ...] = ("passed", "failed", "errored", "skipped", "xfailed", "fixed")
 
+# How the message of a case the implementation cannot express starts (a "skipped" outcome).
+NOT_APPLICABLE = "not applicable"
+
+
+def is_not_applicable(outcome: str, message: str) -> bool:
+    return outcome == "skipped" and message.startswith(NOT_APPLICABLE + ":")
+
+
 # Case categories: the generated families, and the topic-free category of a fixture case.
 Category = Literal["valid", "boundary", "invalid"]
 
@@ -97,9 +105,12 @@ class TargetResponse:
     kind "result": a well-formed answer; ``result`` is the output object (not yet validated).
     kind "rejection": a 4xx, an error body from a command/module target, or ContractError.
     kind "transport_error": anything else (timeout, refused, dropped, 5xx, non-JSON, no envelope).
+    kind "not_applicable": the implementation's API cannot express this input (``detail`` says why, in
+    words the same for every such input; an adapter of conformance/implementations/): the case is
+    skipped "not applicable: DETAIL", neither passed nor failed.
     """
 
-    kind: Literal["result", "rejection", "transport_error"]
+    kind: Literal["result", "rejection", "transport_error", "not_applicable"]
     result: Any = None
     status: int | None = None  # HTTP status or process exit code, where there is one
     error_code: str | None = None  # read from the common error-body shapes when present

@@ -38,7 +38,7 @@ def register(subparsers) -> None:
                "pytest --pyargs conformance.suite -p conformance.pytest_plugin --target T",
     )
     parser.add_argument("--target", required=True,
-                        help="oracle | python:MODULE | cmd:COMMAND ({tool}/{version}/{input} substituted) | "
+                        help="oracle | python:MODULE | cmd:COMMAND ({tool}/{version}/{input} substituted) | implementation:NAME | "
                              "jsonl:COMMAND | http(s)://BASE | mcp+http(s)://HOST:PORT/PATH (an MCP server)")
     parser.add_argument("--tools", default="", metavar="ID[@V],...", help="only these tools (default: all)")
     parser.add_argument("--profile", default="default", choices=sorted(PROFILES),

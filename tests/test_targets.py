@@ -162,7 +162,7 @@ def test_error_code_read_from_common_shapes(body, code):
 def test_unknown_target_lists_every_accepted_form():
     with pytest.raises(TargetSpecError) as raised:
         make_target("oracle2")
-    assert str(raised.value) == ("unknown target 'oracle2': use oracle, python:MODULE, cmd:COMMAND, jsonl:COMMAND, "
+    assert str(raised.value) == ("unknown target 'oracle2': use oracle, python:MODULE, cmd:COMMAND, implementation:NAME, jsonl:COMMAND, "
                                  "http://BASE, https://BASE, mcp+http://HOST:PORT/PATH or mcp+https://HOST:PORT/PATH")
 
 

@@ -21,7 +21,7 @@ from conformance.compare.expected import Expected
 from conformance.compare.floats import compare_float_field
 from conformance.compare.schema import output_schema_error
 from conformance.jsonio import parse_json
-from conformance.model import Case, Mismatch, TargetResponse, Verdict
+from conformance.model import NOT_APPLICABLE, Case, Mismatch, TargetResponse, Verdict
 from oracle.errors import ContractError
 from oracle.tool import Tool
 
@@ -30,6 +30,8 @@ RAW_EXCERPT = 300
 
 
 def judge(case: Case, expected: Expected, response: TargetResponse) -> Verdict:
+    if response.kind == "not_applicable":  # the implementation cannot express the case: nothing to judge
+        return Verdict("skipped", f"{NOT_APPLICABLE}: {response.detail}")
     if case.expect.kind == "error":
         return _check_rejection(case, expected, response)
     return _check_output(case, expected, response)

@@ -20,6 +20,7 @@ seed, so the same seed still gives the same cases and results.
 from __future__ import annotations
 
 import random
+from collections import Counter
 import time
 import unittest
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ import hypothesis.errors
 from hypothesis import given, seed, settings
 
 from conformance.compare.signature import failure_signature
-from conformance.model import Case, CaseResult
+from conformance.model import Case, CaseResult, is_not_applicable
 
 DEFAULT_MAX_FAILURES = 3  # distinct failure signatures reported per property
 KEEP_GOING_SECONDS = 60.0  # no further round starts once a property has run this long
@@ -63,6 +64,15 @@ class PropertyRun:
     stats: dict = field(default_factory=lambda: {"examples": 0, "passed": 0, "failed": 0, "errored": 0})
     failures: list[CaseResult] = field(default_factory=list)
     flaky: set[str] = field(default_factory=set)  # case ids of failures the target did not repeat
+    not_applicable: Counter = field(default_factory=Counter)  # "not applicable: CAUSE" -> examples
+
+    @property
+    def all_not_applicable(self) -> str:
+        """The (most frequent) not-applicable message when the implementation could express no example ("" else)."""
+        examples = self.stats["examples"]
+        if examples and sum(self.not_applicable.values()) == examples:
+            return self.not_applicable.most_common(1)[0][0]
+        return ""
 
     @property
     def failure(self) -> CaseResult | None:
@@ -130,6 +140,10 @@ def _run_round(strategy, round_settings: settings, round_seed_value: int, make_c
         if not last_failure:
             generated[0] += 1
         result = judge(case)
+        if is_not_applicable(result.outcome, result.message):  # counted by cause, neither passed nor failed
+            outcome.not_applicable[result.message] += 1
+            outcome.stats["not_applicable"] = outcome.stats.get("not_applicable", 0) + 1
+            return
         if result.outcome == "skipped":
             raise Unhealthy(result.message)
         outcome.stats[result.outcome] = outcome.stats.get(result.outcome, 0) + 1

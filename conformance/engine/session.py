@@ -299,6 +299,10 @@ class Session:
             aim_counts.stop(counting)
             entry.update(aims.summary(family.aims))
             entry.update(outcome.stats, duration_ms=round((time.monotonic() - started) * 1000, 1))
+            if outcome.not_applicable:
+                entry["not_applicable_causes"] = dict(outcome.not_applicable)
+        if outcome.all_not_applicable:  # the implementation could express none of its examples
+            entry.update(outcome="skipped", message=outcome.all_not_applicable)
         results = [self.finalise(self._flag_flaky(failure, outcome)) for failure in outcome.failures]
         if not results and known:  # a listed property passed: say so with a result of its own
             results = [CaseResult(

@@ -16,6 +16,9 @@ harness can report it and keep its head.
     jsonl:COMMAND        a command started once (per worker) answering one JSON request
                          line with one answer line (targets.jsonl)
     http(s)://BASE       the hosted API (targets.http)
+    implementation:NAME  a real library through its adapter (conformance/implementations/NAME.py),
+                         in process; what its API cannot express is "not applicable"
+                         (targets.implementation)
     mcp+http(s)://HOST:PORT/PATH
                          an MCP server over Streamable HTTP (the hosted service's MCP interface,
                          or `conformance serve` at /mcp): each case calls the tool ``execute``
@@ -101,12 +104,14 @@ def _lazy(module: str, constructor: str, what: str) -> Callable[..., Target]:
 
 _http_target = _lazy("conformance.targets.http", "http_target", "HTTP")  # requests is too heavy for every run
 _jsonl_target = _lazy("conformance.targets.jsonl", "jsonl_target", "jsonl:")  # imports jsonschema
+_implementation_target = _lazy("conformance.targets.implementation", "implementation_target", "implementation:")
 _mcp_target = _lazy("conformance.targets.mcp", "mcp_target", "MCP")  # the MCP SDK, only when asked for
 
 KINDS: tuple[TargetKind, ...] = (  # the first that names the value makes its target
     TargetKind("oracle", "", oracle_target),
     TargetKind("python:", "MODULE", python_target),
     TargetKind("cmd:", "COMMAND", command_target),
+    TargetKind("implementation:", "NAME", _implementation_target),
     TargetKind("jsonl:", "COMMAND", _jsonl_target),
     TargetKind("http://", "BASE", _http_target),
     TargetKind("https://", "BASE", _http_target),

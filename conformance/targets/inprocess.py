@@ -38,6 +38,9 @@ class InProcessTarget:
             result = self._execute(tool_id, version, copy.deepcopy(payload))
         except Exception as exc:  # noqa: BLE001 - any failure of the implementation is data
             elapsed = (time.monotonic() - started) * 1000
+            special = self.response_to(exc, elapsed)
+            if special is not None:
+                return special
             code = getattr(exc, "code", None)
             if code is not None:
                 return TargetResponse("rejection", error_code=str(code), raw=excerpt(str(exc)),
@@ -47,6 +50,10 @@ class InProcessTarget:
                                   duration_ms=elapsed,
                                   detail=f"raised {excerpt(last_line, 200)}")
         return TargetResponse("result", result=result, duration_ms=(time.monotonic() - started) * 1000)
+
+    def response_to(self, exc: Exception, elapsed_ms: float) -> TargetResponse | None:
+        """A kind of target's own reading of an exception (None: a rejection or a target error, as above)."""
+        return None
 
     def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
         return ""

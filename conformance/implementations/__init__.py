@@ -1,0 +1,136 @@
+"""Real BLEU/chrF libraries behind the suite's target protocol: one module per library, found like the tools.
+
+A library's module (``conformance/implementations/<name>.py``) defines ``IMPLEMENTATION =
+Implementation(...)`` (its name, language and distribution) and, for each tool its public API can
+express, a function named like the tool's module (``oracle.registry.module_name``: the function
+``bleu_corpus_compute`` adapts that tool) taking the tool's input and returning its output object
+built from the library's own answer. ``NOT_EXPRESSIBLE`` maps the other tools' module names to why
+the library cannot answer them (``NOT_EXPRESSIBLE_OTHERWISE``: why for any tool not listed). Nothing else lists the libraries: ``conformance matrix`` and the
+target ``implementation:NAME`` ask ``implementations()``.
+
+An adapter is thin and declares its domain: an input the library's API cannot express (a token
+holding whitespace for a library that splits strings, an option it lacks, a field of the output it
+does not compute) raises ``NotApplicable(cause)``, never an invented value. None of these libraries
+validates the contracts' inputs, so an input the contract rejects is not applicable either
+(``Implementation.validates`` False): the matrix holds a library to what it computes, not to rules it
+never claimed.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.metadata
+import importlib.util
+import pkgutil
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable
+
+from oracle.errors import NOT_FOUND, ContractError
+from oracle.registry import module_name, tool, tool_keys
+
+
+class NotApplicable(Exception):
+    """The library's public API cannot express this input or this output: ``cause`` says why, in words that
+    stay the same for every such input (the matrix counts one cause once); ``detail`` may name the part."""
+
+    def __init__(self, cause: str, detail: str = ""):
+        super().__init__(f"{cause} ({detail})" if detail else cause)
+        self.cause = cause
+        self.detail = detail
+
+
+def float_score_only(what: str) -> str:
+    """Why a chrF library that returns a float is not applicable to the chrF tools (whose scores are exact)."""
+    return (f"{what} computes a float score: the contract's exact score_fraction and six-decimal score "
+            "(ties to even) are not its values")
+
+
+@dataclass(frozen=True)
+class Implementation:
+    name: str  # the matrix row and the target's name: implementation:NAME
+    language: str  # the language the library's metric code is written in
+    distribution: str  # the package whose version is reported (PyPI, or npm with "npm:")
+    requires: tuple[str, ...] = ()  # modules that must import (checked before any call)
+    counterpart: str = ""  # the library calls, as a reader would write them
+    validates: bool = False  # does the library apply the contracts' input rules itself?
+
+
+@dataclass(frozen=True)
+class Library:
+    """One library module, read: its declaration, its adapters by tool, and why it lacks the others."""
+
+    implementation: Implementation
+    module: ModuleType
+
+    @property
+    def name(self) -> str:
+        return self.implementation.name
+
+    def adapter(self, tool_id: str) -> Callable[[dict], dict] | None:
+        return getattr(self.module, module_name(tool_id), None)
+
+    def tools(self) -> list[tuple[str, str]]:
+        """The (tool_id, version) pairs it answers, in the registry's order."""
+        return [key for key in tool_keys() if self.adapter(key[0]) is not None]
+
+    def not_expressible(self, tool_id: str) -> str:
+        """Why it answers no input of this tool ("" when it has an adapter)."""
+        if self.adapter(tool_id) is not None:
+            return ""
+        reasons = getattr(self.module, "NOT_EXPRESSIBLE", {})
+        otherwise = getattr(self.module, "NOT_EXPRESSIBLE_OTHERWISE", f"{self.name} has no public API for this tool")
+        return reasons.get(module_name(tool_id), otherwise)
+
+    def missing(self) -> str:
+        """What is not installed ("" when everything it needs imports)."""
+        absent = [name for name in self.implementation.requires if importlib.util.find_spec(name) is None]
+        return f"not installed: {', '.join(absent)}" if absent else ""
+
+    def version(self) -> str:
+        distribution = self.implementation.distribution
+        reader = getattr(self.module, "library_version", None)
+        if reader is not None:
+            return reader()
+        try:
+            return importlib.metadata.version(distribution)
+        except importlib.metadata.PackageNotFoundError:
+            return ""
+
+    def execute(self, tool_id: str, version: str, payload: Any) -> dict:
+        """The library's answer as the contract's output; ContractError(not_found) for a tool it has no
+        adapter for, NotApplicable for an input it cannot express (or, when it validates nothing, one the
+        contract rejects)."""
+        adapter = self.adapter(tool_id)
+        if adapter is None:
+            raise ContractError(NOT_FOUND, f"{self.name}: {self.not_expressible(tool_id)}")
+        if not self.implementation.validates:
+            try:
+                tool(tool_id, version).execute(payload)
+            except ContractError:
+                raise NotApplicable(f"an input the contract rejects: {self.name} does not apply the "
+                                    f"contract's validation rules") from None
+        return adapter(payload)
+
+
+@functools.lru_cache(maxsize=None)
+def implementations() -> dict[str, Library]:
+    """Every library module of this package, by its implementation's name (sorted)."""
+    found = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        declared = getattr(module, "IMPLEMENTATION", None)
+        if isinstance(declared, Implementation):
+            found[declared.name] = Library(declared, module)
+    return dict(sorted(found.items()))
+
+
+def library(name: str) -> Library:
+    """The library named ``name``; KeyError naming the known ones when there is none."""
+    known = implementations()
+    if name not in known:
+        raise KeyError(f"unknown implementation {name!r}: known are {', '.join(known)}")
+    return known[name]

@@ -1,0 +1,100 @@
+"""matrix.json: the compatibility matrix of the real implementations, built from their runs' report.json alone.
+
+One cell per implementation x tool: "conformant" (every check it could express passed), "failing"
+(with its failure groups: the clause each breaks and the catalogued divergence naming it, as the
+run's report grouped them), "not_applicable" (the library's API expresses no case of the tool, or
+every case was not applicable), or "not_run" (the library is not installed). Counts are of checks,
+as every report counts them (a fixture case, a generated property: conformance.reports.document.checks):
+passed, failed (failed or errored), not_applicable; the not-applicable ones are grouped by cause,
+each cause once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+import jsonschema
+
+from conformance.model import NOT_APPLICABLE, is_not_applicable
+from conformance.reports.document import checks, tool_label
+
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "matrix.schema.json"
+GROUP_FIELDS = ("title", "kind", "pointer_class", "clause", "divergence", "count", "smallest", "smallest_case",
+                "difference")
+
+
+class MatrixSchemaError(ValueError):
+    """A matrix document does not follow matrix.schema.json (a bug of this module)."""
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+
+
+def validate(document: dict) -> dict:
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(document))
+    if error is not None:
+        raise MatrixSchemaError(f"matrix.json breaks its schema at {error.json_path}: {error.message}")
+    return document
+
+
+def cause(message: str) -> str:
+    """"not applicable: CAUSE" -> CAUSE."""
+    return message.removeprefix(NOT_APPLICABLE + ":").strip()
+
+
+def run_cell(implementation: str, tool: str, report: dict) -> dict:
+    """The cell of one tool the implementation was run on, from its report.json."""
+    mine = [check for check in checks(report) if check.tool == tool]
+    counts = Counter()
+    causes: dict[str, dict[str, int]] = {}
+    for check in mine:
+        message = check.message()
+        if is_not_applicable(check.outcome, message):
+            counts["not_applicable"] += 1
+            causes.setdefault(cause(message), {"checks": 0, "examples": 0})["checks"] += 1
+        elif check.outcome in ("failed", "errored"):
+            counts["failed"] += 1
+        elif check.outcome == "passed":
+            counts["passed"] += 1
+        else:
+            counts["other"] += 1
+        for text, examples in check.summary.get("not_applicable_causes", {}).items():
+            causes.setdefault(cause(text), {"checks": 0, "examples": 0})["examples"] += examples
+    groups = [{key: group.get(key) for key in GROUP_FIELDS} for group in report.get("failure_groups", [])
+              if group.get("tool") == tool]
+    if counts["failed"]:
+        status = "failing"
+    elif counts["passed"]:
+        status = "conformant"
+    else:
+        status = "not_applicable"
+    return {"implementation": implementation, "tool": tool, "status": status,
+            "counts": {key: counts[key] for key in ("passed", "failed", "not_applicable")},
+            "not_applicable": [{"cause": text, **numbers} for text, numbers in
+                               sorted(causes.items(), key=lambda item: (-item[1]["checks"], -item[1]["examples"]))],
+            "failure_groups": groups}
+
+
+def idle_cell(implementation: str, tool: str, status: str, reason: str) -> dict:
+    """A cell of a tool the implementation was not run on: not expressible, or the library missing."""
+    return {"implementation": implementation, "tool": tool, "status": status,
+            "counts": {"passed": 0, "failed": 0, "not_applicable": 0},
+            "not_applicable": [{"cause": reason, "checks": 0, "examples": 0}], "failure_groups": []}
+
+
+def cell_summary(cell: dict) -> str:
+    """"conformant", "N failure groups", "not applicable" or "not run"."""
+    if cell["status"] == "failing":
+        groups = len(cell["failure_groups"])
+        return f"{groups} failure group{'s' if groups != 1 else ''}"
+    return cell["status"].replace("_", " ")
+
+
+def counts_text(cell: dict) -> str:
+    counts = cell["counts"]
+    return f"{counts['passed']} passed · {counts['failed']} failed · {counts['not_applicable']} not applicable"

@@ -1,0 +1,230 @@
+"""The real libraries behind `conformance matrix`: each adapter on a few contract examples and
+hand-computed inputs, "not applicable" as an outcome of its own, and the matrix built from runs.
+
+A library that is not installed (pip install -e '.[matrix]') skips its tests with the reason.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance import compare
+from conformance.engine.properties import PropertyRun, run_property
+from conformance.implementations import NotApplicable, implementations, library
+from conformance.matrix.document import cell_summary, run_cell, validate
+from conformance.matrix.views import markdown, write_views
+from conformance.model import Case, CaseResult, Expectation, TargetResponse
+from conformance.targets import TargetSpecError, make_target
+from oracle.contracts import contract
+from oracle.registry import tool_keys
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOLS = {tool_id.replace("-", "_"): (tool_id, version) for tool_id, version in tool_keys()}
+
+
+def installed(name: str):
+    found = library(name)
+    return pytest.mark.skipif(bool(found.missing()), reason=f"{name}: {found.missing()} (pip install -e '.[matrix]')")
+
+
+def example(key: str, number: int) -> tuple[str, str, dict, dict]:
+    tool_id, version = TOOLS[key]
+    found = contract(tool_id, version).document()["examples"][number]
+    return tool_id, version, found["input"], found["output"]
+
+
+# --- the libraries answer the contract's own examples --------------------------------------------------
+
+# (library, tool module name, example number): contract examples without decimals, where every order
+# has n-grams (so neither library's known divergences apply); the library's answer must be the example's
+# output, compared by the suite's own verdict (floats within the libm bound).
+AGREEING_EXAMPLES = [
+    ("sacrebleu", "bleu_ngrams_count", 0), ("sacrebleu", "bleu_sentence_components", 0),
+    ("sacrebleu", "bleu_sentence_components", 1), ("sacrebleu", "bleu_corpus_compute", 2),
+    ("nltk", "bleu_ngrams_count", 0), ("nltk", "bleu_sentence_components", 0),
+    ("nltk", "bleu_sentence_components", 1), ("nltk", "bleu_brevity_penalty", 2),
+]
+
+
+@pytest.mark.parametrize("name, key, number", AGREEING_EXAMPLES)
+def test_a_library_answers_a_contract_example_as_the_contract_does(name, key, number):
+    if library(name).missing():
+        pytest.skip(library(name).missing())
+    tool_id, version, payload, output = example(key, number)
+    target = make_target(f"implementation:{name}")
+    case = Case(tool_id, version, "x", "fixture", "valid", payload, Expectation("output"))
+    verdict = compare.judge(case, compare.expect(case), target.call(tool_id, version, payload))
+    assert verdict.outcome == "passed", verdict.message
+
+
+@installed("nltk")
+def test_nltk_reports_its_own_denominator_for_an_order_without_ngrams():
+    # hand computation: hypothesis ["b", "a"] has 2 unigrams, 1 bigram, 0 trigrams; NLTK's modified_precision
+    # divides by max(1, count), so its trigram denominator is 1 where the contract's total is 0
+    tool_id, version, payload, output = example("bleu_sentence_components", 2)
+    answer = library("nltk").execute(tool_id, version, payload)
+    assert output["totals"] == [2, 1, 0]
+    assert answer["totals"] == [2, 1, 1] and answer["matches"] == output["matches"]
+
+
+@installed("nltk")
+def test_nltk_brevity_penalty_takes_integral_floats():
+    tool_id, version = TOOLS["bleu_brevity_penalty"]
+    # c = 2, references 3 and 1: |3-2| = |1-2|, the tie goes to the shorter (1) in NLTK's closest_ref_length too
+    answer = library("nltk").execute(tool_id, version, {"candidate_lengths": [2.0], "reference_lengths": [[3.0, 1.0]]})
+    assert answer == {"brevity_penalty": 1, "candidate_length": 2, "reference_length": 1,
+                      "closest_reference_lengths": [1]}
+
+
+# --- not applicable: what a library's API cannot express ------------------------------------------------
+
+NOT_APPLICABLE = [
+    ("sacrebleu", "bleu_sentence_components", {"hypothesis": ["a b"], "references": [["a"]]}, "whitespace"),
+    ("sacrebleu", "bleu_corpus_compute", {"hypotheses": [["a"]], "references": [[["a"]]], "decimals": 2}, "decimals"),
+    ("sacrebleu", "bleu_sentence_compute", {"hypothesis": ["a"], "references": [["a"]], "smoothing": "none",
+                                           "effective_order": True}, "effective order"),
+    ("nltk", "bleu_ngrams_count", {"hypotheses": [["a"]], "references": [[["a"]]], "detail": "ngrams"}, "ngrams"),
+    ("nltk", "bleu_sentence_components", {"hypothesis": [""], "references": [["a"]]}, "contract rejects"),
+    ("nltk", "bleu_sentence_components", {"hypothesis": ["a"], "references": [["a"]], "extra": 1}, "contract rejects"),
+]
+
+
+@pytest.mark.parametrize("name, key, payload, cause", NOT_APPLICABLE)
+def test_an_input_the_library_cannot_express_is_not_applicable(name, key, payload, cause):
+    if library(name).missing():
+        pytest.skip(library(name).missing())
+    tool_id, version = TOOLS[key]
+    with pytest.raises(NotApplicable, match=cause):
+        library(name).execute(tool_id, version, payload)
+    response = make_target(f"implementation:{name}").call(tool_id, version, payload)
+    assert response.kind == "not_applicable" and cause in response.detail
+    case = Case(tool_id, version, "x", "fixture", "valid", payload, Expectation("output"))
+    verdict = compare.judge(case, compare.expect(case), response)
+    assert verdict.outcome == "skipped" and verdict.message.startswith("not applicable: ")
+
+
+def test_a_tool_without_an_adapter_is_not_found_with_the_reason():
+    tool_id, version, payload, _ = example("chrf_compute", 0)
+    if library("sacrebleu").missing():
+        pytest.skip(library("sacrebleu").missing())
+    response = make_target("implementation:sacrebleu").call(tool_id, version, payload)
+    assert response.kind == "rejection" and response.error_code == "not_found"
+    assert "score_fraction" in response.raw
+
+
+def test_every_library_declares_why_it_lacks_each_tool_it_has_no_adapter_for():
+    for found in implementations().values():
+        for tool_id, _ in tool_keys():
+            assert bool(found.adapter(tool_id)) != bool(found.not_expressible(tool_id)), (found.name, tool_id)
+
+
+def test_an_unknown_or_missing_implementation_is_a_usage_error(monkeypatch):
+    with pytest.raises(TargetSpecError, match="unknown implementation 'nope'"):
+        make_target("implementation:nope")
+    if importlib.util.find_spec("torch") is None:
+        with pytest.raises(TargetSpecError, match="not installed: .*torch"):
+            make_target("implementation:torchmetrics")
+
+
+@pytest.mark.parametrize("name", ["bleuscore", "fastchrf", "fast-bleu"])
+def test_a_score_only_library_is_installed_and_reads_its_version(name):
+    found = library(name)
+    if found.missing():
+        pytest.skip(found.missing())
+    assert found.version() and not found.tools()
+
+
+# --- a property: its not-applicable examples -----------------------------------------------------------
+
+
+def run_with(judged: list[str]) -> PropertyRun:
+    """A property over len(judged) examples whose judge answers the given outcomes in turn."""
+    from hypothesis import settings, strategies as st
+
+    answers = iter(judged * 5)
+
+    def make_case(number, drawn):
+        return Case("t", "1.0.0", f"generated/t/valid/{number}", "generated", "valid", drawn, Expectation("output"))
+
+    def judge(case):
+        outcome = next(answers)
+        message = "not applicable: no such option" if outcome == "na" else ""
+        return CaseResult(case, "skipped" if outcome == "na" else outcome, message)
+
+    outcome = PropertyRun()
+    run_property(st.integers(), settings(max_examples=len(judged), database=None, derandomize=True), 0,
+                 make_case, judge, outcome)
+    return outcome
+
+
+def test_a_property_whose_examples_are_all_not_applicable_is_not_applicable_not_passed():
+    outcome = run_with(["na"] * 4)
+    assert outcome.all_not_applicable == "not applicable: no such option"
+    assert outcome.stats["not_applicable"] == outcome.stats["examples"] and not outcome.failures
+
+
+def test_a_property_with_an_applicable_example_is_judged_on_it():
+    outcome = run_with(["na", "passed", "na", "na"])
+    assert outcome.all_not_applicable == "" and outcome.stats["passed"] >= 1
+
+
+# --- the matrix: one run, its report.json, the cell and its views --------------------------------------
+
+
+@installed("nltk")
+def test_a_cell_counts_its_checks_and_groups_its_failures_and_causes(tmp_path):
+    tool_id, version = TOOLS["bleu_sentence_components"]
+    completed = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "run", "--target", "implementation:nltk", "--tools",
+         f"{tool_id}@{version}", "--fixtures-only", "--report-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert completed.returncode == 1, completed.stdout + completed.stderr  # NLTK's denominators fail some cases
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    cell = run_cell("nltk", f"{tool_id}@{version}", report)
+    fixtures = [r for r in report["results"] if r["case"]["origin"] == "fixture"]
+    assert sum(cell["counts"].values()) == len(fixtures) == sum(report["totals"].values())
+    assert cell["status"] == "failing" and cell_summary(cell) == "1 failure group"
+    assert cell["failure_groups"][0]["pointer_class"] == "/totals/*"
+    # every invalid fixture is not applicable for one cause, counted once
+    invalid = [r for r in fixtures if r["case"]["expect"]["kind"] == "error"]
+    assert [na["checks"] for na in cell["not_applicable"]] == [len(invalid)]
+    document = validate({"header": {"suite_version": "0", "profile": "quick", "seed": 0, "started": "s",
+                                    "finished": "f", "command": "c"},
+                         "tools": [f"{tool_id}@{version}"],
+                         "implementations": [{"name": "nltk", "language": "Python", "distribution": "nltk",
+                                              "version": "3", "counterpart": "f", "installed": True, "exit_code": 1,
+                                              "report": "runs/nltk/report.json", "duration_s": 1.0}],
+                         "cells": [cell]})
+    text = markdown(document)
+    assert "**1 failure group**" in text and "- divergence: " in text
+    paths = write_views(document, tmp_path)
+    assert [p.name for p in paths] == ["matrix.json", "matrix.md", "matrix.html"]
+    assert "<script" not in paths[2].read_text(encoding="utf-8")
+
+
+CHROMIUM = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
+                 if shutil.which(name)), None)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)")
+def test_matrix_html_renders_in_a_headless_browser():
+    completed = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "check_matrix_html.py")],
+                               capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def test_the_browser_check_finds_markup_that_runs():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from check_matrix_html import check_dom, sample_document
+
+    document = sample_document()
+    dom = "<html><head><title>Compatibility matrix</title></head><body><script>x</script></body></html>"
+    problems = check_dom(dom, document)
+    assert any("load or run" in p for p in problems) and any("matrix cells" in p for p in problems)
