@@ -88,7 +88,7 @@ def explain(result: CaseResult | dict, divergence: bool = True) -> Cause:
         clause = _clause(tool, entry, kind, pointer)
     except (RecursionError, ArithmeticError, LookupError, TypeError, ValueError) as exc:  # a pathological input
         clause = unattributed(tool, f"the suite could not attribute it ({type(exc).__name__})")
-    found = _divergence(case, pointer, entry["response"]) if divergence and kind in DIVERGING_KINDS else None
+    found = _divergence(case, pointer, entry["response"], kind) if divergence and kind in DIVERGING_KINDS else None
     return Cause(case["tool_id"], pointer_class(pointer), kind, clause, found)
 
 
@@ -126,14 +126,15 @@ def _rounding_settled(payload: Any, mismatch: dict | None) -> bool | None:
     return None
 
 
-def _divergence(case: dict, pointer: str, response: dict | None):
+def _divergence(case: dict, pointer: str, response: dict | None, kind: str):
     """The catalogued divergence whose library answer is the target's, or None; never raises (a model
     that fails is "not modelled", and a failure of the catalogue itself names nothing)."""
     from conformance.crosscheck.catalogue import explaining_failure  # the catalogue's second use
 
     output = response.get("result") if response else None
     try:
-        return explaining_failure(case["tool_id"], case["input"], pointer, output)
+        return explaining_failure(case["tool_id"], case["input"], pointer, output,
+                                  out_of_bounds=kind == "violates the output_schema")
     except Exception:  # noqa: BLE001 - naming a divergence is an addition to the cause, never its condition
         return None
 

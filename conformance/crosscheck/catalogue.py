@@ -46,12 +46,14 @@ def explains(divergence_ids: list[str], differences: list[str]) -> bool:
 # ---------------------------------------------------------------- run failures: the catalogue's second use
 
 
-def explaining_failure(tool_id: str, payload: Any, pointer: str, output: Any) -> Divergence | None:
+def explaining_failure(tool_id: str, payload: Any, pointer: str, output: Any,
+                       out_of_bounds: bool = False) -> Divergence | None:
     """The catalogued divergence that explains a run failure, or None.
 
-    ``pointer`` is where the target's ``output`` first differs from the contract's (or breaks its
-    output_schema). An entry explains it only when it is about this tool (one of its checks compares the
-    tool) and can change that field (its ``fields``), it applies to the input, and the library's own
+    ``pointer`` is where the target's ``output`` first differs from the contract's, or (``out_of_bounds``)
+    where it breaks the output_schema's bounds: explained only by an entry of that kind. An entry explains
+    it only when it is about this tool (one of its checks compares the tool) and can change that field (its
+    ``fields``), it applies to the input, and the library's own
     answer (``Divergence.answer``) is the target's in every output field the entry can change that the
     tool's output has, not only the first differing one: the same "looks like" a cross-check would see.
     A value near the library's but not it, or an input the model cannot take, explains nothing.
@@ -61,7 +63,8 @@ def explaining_failure(tool_id: str, payload: Any, pointer: str, output: Any) ->
         return None
     about_tool = {check.id for check in checks() if check.tool_id == tool_id}
     for divergence in CATALOGUE:
-        if divergence.library_output is None or not about_tool.intersection(divergence.checks) \
+        if divergence.library_output is None or divergence.out_of_bounds != out_of_bounds \
+                or not about_tool.intersection(divergence.checks) \
                 or not divergence.changes_output_field(field) or not _applies(divergence, payload):
             continue
         answer = divergence.answer(payload)

@@ -56,6 +56,9 @@ class Divergence:
     # is explained by this entry only where the target's answer equals it in every one of those fields
     # (catalogue.explaining_failure). Called through ``answer``, which never raises.
     library_output: Callable[[dict], Optional[dict]] | None = None
+    # True: it explains a library value outside the output_schema's bounds (a run failure of that kind),
+    # not a value that differs from the contract's
+    out_of_bounds: bool = False
 
     def answer(self, payload: dict) -> dict | None:
         """The library's answer to a tool input, or NOT_MODELLED: an input the model cannot take (an

@@ -291,25 +291,28 @@ def bleu_schema(tool) -> dict:
     return tool.contract.output_schema["properties"]["bleu"]
 
 
-def contract_bleu_is_one(tool):
-    """The condition "the contract's bleu (unrounded) is exactly 1, or a token holds whitespace": every
-    precision used is 1 and the brevity penalty 1 in the contract's statistics or, for a token sacreBLEU
-    splits, possibly in its own; there sacreBLEU's percent-scale arithmetic can land above 1."""
-    def applies(payload: dict) -> bool:
-        unrounded = {key: value for key, value in payload.items() if key != "decimals"}
-        return bool(whitespace_token(payload)) or tool.execute(unrounded)["bleu"] == 1.0
-
-    applies.__doc__ = contract_bleu_is_one.__doc__
-    return applies
+def every_ngram_matched(payload: dict) -> bool:
+    """Some order has n-grams and every order that has them is wholly matched (m_n = l_n > 0), or a token
+    holds whitespace (sacreBLEU's own statistics are then another input's): every precision sacreBLEU uses may
+    be 1, where its percent-scale arithmetic can land above 1."""
+    if whitespace_token(payload):
+        return True
+    if "hypothesis" in payload:
+        statistics = sentence_statistics(payload)
+        matches, totals = statistics.matches, statistics.totals
+    else:
+        matches, totals = corpus_counts(payload)
+    return any(totals) and all(m == l for m, l in zip(matches, totals) if l)
 
 
 BLEU_ABOVE_ONE = dict(
     libraries=("sacrebleu",),
+    out_of_bounds=True,
     fields=("bleu within output_schema",),
     what_differs="BLEU where every precision is 1 and the brevity penalty 1: 1.0000000000000004 (1 + 2^-51), above "
                  "the output_schema's maximum 1",
     mechanism="BLEU.compute_bleu scores on the percent scale: exp(sum of my_log(100 * m_n / l_n) / N) is "
               "exp(ln 100) = 100.00000000000004 when every term is ln 100 (its double rounds up), and the "
               "score / 100 a wrapper reports is then 1 + 2^-51 (the precisions and the brevity penalty are exact)",
-    clause='output_schema: "bleu": {"type": "number", "minimum": 0, "maximum": 1}',
+    clause="Scores are on the 0-1 scale",  # and the output_schema's bleu maximum 1
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 
-from conformance.crosscheck.adapters.bleu import (BLEU_ABOVE_ONE, bleu_inputs, bleu_schema, contract_bleu_is_one,
+from conformance.crosscheck.adapters.bleu import (BLEU_ABOVE_ONE, bleu_inputs, bleu_schema, every_ngram_matched,
                                                   empty_candidate_and_reference, library_answer,
                                                   nltk_corpus_bleu_score,
                                                   max_order, sacrebleu_bleu, sacrebleu_streams,
@@ -173,7 +173,7 @@ DIVERGENCES = [
         id="sacrebleu-bleu-above-one",
         checks=("sacrebleu/corpus_score:smooth=none", "sacrebleu/corpus_score:smooth=exp",
                 "sacrebleu/corpus_score:effective_order", "sacrebleu/sentence_score"),
-        applies=contract_bleu_is_one(TOOL),
+        applies=every_ngram_matched,
         library_output=sacrebleu_corpus_output("none"),
         **BLEU_ABOVE_ONE,
     ),

@@ -7,7 +7,7 @@ import warnings
 
 from hypothesis import strategies as st
 
-from conformance.crosscheck.adapters.bleu import (BLEU_ABOVE_ONE, bleu_schema, contract_bleu_is_one,
+from conformance.crosscheck.adapters.bleu import (BLEU_ABOVE_ONE, bleu_schema, every_ngram_matched,
                                                   empty_hypothesis_and_reference, library_answer, max_order,
                                                   sacrebleu_bleu, sacrebleu_quiet, sacrebleu_segment,
                                                   sentence_inputs, sentence_statistics, unsplittable)
@@ -257,7 +257,7 @@ DIVERGENCES = [
     Divergence(
         id="sacrebleu-sentence-bleu-above-one",
         checks=SACREBLEU_CHECKS,
-        applies=contract_bleu_is_one(TOOL),
+        applies=every_ngram_matched,
         library_output=sacrebleu_output,
         **BLEU_ABOVE_ONE,
     ),
