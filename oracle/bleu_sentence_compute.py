@@ -11,6 +11,7 @@ from oracle.bleu_score import (ScoreTerms, brevity_penalty, orders_used, sentenc
                                smoothed_precisions)
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER, closest_ref_length, segment_statistics
 from oracle.jsnumber import round_to_fixed
+from oracle.value_clauses import ValueClause
 from oracle.tool import Tool
 from oracle.validation import LIMIT_KEYWORDS, SENTENCE_LIMITS, Schema, lone_surrogates_in
 
@@ -64,6 +65,18 @@ def float_terms(payload: dict, output: dict) -> ScoreTerms:
     return ScoreTerms(c, output["reference_length"], None if zero else precisions[:used])
 
 
+def counts_line(payload: dict, actual: dict, pointer: str) -> int:
+    """Differing matches or totals: semantics 12 ("the raw m_n and l_n, never smoothed") where the target
+    reports both as chen-cherry-2 smooths them (m_n + 1 and l_n + 1 for n >= 2, sacreBLEU's add-k); else
+    semantics 2, which defines m_n and l_n (NLTK's max(1, l_n) breaks it)."""
+    statistics = segment_statistics(payload["hypothesis"], payload["references"],
+                                    int(payload.get("max_order", DEFAULT_MAX_ORDER)))
+    smoothed = [(m + (n > 0), l + (n > 0)) for n, (m, l) in enumerate(zip(statistics.matches, statistics.totals))]
+    return 12 if list(zip(actual["matches"], actual["totals"])) == smoothed else 2
+
+
+COUNTS = ValueClause((2, 12), counts_line)
+
 # "Validation order ...: ... hypothesis (array of non-empty strings free of lone surrogates),
 # references (array of at least one such array), max_order (integer 1..8), smoothing (one of the
 # four names), effective_order (boolean), decimals (integer 0..15); then the limits"
@@ -86,6 +99,6 @@ TOOL = Tool(
     float_terms=float_terms,
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
     clauses={"/bleu": (9, (11, "decimals")), "/brevity_penalty": (3, (11, "decimals")), "/candidate_length": 2,
-             "/reference_length": 2, "/matches": 12, "/matches/*": 12, "/totals": 12, "/totals/*": 12,
+             "/reference_length": 2, "/matches": COUNTS, "/matches/*": COUNTS, "/totals": COUNTS, "/totals/*": COUNTS,
              "/max_order": 12, "/orders_used": 8, "/smoothing": 12},
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from oracle import chrf
+from oracle import chrf, value_clauses
 from oracle.errors import INVALID_INPUT, ContractError
 from oracle.tool import Tool
 from oracle.validation import CHRF_TEXT_LIMITS, EQUAL_SEGMENT_COUNTS, Rule, Schema
@@ -78,6 +78,12 @@ def compute(payload: dict, lowercase=chrf.lowercase) -> dict:
     }
 
 
+# a score one rounding step off breaks the rounding (semantics 8) where the target's exact value is right;
+# more than a step off its own rows, "score applies the rule above to the summed rows, each segment score
+# to its own rows" (semantics 6)
+SCORE_CLAUSE = value_clauses.chrf_score(8, value_clauses.from_own_rows(lambda p: int(p.get("beta", DEFAULT_BETA))), 6)
+
+
 # "Validation order: plain object, unknown keys, missing keys, hypotheses then references (array, at
 # most 256 segments, at least one, strings), equal segment counts, total UTF-8 bytes of all texts at
 # most 65536, lone surrogates, char_order, word_order, char_order + word_order at least 1, whitespace,
@@ -100,11 +106,13 @@ TOOL = Tool(
     compute=compute,
     steps={"lowercase": chrf.lowercase},
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
-    # (a score depends on every line: not listed, so a wrong score is "unattributed")
+    # (a score depends on every line: only a wrong rounding of a right value, or a score off the target's own
+    # rows, is attributed; any other wrong score is "unattributed")
     clauses={"/char_order": 1, "/word_order": 1, "/whitespace": 3, "/beta": 7, "/lowercase": 7,
              "/statistics": 6, "/statistics/*": 6, "/statistics/*/unit": 6, "/statistics/*/order": 6,
              "/statistics/*/hypothesis_ngrams": 6, "/statistics/*/matches": 5,
              "/segments/*/segment": 6, "/segments/*/statistics/*": 6, "/segments/*/statistics/*/unit": 6,
              "/segments/*/statistics/*/order": 6, "/segments/*/statistics/*/hypothesis_ngrams": 6,
-             "/segments/*/statistics/*/matches": 5, "/score_fraction": 8},
+             "/segments/*/statistics/*/matches": 5, "/score_fraction": 8,
+             "/score": SCORE_CLAUSE, "/segments/*/score": SCORE_CLAUSE},
 )

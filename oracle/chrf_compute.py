@@ -5,7 +5,9 @@ The chrF engine (``oracle.chrf``) with word_order 0. Reads top to bottom like th
 
 from __future__ import annotations
 
-from oracle import chrf
+from fractions import Fraction
+
+from oracle import chrf, value_clauses
 from oracle.tool import Tool
 from oracle.validation import CHRF_TEXT_LIMITS, EQUAL_SEGMENT_COUNTS, Schema
 
@@ -40,6 +42,12 @@ def compute(payload: dict, lowercase=chrf.lowercase) -> dict:
     }
 
 
+
+def exact_score(payload: dict, actual: dict, pointer: str) -> Fraction:
+    """The exact corpus score (the failure groups ask, to tell a wrong rounding from a wrong value)."""
+    return Fraction(compute(payload)["score_fraction"])
+
+
 # "Validation order: plain object, unknown keys, missing keys, hypotheses then references (array, at
 # most 256 segments, at least one, strings), equal segment counts, total UTF-8 bytes of all texts at
 # most 65536, lone surrogates, beta, lowercase."
@@ -57,6 +65,8 @@ TOOL = Tool(
     compute=compute,
     steps={"lowercase": chrf.lowercase},
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
-    # (a score depends on every line: not listed, so a wrong score is "unattributed")
-    clauses={"/word_order": 1, "/beta": 5, "/lowercase": 5, "/score_fraction": 6},
+    # (a score depends on every line: only a wrong rounding of a right value, or a score off the target's own
+    # rows, is attributed; any other wrong score is "unattributed")
+    clauses={"/word_order": 1, "/beta": 5, "/lowercase": 5, "/score_fraction": 6,
+             "/score": value_clauses.chrf_score(6, exact_score)},
 )

@@ -7,7 +7,9 @@ Reads top to bottom like the contract's semantics.
 
 from __future__ import annotations
 
-from oracle import chrf
+from fractions import Fraction
+
+from oracle import chrf, value_clauses
 from oracle.tool import Tool
 from oracle.validation import CHRF_TEXT_LIMITS, EQUAL_SEGMENT_COUNTS, Schema
 
@@ -47,6 +49,12 @@ def compute(payload: dict, lowercase=chrf.lowercase, corpus_statistics=chrf.corp
     }
 
 
+
+def exact_score(payload: dict, actual: dict, pointer: str) -> Fraction:
+    """The exact corpus score (the failure groups ask, to tell a wrong rounding from a wrong value)."""
+    return Fraction(compute(payload)["score_fraction"])
+
+
 # "Validation order: plain object, unknown keys, missing keys, hypotheses then references
 # (array, at most 256 segments, at least one, strings), equal segment counts, total UTF-8
 # bytes of all texts at most 65536, lone surrogates, beta, lowercase."
@@ -64,9 +72,11 @@ TOOL = Tool(
     compute=compute,
     steps={"lowercase": chrf.lowercase, "corpus_statistics": chrf.corpus_statistics},
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
-    # (a score depends on every line: not listed, so a wrong score is "unattributed")
+    # (a score depends on every line: only a wrong rounding of a right value, or a score off the target's own
+    # rows, is attributed; any other wrong score is "unattributed")
     clauses={"/beta": 5, "/lowercase": 5, "/score_fraction": 6,
              "/word_tokens/*/hypothesis": (3, (5, "lowercase")), "/word_tokens/*/reference": (3, (5, "lowercase")),
              "/word_tokens/*/hypothesis/*": (3, (5, "lowercase")),
-             "/word_tokens/*/reference/*": (3, (5, "lowercase"))},
+             "/word_tokens/*/reference/*": (3, (5, "lowercase")),
+             "/score": value_clauses.chrf_score(6, exact_score)},
 )

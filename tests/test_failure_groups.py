@@ -25,6 +25,7 @@ from conformance.compare.verdict import compare_output
 from conformance.crosscheck.catalogue import explaining_failure
 from conformance.model import Case, CaseResult, Expectation, TargetResponse
 from conformance.reports.failures import result_text
+from oracle.value_clauses import ValueClause
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
@@ -92,6 +93,7 @@ def test_every_clause_a_tool_lists_names_its_field(tool):
     pointer, underscores read as spaces, any case), and a (line, option) pair its option."""
     for pointer, entry in tool.clauses.items():
         keys = [key.replace("_", " ") for key in pointer.split("/") if key and key != "*"]
+        entry = entry.lines if isinstance(entry, ValueClause) else entry  # every line it may choose
         for item in entry if isinstance(entry, tuple) else (entry,):
             number, option = (item, None) if isinstance(item, int) else item
             line = contract_line(tool.id, number).replace("_", " ").lower()
@@ -174,10 +176,13 @@ def test_a_divergence_is_named_only_where_the_library_answers_what_the_target_di
     assert named is not None and named.id == "nltk-bleu-zero-precision-floor"
     # another tiny positive score (an epsilon smoothing, say) is not NLTK's: no "looks like"
     assert explaining_failure(CORPUS, TWO_TOKENS, "/bleu", {**TWO_TOKENS_OUTPUT, "bleu": nltk * 1.5}) is None
-    # NLTK's denominators are max(1, count): totals [2, 1, 1, 1] for "a b"
-    floored = explaining_failure(CORPUS, TWO_TOKENS, "/totals/2", {**TWO_TOKENS_OUTPUT, "totals": [2, 1, 1, 1]})
+    # NLTK's denominators are max(1, count): totals [2, 1, 1, 1] for "a b", and its bleu made from them
+    nltk_answer = {**TWO_TOKENS_OUTPUT, "totals": [2, 1, 1, 1], "bleu": nltk}
+    floored = explaining_failure(CORPUS, TWO_TOKENS, "/totals/2", nltk_answer)
     assert floored is not None and floored.id == "nltk-bleu-short-segment-denominator"
-    assert explaining_failure(CORPUS, TWO_TOKENS, "/totals/2", {**TWO_TOKENS_OUTPUT, "totals": [2, 1, 1, 2]}) is None
+    assert explaining_failure(CORPUS, TWO_TOKENS, "/totals/2", {**nltk_answer, "totals": [2, 1, 1, 2]}) is None
+    # NLTK's totals beside the contract's bleu 0 are not NLTK's whole answer (its bleu is not 0): not named
+    assert explaining_failure(CORPUS, TWO_TOKENS, "/totals/2", {**TWO_TOKENS_OUTPUT, "totals": [2, 1, 1, 1]}) is None
 
 
 def test_sacrebleus_brevity_penalty_of_empty_lengths_is_recognised():

@@ -20,6 +20,7 @@ from typing import Any
 
 from oracle.errors import ContractError
 from oracle.tool import Tool
+from oracle.value_clauses import ValueClause
 from oracle.validation import Schema, describe_violation, schema_accepts
 
 _INDEX = re.compile(r"/\d+(?=/|$)")
@@ -80,11 +81,13 @@ def _applicable_lines(entry: Any, payload: Any, option_settled: bool | None) -> 
     return plain + optional
 
 
-def output_clause(tool: Tool, payload: Any, pointer: str, option_settled: bool | None = None) -> Clause:
+def output_clause(tool: Tool, payload: Any, pointer: str, option_settled: bool | None = None,
+                  actual: Any = None) -> Clause:
     """The semantics line defining the field at ``pointer`` (its class, or its nearest listed parent).
 
     ``option_settled`` says whether an option's line is known to be the one broken: a value the
-    contract fixes whatever the rounding (False), a rounded value that no rounding gives (True)."""
+    contract fixes whatever the rounding (False), a rounded value that no rounding gives (True).
+    ``actual`` is the target's output: a ValueClause entry chooses its line from it."""
     where = pointer_class(pointer)
     probe = where
     while probe and probe not in tool.clauses:
@@ -92,7 +95,13 @@ def output_clause(tool: Tool, payload: Any, pointer: str, option_settled: bool |
     if not probe:
         return unattributed(tool, f"no single semantics line defines {where or 'the whole output'}: "
                                   "its value depends on several")
-    lines = _applicable_lines(tool.clauses[probe], payload, option_settled)
+    entry = tool.clauses[probe]
+    if isinstance(entry, ValueClause):
+        number = entry.choose(payload, actual, pointer) if isinstance(actual, dict) else None
+        return semantics_line(tool, number) if number is not None else unattributed(
+            tool, f"no single semantics line determines this {where} from the target's own answer: "
+                  "it may come from any of the lines it depends on")
+    lines = _applicable_lines(entry, payload, option_settled)
     if len(lines) != 1:
         listed = " and ".join(f"semantics {n}" for n in lines)
         return unattributed(tool, f"{where} is defined by {listed} for this input: either could be broken")

@@ -85,28 +85,31 @@ def explain(result: CaseResult | dict, divergence: bool = True) -> Cause:
     kind = failure_kind(entry)
     pointer = mismatch["pointer"] if mismatch else ""
     try:
-        clause, found = _clause_and_divergence(tool, entry, kind, pointer, divergence)
+        clause = _clause(tool, entry, kind, pointer)
     except (RecursionError, ArithmeticError, LookupError, TypeError, ValueError) as exc:  # a pathological input
-        clause, found = unattributed(tool, f"the suite could not attribute it ({type(exc).__name__})"), None
+        clause = unattributed(tool, f"the suite could not attribute it ({type(exc).__name__})")
+    found = _divergence(case, pointer, entry["response"], kind) if divergence and kind in DIVERGING_KINDS else None
     return Cause(case["tool_id"], pointer_class(pointer), kind, clause, found)
 
 
-def _clause_and_divergence(tool, entry: dict, kind: str, pointer: str, with_divergence: bool) -> tuple[Clause, Any]:
+# the kinds of failure a library's own answer can show: a value, or a value outside the output_schema
+DIVERGING_KINDS = ("wrong value", "violates the output_schema")
+
+
+def _clause(tool, entry: dict, kind: str, pointer: str) -> Clause:
+    """The clause alone: never depends on the catalogue (a divergence is named beside it, not instead)."""
     case, mismatch = entry["case"], entry["mismatch"]
-    divergence = None
     if kind == "transport error":
-        clause = unattributed(tool, "the target gave no answer to judge")
-    elif case["expect"]["kind"] == "error":
-        clause = rejection_clause(tool, case["input"])
-    elif kind == "rejected a valid input":  # the clause the fixture was written for, where it names one
-        clause = fixture_clause(tool, case["case_id"]) or unattributed(
+        return unattributed(tool, "the target gave no answer to judge")
+    if case["expect"]["kind"] == "error":
+        return rejection_clause(tool, case["input"])
+    if kind == "rejected a valid input":  # the clause the fixture was written for, where it names one
+        return fixture_clause(tool, case["case_id"]) or unattributed(
             tool, "every rule of the contract accepts this input; the target's own rule rejects it")
-    elif kind == "violates the output_schema":
-        clause = schema_clause(tool, pointer, mismatch["expected"])
-    else:
-        clause = output_clause(tool, case["input"], pointer, _rounding_settled(case["input"], mismatch))
-        divergence = _divergence(case, pointer, entry["response"]) if with_divergence else None
-    return clause, divergence
+    if kind == "violates the output_schema":
+        return schema_clause(tool, pointer, mismatch["expected"])
+    actual = (entry["response"] or {}).get("result")
+    return output_clause(tool, case["input"], pointer, _rounding_settled(case["input"], mismatch), actual)
 
 
 def _rounding_settled(payload: Any, mismatch: dict | None) -> bool | None:
@@ -123,11 +126,17 @@ def _rounding_settled(payload: Any, mismatch: dict | None) -> bool | None:
     return None
 
 
-def _divergence(case: dict, pointer: str, response: dict | None):
+def _divergence(case: dict, pointer: str, response: dict | None, kind: str):
+    """The catalogued divergence whose library answer is the target's, or None; never raises (a model
+    that fails is "not modelled", and a failure of the catalogue itself names nothing)."""
     from conformance.crosscheck.catalogue import explaining_failure  # the catalogue's second use
 
     output = response.get("result") if response else None
-    return explaining_failure(case["tool_id"], case["input"], pointer, output)
+    try:
+        return explaining_failure(case["tool_id"], case["input"], pointer, output,
+                                  out_of_bounds=kind == "violates the output_schema")
+    except Exception:  # noqa: BLE001 - naming a divergence is an addition to the cause, never its condition
+        return None
 
 
 def failure_signature(result: CaseResult | dict) -> tuple[str, ...]:

@@ -13,6 +13,8 @@ Tolerances, per metric:
 * chrF: the contract's exact fraction converted to a double vs sacreBLEU's
   float computation of the same formula (at most ~20 roundings): same 1e-9
   relative bound, on the percent scale.
+* The library's values that are output fields are also held to their output_schema bounds (a
+  library's 1 + 2^-51 is within 1e-9 of the contract's 1, but no conforming output may hold it).
 * Zero is compared exactly (no absolute tolerance): the contract's score is
   exactly 0 when any m_n is 0, and a library that returns 1e-77 instead
   departs from it.
@@ -45,6 +47,13 @@ class Comparison:
     def close(self, name: str, contract_value: float, library_value: float) -> None:
         agree = math.isclose(float(contract_value), float(library_value), rel_tol=REL_TOL, abs_tol=0.0)
         self._record(name, contract_value, library_value, agree)
+
+    def within(self, name: str, library_value: float, schema: dict) -> None:
+        """A library value against the bounds of its field's output_schema (``minimum``, ``maximum``): the
+        contract's side of the comparison is those bounds."""
+        low, high = schema.get("minimum"), schema.get("maximum")
+        inside = (low is None or library_value >= low) and (high is None or library_value <= high)
+        self._record(name, {"minimum": low, "maximum": high}, library_value, inside)
 
     def _record(self, name: str, contract_value: Any, library_value: Any, agree: bool) -> None:
         self.contract[name] = contract_value

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import Callable
+from typing import Callable, Optional
 
 from conformance.crosscheck.comparison import Comparison
 
@@ -30,6 +30,9 @@ class Check:
         return f"{self.tool_id}@{self.version}"
 
 
+NOT_MODELLED = None  # what a library_output gives for an input it cannot model
+
+
 @dataclass(frozen=True)
 class Divergence:
     """A known way a library departs from a contract.
@@ -47,11 +50,32 @@ class Divergence:
     clause: str  # the contract text it departs from, quoted
     applies: Callable[[dict], bool]
     tool_id: str = ""  # the contract of the clause: the adapter module it is declared in
-    # What the library answers (its own call, or the mechanism written out), as a partial output
-    # object of the tools its checks belong to, e.g. {"bleu": 1.2e-77}; {} where it cannot say (the
-    # library is missing, the input has no faithful conversion). A run failure is explained by this
-    # entry only where the target's value equals it (catalogue.explaining_failure).
-    library_output: Callable[[dict], dict] | None = None
+    # What the library answers (its own call, or the mechanism written out) for every output field the
+    # entry can change (``output_fields``), in the output form of the tool its checks belong to, e.g.
+    # {"bleu": 1.2e-77}; NOT_MODELLED (None) where it cannot say (the library is missing). A run failure
+    # is explained by this entry only where the target's answer equals it in every one of those fields
+    # (catalogue.explaining_failure). Called through ``answer``, which never raises.
+    library_output: Callable[[dict], Optional[dict]] | None = None
+    # True: it explains a library value outside the output_schema's bounds (a run failure of that kind),
+    # not a value that differs from the contract's
+    out_of_bounds: bool = False
+
+    def answer(self, payload: dict) -> dict | None:
+        """The library's answer to a tool input, or NOT_MODELLED: an input the model cannot take (an
+        exception, whatever its kind) is not modelled, so no model can crash a report or change a cause."""
+        if self.library_output is None:
+            return NOT_MODELLED
+        try:
+            answer = self.library_output(payload)
+        except Exception:  # noqa: BLE001 - a model's failure only means "not modelled"
+            return NOT_MODELLED
+        return answer if isinstance(answer, dict) else NOT_MODELLED
+
+    @property
+    def output_fields(self) -> frozenset[str]:
+        """The top-level output fields it can change ("bleu * 100" and "segments[0].totals" name bleu
+        and segments)."""
+        return frozenset(re.match(r"[a-z_]+", pattern).group() for pattern in self.fields)
 
     @property
     def contract_clause(self) -> str:
@@ -61,9 +85,8 @@ class Divergence:
         return any(fnmatchcase(field_name, pattern) for pattern in self.fields)
 
     def changes_output_field(self, key: str) -> bool:
-        """Can it change this top-level output field? ("bleu * 100" and "segments[0].totals" name
-        the fields bleu and segments.)"""
-        return any(re.match(r"[a-z_]+", pattern).group() == key for pattern in self.fields)
+        """Can it change this top-level output field?"""
+        return key in self.output_fields
 
 
 @dataclass(frozen=True)

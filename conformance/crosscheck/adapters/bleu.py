@@ -8,13 +8,16 @@ Corpus tools take ``hypotheses`` and ``references`` (one list per segment); sent
 from __future__ import annotations
 
 import logging
+import warnings
 from contextlib import contextmanager
 from functools import lru_cache
 
 from hypothesis import strategies as st
 
 from conformance.crosscheck.comparison import Comparison, not_comparable
+from conformance.crosscheck.model import NOT_MODELLED
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER, SegmentStatistics, corpus_sums, segment_statistics
+from oracle.jsnumber import round_to_fixed
 from oracle.validation import format_path
 
 def max_order(payload: dict) -> int:
@@ -181,16 +184,36 @@ def sacrebleu_quiet():
 
 
 def library_answer(model):
-    """A Divergence.library_output: {} when the library is not installed or the input has no faithful
-    conversion for it (a token holding whitespace, for sacreBLEU)."""
-    def answer(payload: dict) -> dict:
+    """A Divergence.library_output: the library's answer in the tool's output form (bleu and brevity_penalty
+    rounded as the input's ``decimals`` asks, as a target wrapping the library rounds them); NOT_MODELLED
+    when the library is not installed. A token holding whitespace is given as the library is given it:
+    joined with spaces (sacreBLEU then splits it), so that cause is modelled like any other input."""
+    def answer(payload: dict) -> dict | None:
         try:
-            return model(payload)
+            found = model(payload)
         except ImportError:
-            return {}
+            return NOT_MODELLED
+        if found is not None and "decimals" in payload:
+            digits = int(payload["decimals"])
+            found = {key: round_to_fixed(value, digits) if key in ROUNDED else value for key, value in found.items()}
+        return found
 
     answer.__doc__ = model.__doc__
     return answer
+
+
+ROUNDED = ("bleu", "brevity_penalty")  # the fields ``decimals`` rounds
+
+
+def nltk_corpus_bleu_score(payload: dict) -> tuple[float, int]:
+    """corpus_bleu with uniform weights 1/N and its default (method0) smoothing; and its warnings."""
+    from nltk.translate.bleu_score import corpus_bleu
+
+    n = max_order(payload)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        score = corpus_bleu(payload["references"], payload["hypotheses"], weights=(1 / n,) * n)
+    return score, len(caught)
 
 
 # --- conditions on BLEU inputs --------------------------------------------------------
@@ -258,3 +281,38 @@ def empty_hypothesis_and_reference(payload: dict) -> bool:
 def hypothesis_shorter_than_max_order(payload: dict) -> bool:
     """The hypothesis (possibly empty) has fewer than max_order tokens: it has no n-grams of the highest orders."""
     return len(payload["hypothesis"]) < max_order(payload)
+
+
+# --- sacreBLEU's percent scale and the output_schema -------------------------------------------------------
+
+
+def bleu_schema(tool) -> dict:
+    """The output_schema property of bleu (its bounds: 0..1)."""
+    return tool.contract.output_schema["properties"]["bleu"]
+
+
+def every_ngram_matched(payload: dict) -> bool:
+    """Some order has n-grams and every order that has them is wholly matched (m_n = l_n > 0), or a token
+    holds whitespace (sacreBLEU's own statistics are then another input's): every precision sacreBLEU uses may
+    be 1, where its percent-scale arithmetic can land above 1."""
+    if whitespace_token(payload):
+        return True
+    if "hypothesis" in payload:
+        statistics = sentence_statistics(payload)
+        matches, totals = statistics.matches, statistics.totals
+    else:
+        matches, totals = corpus_counts(payload)
+    return any(totals) and all(m == l for m, l in zip(matches, totals) if l)
+
+
+BLEU_ABOVE_ONE = dict(
+    libraries=("sacrebleu",),
+    out_of_bounds=True,
+    fields=("bleu within output_schema",),
+    what_differs="BLEU where every precision is 1 and the brevity penalty 1: 1.0000000000000004 (1 + 2^-51), above "
+                 "the output_schema's maximum 1",
+    mechanism="BLEU.compute_bleu scores on the percent scale: exp(sum of my_log(100 * m_n / l_n) / N) is "
+              "exp(ln 100) = 100.00000000000004 when every term is ln 100 (its double rounds up), and the "
+              "score / 100 a wrapper reports is then 1 + 2^-51 (the precisions and the brevity penalty are exact)",
+    clause="Scores are on the 0-1 scale",  # and the output_schema's bleu maximum 1
+)

@@ -42,14 +42,16 @@ def sacrebleu_lengths_and_bp(payload: dict) -> tuple[list[int], int, int, float]
     """BLEU._get_closest_ref_len(c_i, lengths) per segment, c, r, and BLEU.compute_bleu(...).bp of the sums.
 
     compute_bleu computes the brevity penalty from sys_len and ref_len before anything else; it is given
-    zero counts (its early return keeps that bp).
+    zero counts (its early return keeps that bp). Lengths go in as Python ints: a length written 4.0 is
+    the integer 4 (it formats them with :d, which a float fails).
     """
     from sacrebleu.metrics import BLEU
 
     metric = sacrebleu_bleu(DEFAULT_MAX_ORDER, "none", False)
-    closest = [metric._get_closest_ref_len(c, lengths)
-               for c, lengths in zip(payload["candidate_lengths"], payload["reference_lengths"])]
-    c, r = sum(payload["candidate_lengths"]), sum(closest)
+    candidates = [int(c) for c in payload["candidate_lengths"]]
+    closest = [metric._get_closest_ref_len(c, [int(n) for n in lengths])
+               for c, lengths in zip(candidates, payload["reference_lengths"])]
+    c, r = sum(candidates), sum(closest)
     zeros = [0] * DEFAULT_MAX_ORDER
     return closest, c, r, BLEU.compute_bleu(list(zeros), list(zeros), c, r).bp
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import warnings
 
-from conformance.crosscheck.adapters.bleu import (bleu_inputs, empty_candidate_and_reference, library_answer,
+from conformance.crosscheck.adapters.bleu import (BLEU_ABOVE_ONE, bleu_inputs, bleu_schema, every_ngram_matched,
+                                                  empty_candidate_and_reference, library_answer,
+                                                  nltk_corpus_bleu_score,
                                                   max_order, sacrebleu_bleu, sacrebleu_streams,
                                                   some_order_unmatched_with_ngrams,
                                                   some_order_without_ngrams_yet_unigram_match,
                                                   some_zero_match_order_yet_unigram_match, unsplittable)
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import Agreement, Check, Divergence
+from oracle.bleu_corpus_compute import TOOL
 
 INPUTS = bleu_inputs()
 
@@ -25,8 +28,6 @@ def sacrebleu_corpus_score(payload: dict, smooth_method: str, effective_order: b
 def sacrebleu_corpus_output(smooth_method: str, effective_order: bool = False):
     """sacreBLEU's brevity penalty and score (on the contract's 0-1 scale), as a partial output."""
     def output(payload: dict) -> dict:
-        if unsplittable(payload):
-            return {}
         score = sacrebleu_corpus_score(payload, smooth_method, effective_order)
         return {"brevity_penalty": score.bp, "bleu": score.score / 100}
 
@@ -47,6 +48,7 @@ def sacrebleu_corpus(smooth_method: str, effective_order: bool = False):
         comparison.close("brevity_penalty", expected["brevity_penalty"], score.bp)
         # sacreBLEU reports on the 0-100 scale ("multiply by 100 for the sacreBLEU percentage scale")
         comparison.close("bleu * 100", 100 * expected["bleu"], score.score)
+        comparison.within("bleu within output_schema", score.score / 100, bleu_schema(TOOL))
         return comparison
 
     return compare
@@ -64,18 +66,8 @@ def sacrebleu_sentence(payload: dict, expected: dict) -> Comparison:
     comparison = Comparison()
     comparison.close("brevity_penalty", expected["brevity_penalty"], score.bp)
     comparison.close("bleu * 100", 100 * expected["bleu"], score.score)
+    comparison.within("bleu within output_schema", score.score / 100, bleu_schema(TOOL))
     return comparison
-
-
-def nltk_corpus_bleu_score(payload: dict) -> tuple[float, int]:
-    """corpus_bleu with uniform weights 1/N and its default (method0) smoothing; and its warnings."""
-    from nltk.translate.bleu_score import corpus_bleu
-
-    n = max_order(payload)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        score = corpus_bleu(payload["references"], payload["hypotheses"], weights=(1 / n,) * n)
-    return score, len(caught)
 
 
 @library_answer
@@ -176,6 +168,14 @@ DIVERGENCES = [
         clause="it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0 (including l_n = 0)",
         applies=some_zero_match_order_yet_unigram_match,
         library_output=nltk_corpus_bleu_output,
+    ),
+    Divergence(
+        id="sacrebleu-bleu-above-one",
+        checks=("sacrebleu/corpus_score:smooth=none", "sacrebleu/corpus_score:smooth=exp",
+                "sacrebleu/corpus_score:effective_order", "sacrebleu/sentence_score"),
+        applies=every_ngram_matched,
+        library_output=sacrebleu_corpus_output("none"),
+        **BLEU_ABOVE_ONE,
     ),
 ]
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from conformance.crosscheck.adapters.bleu import (bleu_inputs, library_answer, max_order, sacrebleu_bleu,
+from conformance.crosscheck.adapters.bleu import (bleu_inputs, library_answer, max_order, nltk_corpus_bleu_score,
+                                                  sacrebleu_bleu,
                                                   sacrebleu_streams, some_segment_shorter_than_max_order,
                                                   unsplittable)
 from conformance.crosscheck.comparison import Comparison
@@ -64,10 +65,14 @@ def nltk_precisions(payload: dict) -> list[list]:
 
 @library_answer
 def nltk_totals_output(payload: dict) -> dict:
-    """NLTK's denominators as the totals of a partial output: per segment and summed over segments."""
+    """NLTK's answer where its denominators show: the totals summed over segments, per segment where the
+    input's detail lists segments, and corpus_bleu's score (made from those totals) for the tools that have
+    one (a field the tool's output lacks is never compared)."""
     per_segment = [[fraction.denominator for fraction in row] for row in nltk_precisions(payload)]
-    return {"totals": [sum(column) for column in zip(*per_segment)],
-            "segments": [{"totals": row} for row in per_segment]}
+    answer = {"totals": [sum(column) for column in zip(*per_segment)], "bleu": nltk_corpus_bleu_score(payload)[0]}
+    if payload.get("detail", "totals") != "totals":
+        answer["segments"] = [{"totals": row} for row in per_segment]
+    return answer
 
 
 def nltk_modified_precision(payload: dict, expected: dict) -> Comparison:

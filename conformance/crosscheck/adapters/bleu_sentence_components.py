@@ -3,7 +3,8 @@ closest_ref_length, on one segment."""
 
 from __future__ import annotations
 
-from conformance.crosscheck.adapters.bleu import (hypothesis_shorter_than_max_order, max_order, sacrebleu_bleu,
+from conformance.crosscheck.adapters.bleu import (hypothesis_shorter_than_max_order, library_answer, max_order,
+                                                  sacrebleu_bleu,
                                                   sacrebleu_segment, sentence_inputs, unsplittable)
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
@@ -42,6 +43,15 @@ def nltk_statistics(payload: dict, expected: dict) -> Comparison:
     return comparison
 
 
+@library_answer
+def nltk_totals_output(payload: dict) -> dict:
+    """NLTK's totals: modified_precision's denominators, max(1, l_n), per order."""
+    from nltk.translate.bleu_score import modified_precision
+
+    orders = range(1, max_order(payload) + 1)
+    return {"totals": [modified_precision(payload["references"], payload["hypothesis"], n).denominator for n in orders]}
+
+
 CHECKS = [
     Check("sacrebleu/statistics:sentence", "sacrebleu",
           "BLEU(tokenize='none')._extract_corpus_statistics([hypothesis], [[r] for r in references])",
@@ -55,7 +65,7 @@ DIVERGENCES = [
     Divergence(
         id="nltk-sentence-short-hypothesis-denominator",
         libraries=("nltk",),
-        checks=("nltk/modified_precision+closest_ref_length",),
+        checks=("nltk/modified_precision+closest_ref_length", "nltk/sentence_bleu:smoothed"),
         fields=("totals",),
         what_differs="the n-gram total of an order the hypothesis is too short for: 1 instead of 0",
         mechanism="modified_precision returns Fraction(numerator, max(1, count), _normalize=False): an order "
@@ -64,6 +74,7 @@ DIVERGENCES = [
         clause="totals[n-1] is max(0, len - n + 1) for a hypothesis of len tokens (section 2.1.1); a hypothesis "
                "shorter than n gives 0 to both",
         applies=hypothesis_shorter_than_max_order,
+        library_output=nltk_totals_output,
     ),
 ]
 

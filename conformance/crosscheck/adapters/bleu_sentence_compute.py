@@ -7,12 +7,14 @@ import warnings
 
 from hypothesis import strategies as st
 
-from conformance.crosscheck.adapters.bleu import (empty_hypothesis_and_reference, library_answer, max_order,
+from conformance.crosscheck.adapters.bleu import (BLEU_ABOVE_ONE, bleu_schema, every_ngram_matched,
+                                                  empty_hypothesis_and_reference, library_answer, max_order,
                                                   sacrebleu_bleu, sacrebleu_quiet, sacrebleu_segment,
                                                   sentence_inputs, sentence_statistics, unsplittable)
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
 from oracle.bleu_score import SMOOTHING_METHODS
+from oracle.bleu_sentence_compute import TOOL
 
 # the contract names its methods' counterparts: "sacreBLEU "floor"" with epsilon 0.1, ""add-k" with k = 1",
 # ""exp""; "NLTK method1", "method2", "method3"; "none" is sacreBLEU's 'none' and NLTK's method0
@@ -39,6 +41,7 @@ def score_comparison(expected: dict, score) -> Comparison:
     comparison.close("brevity_penalty", expected["brevity_penalty"], score.bp)
     # "multiply by 100 for the sacreBLEU percentage scale"
     comparison.close("bleu * 100", 100 * expected["bleu"], score.score)
+    comparison.within("bleu within output_schema", score.score / 100, bleu_schema(TOOL))
     return comparison
 
 
@@ -69,8 +72,6 @@ def sacrebleu_score(payload: dict):
 @library_answer
 def sacrebleu_output(payload: dict) -> dict:
     """sacreBLEU's sentence_score as a partial output: counts, totals, brevity penalty, score on 0-1."""
-    if unsplittable(payload):
-        return {}
     score = sacrebleu_score(payload)
     return {"matches": list(score.counts), "totals": list(score.totals), "brevity_penalty": score.bp,
             "bleu": score.score / 100}
@@ -94,7 +95,7 @@ def nltk_sentence_bleu(payload: dict, expected: dict) -> Comparison:
     NLTK has no effective order: the input's effective_order is the contract's alone (the catalogue says
     where it changes the score).
     """
-    from nltk.translate.bleu_score import brevity_penalty, closest_ref_length
+    from nltk.translate.bleu_score import brevity_penalty, closest_ref_length, modified_precision
 
     method = NLTK_SMOOTHING[payload["smoothing"]]
     hypothesis, references = payload["hypothesis"], payload["references"]
@@ -104,6 +105,10 @@ def nltk_sentence_bleu(payload: dict, expected: dict) -> Comparison:
     r = closest_ref_length(references, c)
     comparison.close("brevity_penalty", expected["brevity_penalty"], brevity_penalty(r, c))
     comparison.close("bleu", expected["bleu"], score)
+    # the denominators sentence_bleu divides by (modified_precision's, as the contract's totals)
+    orders = range(1, max_order(payload) + 1)
+    comparison.exact("totals", expected["totals"], [modified_precision(references, hypothesis, n).denominator
+                                                    for n in orders])
     comparison.library["smoothing_function"] = method
     # method0 warns for each zero precision it replaces: shown, not compared
     comparison.library["warnings"] = warned
@@ -248,6 +253,13 @@ DIVERGENCES = [
         clause="\"none\" gives p_n = m_n / l_n ... and with \"none\" when some m_n = 0 for n <= N'",
         applies=unsmoothed_zero_precision,
         library_output=nltk_output,
+    ),
+    Divergence(
+        id="sacrebleu-sentence-bleu-above-one",
+        checks=SACREBLEU_CHECKS,
+        applies=every_ngram_matched,
+        library_output=sacrebleu_output,
+        **BLEU_ABOVE_ONE,
     ),
 ]
 

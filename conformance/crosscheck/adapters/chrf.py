@@ -201,3 +201,53 @@ def sacrebleu_scores(tool, metric, payload: dict, expected: dict, per_segment=No
         if per_segment is not None:
             per_segment(comparison, i, hypothesis, reference)
     return comparison
+
+
+# --- the libraries' answers, as the chrF tools write them (Divergence.library_output) ---------------------
+# Scores are floats on the 0..100 scale: a six-decimal score of a target agrees with one within half a step
+# (catalogue.agrees). Rows are partial: hypothesis_ngrams, reference_ngrams and matches per order.
+
+
+def row_dicts(statistics: list[chrf.OrderStatistics]) -> list[dict]:
+    return [{"hypothesis_ngrams": s.hypothesis, "reference_ngrams": s.reference, "matches": s.matches}
+            for s in statistics]
+
+
+def rule_score(statistics: list[chrf.OrderStatistics], payload: dict) -> float:
+    """The contract's rule (F over the averaged P and R of the effective orders) on some rows, 0..100."""
+    return float(100 * chrf.f_score(statistics, int(payload.get("beta", 2))))
+
+
+def sacrebleu_corpus_chrf(payload: dict, char_order: int, word_order: int, whitespace: bool = False) -> float:
+    """CHRF(...).corpus_score of the input (sacreBLEU's corpus sums), 0..100."""
+    metric = sacrebleu_chrf(char_order, word_order, int(payload.get("beta", 2)), payload.get("lowercase", False),
+                            whitespace)
+    return metric.corpus_score(payload["hypotheses"], [payload["references"]]).score
+
+
+def nltk_chrf_scores(payload: dict, char_order: int, whitespace: bool = False) -> tuple[float, list[float]]:
+    """corpus_chrf and each segment's sentence_chrf (orders 1..char_order, the input's beta, whitespace
+    ignored unless kept, texts lowercased first where asked: NLTK has no option), 0..100."""
+    from nltk.translate.chrf_score import corpus_chrf, sentence_chrf
+
+    options = {"min_len": 1, "max_len": char_order, "beta": int(payload.get("beta", 2)),
+               "ignore_whitespace": not whitespace}
+    hypotheses = [cased(payload, h) for h in payload["hypotheses"]]
+    references = [cased(payload, r) for r in payload["references"]]
+    return (100 * corpus_chrf(references, hypotheses, **options),
+            [100 * sentence_chrf(r, h, **options) for h, r in zip(hypotheses, references)])
+
+
+def nltk_whitespace_statistics(payload: dict, char_order: int, word_order: int,
+                               whitespace: bool = False) -> list[list[chrf.OrderStatistics]]:
+    """The contract's rows of every segment with character n-grams taken as NLTK's _preprocess leaves the
+    text (U+001C-U+001F kept): the whitespace-set mechanism alone, written out; word rows as the contract's."""
+    from nltk.translate.chrf_score import _preprocess
+
+    rows = []
+    for h, r in zip(payload["hypotheses"], payload["references"]):
+        h, r = cased(payload, h), cased(payload, r)
+        characters = chrf.segment_statistics(_preprocess(h, not whitespace), _preprocess(r, not whitespace),
+                                             char_order, 0, whitespace=True)
+        rows.append(characters + (chrf.segment_statistics(h, r, 0, word_order) if word_order else []))
+    return rows

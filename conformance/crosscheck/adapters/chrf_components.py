@@ -12,11 +12,15 @@ from fractions import Fraction
 from hypothesis import strategies as st
 
 from conformance.crosscheck.adapters import chrf as chrf_adapters
-from conformance.crosscheck.adapters.chrf import (cased, corpus_order_missing_from_a_reference,
-                                                  outside_nltk_agreement, reference_lacks_an_order_hypothesis_has,
-                                                  related_chrf_inputs, text_with_information_separator)
+from conformance.crosscheck.adapters.bleu import library_answer
+from conformance.crosscheck.adapters.chrf import (cased, corpus_order_missing_from_a_reference, nltk_chrf_scores,
+                                                  nltk_whitespace_statistics, outside_nltk_agreement,
+                                                  reference_lacks_an_order_hypothesis_has, related_chrf_inputs,
+                                                  row_dicts, rule_score, sacrebleu_corpus_chrf,
+                                                  text_with_information_separator)
 from conformance.crosscheck.comparison import Comparison, not_comparable
-from conformance.crosscheck.model import Agreement, Check, Divergence
+from conformance.crosscheck.model import NOT_MODELLED, Agreement, Check, Divergence
+from oracle import chrf
 from oracle.chrf_components import DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER, TOOL, orders
 
 
@@ -177,11 +181,54 @@ def separator_with_whitespace_removed(payload: dict) -> bool:
 
 
 def outside_the_common_domain(payload: dict) -> bool:
-    """Some segment's hypothesis differs from its reference (after lowercasing, whitespace as the input says) or
-    has fewer code points than char_order; unless one segment is scored on character unigrams alone and has a
-    match (there NLTK's one F is the contract's F)."""
+    """Word orders are asked for (NLTK's chrF has none), or some segment's hypothesis differs from its reference
+    (after lowercasing, whitespace as the input says) or has fewer code points than char_order; unless one
+    segment is scored on character unigrams alone and has a match (there NLTK's one F is the contract's F)."""
+    char_order, word_order, whitespace = options(payload)
+    return bool(word_order) or outside_nltk_agreement(payload, char_order, whitespace)
+
+
+@library_answer
+def sacrebleu_rows_output(payload: dict) -> dict:
+    """CHRF._extract_corpus_statistics' rows per segment and summed (what corpus_score sums)."""
+    from sacrebleu.utils import sum_of_lists
+
+    char_order, word_order, whitespace = options(payload)
+    metric = chrf_adapters.sacrebleu_chrf(char_order, word_order, int(payload.get("beta", 2)),
+                                          payload.get("lowercase", False), whitespace)
+    flat = metric._extract_corpus_statistics(payload["hypotheses"], [payload["references"]])
+
+    def rows(values: list[int]) -> list[dict]:
+        return [{"hypothesis_ngrams": values[k], "reference_ngrams": values[k + 1], "matches": values[k + 2]}
+                for k in range(0, len(values), 3)]
+
+    return {"statistics": rows(sum_of_lists(flat)), "segments": [{"statistics": rows(values)} for values in flat]}
+
+
+@library_answer
+def sacrebleu_score_output(payload: dict) -> dict:
+    """sacreBLEU's corpus score (its corpus sums)."""
+    return {"score": sacrebleu_corpus_chrf(payload, *options(payload))}
+
+
+@library_answer
+def nltk_whitespace_output(payload: dict) -> dict:
+    """The contract's rows and scores with character n-grams over what NLTK's whitespace removal leaves."""
+    per_segment = nltk_whitespace_statistics(payload, *options(payload))
+    corpus = chrf.corpus_statistics(per_segment)
+    return {"statistics": row_dicts(corpus), "score": rule_score(corpus, payload),
+            "segments": [{"statistics": row_dicts(rows), "score": rule_score(rows, payload)} for rows in per_segment]}
+
+
+@library_answer
+def nltk_output(payload: dict) -> dict | None:
+    """NLTK's corpus_chrf and sentence_chrf over character orders 1..char_order (it has no word n-grams, and
+    no answer at all for char_order 0)."""
     char_order, _, whitespace = options(payload)
-    return outside_nltk_agreement(payload, char_order, whitespace)
+    if not char_order:
+        return NOT_MODELLED
+    score, segments = nltk_chrf_scores(payload, char_order, whitespace)
+    return {"score": score, "segments": [{"score": segment} for segment in segments]}
 
 
 CHECKS = [
@@ -212,6 +259,7 @@ DIVERGENCES = [
                   "order whose reference Counter is empty reports no hypothesis n-grams (as Popovic's chrF++.py)",
         clause="hypothesis_ngrams counts every hypothesis n-gram, also of an order the segment's reference lacks",
         applies=segment_reference_lacks_an_order,
+        library_output=sacrebleu_rows_output,
     ),
     Divergence(
         id="sacrebleu-chrf-orders-drops-unmatched-orders",
@@ -225,12 +273,13 @@ DIVERGENCES = [
                   "segment alone the order is not effective either way",
         clause="score applies the rule above to the summed rows",
         applies=orders_missing_from_a_reference,
+        library_output=sacrebleu_score_output,
     ),
     Divergence(
         id="nltk-chrf-orders-whitespace-set",
         libraries=("nltk",),
         checks=("nltk/chrf_statistics:orders", "nltk/corpus_chrf:orders"),
-        fields=("segments[[]*[]].*", "score / 100"),
+        fields=("segments[[]*[]].*", "statistics.*", "score / 100"),
         what_differs="character n-grams of a text holding U+001C-U+001F with whitespace false: NLTK keeps them "
                      "as characters",
         mechanism="chrf_score._preprocess(text, ignore_whitespace=True) removes nltk.redos.sub(r'\\s+', ...) "
@@ -238,6 +287,7 @@ DIVERGENCES = [
                   "ignore_whitespace=False it keeps the text whole, as the contract's whitespace true",
         clause="every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
         applies=separator_with_whitespace_removed,
+        library_output=nltk_whitespace_output,
     ),
     Divergence(
         id="nltk-chrf-orders-definition",
@@ -254,6 +304,7 @@ DIVERGENCES = [
                "of character orders 1..char_order and word orders 1..word_order arithmetically averaged together "
                "... score applies the rule above to the summed rows",
         applies=outside_the_common_domain,
+        library_output=nltk_output,
     ),
 ]
 

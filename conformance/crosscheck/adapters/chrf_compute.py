@@ -5,8 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from conformance.crosscheck.adapters import chrf as chrf_adapters
-from conformance.crosscheck.adapters.chrf import (cased, outside_nltk_agreement, related_chrf_inputs,
-                                                  segment_order_missing_from_reference,
+from conformance.crosscheck.adapters.bleu import library_answer
+from conformance.crosscheck.adapters.chrf import (cased, nltk_chrf_scores, nltk_whitespace_statistics,
+                                                  outside_nltk_agreement, related_chrf_inputs, rule_score,
+                                                  sacrebleu_corpus_chrf, segment_order_missing_from_reference,
                                                   text_with_information_separator)
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
@@ -94,6 +96,27 @@ def not_identical_long_segments(payload: dict) -> bool:
     return outside_nltk_agreement(payload, CHAR_ORDER)
 
 
+@library_answer
+def sacrebleu_output(payload: dict) -> dict:
+    """sacreBLEU's corpus score (its corpus sums)."""
+    return {"score": sacrebleu_corpus_chrf(payload, CHAR_ORDER, WORD_ORDER)}
+
+
+@library_answer
+def nltk_whitespace_output(payload: dict) -> dict:
+    """The contract's scores over the characters NLTK's whitespace removal leaves."""
+    per_segment = nltk_whitespace_statistics(payload, CHAR_ORDER, WORD_ORDER)
+    return {"score": rule_score(chrf.corpus_statistics(per_segment), payload),
+            "segment_scores": [rule_score(rows, payload) for rows in per_segment]}
+
+
+@library_answer
+def nltk_output(payload: dict) -> dict:
+    """NLTK's corpus_chrf and sentence_chrf."""
+    score, segments = nltk_chrf_scores(payload, CHAR_ORDER)
+    return {"score": score, "segment_scores": segments}
+
+
 CHECKS = [
     Check("sacrebleu/chrf:chrf6", "sacrebleu",
           "CHRF(beta=beta, lowercase=lowercase).corpus_score / sentence_score", sacrebleu_chrf_scores),
@@ -118,6 +141,7 @@ DIVERGENCES = [
                   "those hypothesis n-grams, raising the corpus precision of that order",
         clause="the sums count every hypothesis n-gram, also of an order the segment's reference lacks",
         applies=orders_missing_from_a_reference,
+        library_output=sacrebleu_output,
     ),
     Divergence(
         id="nltk-chrf6-whitespace-set",
@@ -130,6 +154,7 @@ DIVERGENCES = [
                   "separators U+001C-U+001F (checked over every code point: the only difference from the list)",
         clause="every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
         applies=text_with_information_separator,
+        library_output=nltk_whitespace_output,
     ),
     Divergence(
         id="nltk-chrf6-definition",
@@ -145,6 +170,7 @@ DIVERGENCES = [
         clause="chrP and chrR are the precisions and recalls of character n-grams n = 1..6 arithmetically averaged "
                "... Corpus score sums per-order counts over all segments",
         applies=not_identical_long_segments,
+        library_output=nltk_output,
     ),
 ]
 

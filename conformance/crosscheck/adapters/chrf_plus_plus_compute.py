@@ -5,7 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from conformance.crosscheck.adapters import chrf as chrf_adapters
-from conformance.crosscheck.adapters.chrf import (cased, chrf_inputs, segment_order_missing_from_reference,
+from conformance.crosscheck.adapters.bleu import library_answer
+from conformance.crosscheck.adapters.chrf import (cased, chrf_inputs, nltk_chrf_scores, nltk_whitespace_statistics,
+                                                  rule_score, sacrebleu_corpus_chrf,
+                                                  segment_order_missing_from_reference,
                                                   text_with_information_separator)
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
@@ -84,6 +87,25 @@ def orders_missing_from_a_reference(payload: dict) -> bool:
     return segment_order_missing_from_reference(payload, CHAR_ORDER, WORD_ORDER)
 
 
+@library_answer
+def sacrebleu_output(payload: dict) -> dict:
+    """sacreBLEU's corpus chrF++ score (its corpus sums)."""
+    return {"score": sacrebleu_corpus_chrf(payload, CHAR_ORDER, WORD_ORDER)}
+
+
+@library_answer
+def nltk_whitespace_output(payload: dict) -> dict:
+    """The contract's corpus score with character n-grams over what NLTK's whitespace removal leaves."""
+    return {"score": rule_score(chrf.corpus_statistics(nltk_whitespace_statistics(payload, CHAR_ORDER, WORD_ORDER)),
+                                payload)}
+
+
+@library_answer
+def nltk_output(payload: dict) -> dict:
+    """NLTK's corpus_chrf (character n-grams only: it has no word n-grams)."""
+    return {"score": nltk_chrf_scores(payload, CHAR_ORDER)[0]}
+
+
 CHECKS = [
     Check("sacrebleu/chrf++", "sacrebleu",
           "CHRF(word_order=2, beta=beta, lowercase=lowercase).corpus_score / sentence_score / _remove_punctuation",
@@ -108,6 +130,7 @@ DIVERGENCES = [
                   "the corpus precision (as in Popovic's chrF++.py)",
         clause="Corpus score sums per-order counts over all segments",
         applies=orders_missing_from_a_reference,
+        library_output=sacrebleu_output,
     ),
     Divergence(
         id="nltk-chrf-whitespace-set",
@@ -120,6 +143,7 @@ DIVERGENCES = [
                   "separators U+001C-U+001F (Python's str.isspace and the contract include them)",
         clause="every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
         applies=text_with_information_separator,
+        library_output=nltk_whitespace_output,
     ),
     Divergence(
         id="nltk-chrf-definition",
@@ -135,6 +159,7 @@ DIVERGENCES = [
         clause="character n-grams n = 1..6 and word n-grams n = 1..2 arithmetically averaged together ... Corpus "
                "score sums per-order counts over all segments",
         applies=not_identical_long_segments,
+        library_output=nltk_output,
     ),
 ]
 
