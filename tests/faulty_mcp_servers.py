@@ -10,6 +10,9 @@ with the oracle; each faulty one breaks one thing:
     json_responses     both, in JSON responses instead of server-sent events (correct)
     bare_result        structuredContent is the output itself, without {"result": ...}
     error_without_body isError true with the text "something went wrong"
+    sdk_refusal        declares ``input`` an object, as a TypeScript SDK server does with zod, and
+                       refuses any other input as that SDK does: isError with plain text (correct)
+    busy_once          the first call answered HTTP 503 with Retry-After: 1, then correct
     jsonrpc_error      every call answered with a JSON-RPC error (-32603)
     hang_after_3       the fourth and later calls never answer
     http_500           every call answered with an HTTP 500 (a crashed backend behind a proxy)
@@ -41,6 +44,12 @@ import oracle
 
 SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}, "version": {"type": "string"}, "input": {}},
           "required": ["id", "version", "input"]}
+# What the TypeScript SDK (1.x) lists for zod's {id: z.string(), version: z.string(), input: z.record(z.any())}
+OBJECT_INPUT_SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}, "version": {"type": "string"},
+                                                        "input": {"type": "object", "additionalProperties": {}}},
+                       "required": ["id", "version", "input"], "additionalProperties": False,
+                       "$schema": "http://json-schema.org/draft-07/schema#"}
+SDK_REFUSAL = "MCP error -32602: Input validation error: Invalid arguments for tool execute: Expected object, received "
 
 
 def envelope(arguments: dict) -> tuple[dict, bool]:
@@ -63,6 +72,10 @@ def answer(behaviour: str, arguments: dict, calls: int) -> types.CallToolResult:
         return types.CallToolResult(content=[], structured_content=body, is_error=is_error)
     if behaviour == "bare_result":
         return types.CallToolResult(content=[], structured_content=body.get("result", body), is_error=is_error)
+    if behaviour == "sdk_refusal" and not isinstance(arguments.get("input"), dict):
+        received = "null" if arguments.get("input") is None else type(arguments.get("input")).__name__
+        return types.CallToolResult(content=[types.TextContent(type="text", text=SDK_REFUSAL + received)],
+                                    is_error=True)
     if behaviour == "error_without_body":
         return types.CallToolResult(content=[types.TextContent(type="text", text="something went wrong")],
                                     is_error=True)
@@ -72,10 +85,11 @@ def answer(behaviour: str, arguments: dict, calls: int) -> types.CallToolResult:
 
 
 def build_app(behaviour: str) -> Starlette:
-    calls = {"tools/call": 0}
+    calls = {"tools/call": 0, "busy": 0}
 
     async def list_tools(ctx, params):
-        return types.ListToolsResult(tools=[types.Tool(name="execute", input_schema=SCHEMA)])
+        schema = OBJECT_INPUT_SCHEMA if behaviour == "sdk_refusal" else SCHEMA
+        return types.ListToolsResult(tools=[types.Tool(name="execute", input_schema=schema)])
 
     async def call_tool(ctx, params):
         calls["tools/call"] += 1
@@ -91,7 +105,7 @@ def build_app(behaviour: str) -> Starlette:
     mcp_app = StreamableHTTPASGIApp(manager)
 
     async def endpoint(scope, receive, send):
-        if behaviour in ("http_500", "http_envelope") and scope["method"] == "POST":
+        if behaviour in ("http_500", "http_envelope", "busy_once") and scope["method"] == "POST":
             body = b""
             while True:  # read the request first, to answer tools/call only
                 message = await receive()
@@ -100,7 +114,10 @@ def build_app(behaviour: str) -> Starlette:
                     break
             if b'"tools/call"' in body and behaviour == "http_500":
                 return await Response("upstream crashed", status_code=500)(scope, receive, send)
-            if b'"tools/call"' in body:
+            if b'"tools/call"' in body and behaviour == "busy_once" and not calls["busy"]:
+                calls["busy"] = 1
+                return await Response("busy", status_code=503, headers={"Retry-After": "1"})(scope, receive, send)
+            if b'"tools/call"' in body and behaviour == "http_envelope":
                 arguments = json.loads(body)["params"]["arguments"]
                 return await Response(json.dumps(envelope(arguments)[0]), media_type="application/json")(
                     scope, receive, send)
