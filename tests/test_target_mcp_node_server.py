@@ -8,9 +8,9 @@ transport) and answers with the oracle behind the line protocol, so each variant
 
 Variants: ``input`` declared an object or any value; the envelope as structuredContent and text,
 or text only; answers as server-sent events or JSON bodies; stateless or with sessions. The
-default run judges two (one tool's examples and validation fixtures, in parallel); the whole matrix, every tool at the quick profile,
-runs with ``-m slow``. Skipped when Node or the SDK is missing (``npm install --prefix
-tools/mcp_node_server``).
+default run judges two (one tool's examples and validation fixtures, in parallel); the whole
+matrix, every tool at the quick profile, runs with ``-m slow``. Skipped when Node or the SDK is
+missing (``npm install --prefix tools/mcp_node_server``).
 """
 
 from __future__ import annotations
