@@ -12,6 +12,8 @@ with the oracle; each faulty one breaks one thing:
     error_without_body isError true with the text "something went wrong"
     sdk_refusal        declares ``input`` an object, as a TypeScript SDK server does with zod, and
                        refuses any other input as that SDK does: isError with plain text (correct)
+    narrow_schema      the same, but its schema allows ``input`` two keys at most: it refuses valid
+                       inputs with three (a declared schema narrower than the contract's)
     busy_once          the first call answered HTTP 503 with Retry-After: 1, then correct
     jsonrpc_error      every call answered with a JSON-RPC error (-32603)
     hang_after_3       the fourth and later calls never answer
@@ -31,6 +33,7 @@ import time
 from typing import Iterator
 
 import anyio
+import jsonschema
 import mcp_types as types
 import uvicorn
 from mcp.server import Server
@@ -49,7 +52,10 @@ OBJECT_INPUT_SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}
                                                         "input": {"type": "object", "additionalProperties": {}}},
                        "required": ["id", "version", "input"], "additionalProperties": False,
                        "$schema": "http://json-schema.org/draft-07/schema#"}
-SDK_REFUSAL = "MCP error -32602: Input validation error: Invalid arguments for tool execute: Expected object, received "
+NARROW_INPUT_SCHEMA = {**OBJECT_INPUT_SCHEMA, "properties": {**OBJECT_INPUT_SCHEMA["properties"],
+                                                              "input": {"type": "object", "maxProperties": 2}}}
+DECLARED = {"sdk_refusal": OBJECT_INPUT_SCHEMA, "narrow_schema": NARROW_INPUT_SCHEMA}
+SDK_REFUSAL = "MCP error -32602: Input validation error: Invalid arguments for tool execute: "
 
 
 def envelope(arguments: dict) -> tuple[dict, bool]:
@@ -72,10 +78,11 @@ def answer(behaviour: str, arguments: dict, calls: int) -> types.CallToolResult:
         return types.CallToolResult(content=[], structured_content=body, is_error=is_error)
     if behaviour == "bare_result":
         return types.CallToolResult(content=[], structured_content=body.get("result", body), is_error=is_error)
-    if behaviour == "sdk_refusal" and not isinstance(arguments.get("input"), dict):
-        received = "null" if arguments.get("input") is None else type(arguments.get("input")).__name__
-        return types.CallToolResult(content=[types.TextContent(type="text", text=SDK_REFUSAL + received)],
-                                    is_error=True)
+    if behaviour in DECLARED:  # the SDK's check before the tool runs (zod there, jsonschema here)
+        error = jsonschema.exceptions.best_match(jsonschema.Draft7Validator(DECLARED[behaviour]).iter_errors(arguments))
+        if error is not None:
+            return types.CallToolResult(content=[types.TextContent(type="text", text=SDK_REFUSAL + error.message)],
+                                        is_error=True)
     if behaviour == "error_without_body":
         return types.CallToolResult(content=[types.TextContent(type="text", text="something went wrong")],
                                     is_error=True)
@@ -88,7 +95,7 @@ def build_app(behaviour: str) -> Starlette:
     calls = {"tools/call": 0, "busy": 0}
 
     async def list_tools(ctx, params):
-        schema = OBJECT_INPUT_SCHEMA if behaviour == "sdk_refusal" else SCHEMA
+        schema = DECLARED.get(behaviour, SCHEMA)
         return types.ListToolsResult(tools=[types.Tool(name="execute", input_schema=schema)])
 
     async def call_tool(ctx, params):

@@ -93,7 +93,7 @@ def test_a_schema_that_cannot_be_evaluated_decides_nothing():
 def test_is_error_without_a_body_to_arguments_breaking_the_schema_is_a_refusal(result):
     response = answered(result, OBJECT_SCHEMA, [1])
     assert (response.kind, response.error_code, response.refused_by) == ("rejection", None, REFUSED_BY)
-    assert response.detail.startswith(f"refused by {REFUSED_BY} (at input:"), response.detail
+    assert response.detail.startswith(f'refused by {REFUSED_BY} (at input, "type": "object")'), response.detail
     assert response.raw
 
 
@@ -147,7 +147,7 @@ def test_a_refusal_satisfies_a_case_expecting_a_rejection_and_says_who_refused(c
 def test_a_refusal_of_a_valid_input_is_a_failure_showing_the_text():
     verdict = judged(example()["input"], Expectation("output"), REFUSAL)
     assert verdict.outcome == "failed"
-    assert "refused before the tool ran" in verdict.message and SDK_TEXT in verdict.message
+    assert "refused an input the contract accepts" in verdict.message and SDK_TEXT in verdict.message
     assert verdict.mismatch.expected == example()["output"]
 
 
@@ -192,6 +192,24 @@ def test_a_server_refusing_like_the_typescript_sdk_is_conformant(tmp_path, capfd
                if (result["response"] or {}).get("refused_by")}
     assert set(refused) == {"input-an-array", "input-a-string", "input-null"}  # the fixtures not an object
     assert all(result["outcome"] == "passed" and REFUSED_BY in result["message"] for result in refused.values())
+
+
+def test_a_valid_input_refused_by_a_narrow_schema_is_a_failure_every_report_explains(tmp_path, capfd):
+    with mcp_server("narrow_schema") as url:  # input declared with two keys at most
+        code = main(["run", "--target", "mcp+" + url, "--tools", BREVITY, "--fixtures-only", "-k", "examples",
+                     "--report-dir", str(tmp_path)])
+    out, err = capfd.readouterr()
+    assert code == 1, out[-3000:] + err[-3000:]
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    failed = [result for result in report["results"] if result["outcome"] == "failed"]
+    assert failed and all(len(result["case"]["input"]) > 2 and result["response"]["refused_by"] == REFUSED_BY
+                          for result in failed)
+    assert report["totals"]["errored"] == 0
+    said = "has too many properties"  # jsonschema's words for maxProperties, sent back by the server
+    assert all(said in result["message"] and '"maxProperties": 2' in result["message"] for result in failed)
+    for text in (out, (tmp_path / "report.md").read_text(encoding="utf-8"),
+                 (tmp_path / "report.html").read_text(encoding="utf-8")):
+        assert f"refused by {REFUSED_BY}" in text.replace("&#x27;", "'") and said in text
 
 
 def test_a_503_with_retry_after_waits_that_long_before_the_retry():

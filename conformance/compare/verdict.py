@@ -92,8 +92,8 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
         if response.refused_by:
             return Verdict(
                 "failed",
-                f"an input the contract accepts was refused before the tool ran ({response.refused_by} is narrower "
-                f"than the contract's input_schema): {_excerpt(response)}",
+                f"refused an input the contract accepts ({response.refused_by} is narrower than the contract's "
+                f"input_schema): {_excerpt(response)}",
                 Mismatch("", wanted, rejection_as_sent(response),
                          f"over-rejection: the contract requires an output, {response.refused_by} refused the input"),
             )

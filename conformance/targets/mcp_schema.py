@@ -17,6 +17,7 @@ fetched).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +36,7 @@ class DeclaredSchema:
     absent: str = ""
 
     def violation(self, arguments: Any) -> str | None:
-        """How ``arguments`` break the declared schema (a short sentence with the path), or None when
+        """How ``arguments`` break the declared schema (where, and the keyword they break), or None when
         they satisfy it, or no usable schema can tell."""
         if self.validator is None:
             return None
@@ -45,8 +46,12 @@ class DeclaredSchema:
             return None
         if error is None:
             return None
-        where = "/".join(str(part) for part in error.absolute_path)
-        return f"{'at ' + where if where else 'the arguments'}: {error.message[:MESSAGE_CHARS]}"
+        where = "/".join(str(part) for part in error.absolute_path) or "the top level"
+        try:
+            rule = json.dumps({error.validator: error.validator_value}, ensure_ascii=False)[1:-1]
+        except (TypeError, ValueError):
+            rule = str(error.validator)
+        return f"at {where[:MESSAGE_CHARS]}, {rule[:MESSAGE_CHARS]}"  # the keyword, not the value: it may be big
 
 
 def no_schema(why: str) -> DeclaredSchema:
