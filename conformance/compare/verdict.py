@@ -36,14 +36,15 @@ RAW_EXCERPT = 300
 
 
 def judge(case: Case, expected: Expected, response: TargetResponse) -> Verdict:
-    if response.kind == "malformed_rejection":
-        return _malformed_rejection(case, expected, response)
     if case.expect.kind == "error":
         return _check_rejection(case, expected, response)
     return _check_output(case, expected, response)
 
 
 def _check_rejection(case: Case, expected: Expected, response: TargetResponse) -> Verdict:
+    if response.kind == "malformed_rejection":
+        return _malformed_rejection({"error": {"code": case.expect.error_code or "any", "message": "..."}},
+                                    "rejected, but without the contract's error body", response)
     if response.kind == "rejection":
         wanted = case.expect.error_code
         got = response.error_code or None  # only an error body carries a code (A12)
@@ -85,6 +86,8 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
     else:
         return Verdict("errored", f"the case expects an output but every reading rejects its input: "
                                   f"{expected.oracle.error_message}")
+    if response.kind == "malformed_rejection":
+        return _malformed_rejection(wanted, "rejected a valid input, without the contract's error body", response)
     if response.kind == "rejection":
         rejecting = [b.reading for b in expected.readings if b.output is None]
         if rejecting:
@@ -117,14 +120,8 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
     return Verdict("failed", f"{first.pointer or 'output'}: {first.message}", first)
 
 
-def _malformed_rejection(case: Case, expected: Expected, response: TargetResponse) -> Verdict:
+def _malformed_rejection(wanted: Any, what: str, response: TargetResponse) -> Verdict:
     """A refusal in no form the contract's answers take: a failure, for an invalid input as for a valid one."""
-    if case.expect.kind == "error":
-        wanted: Any = {"error": {"code": case.expect.error_code or "any", "message": "..."}}
-        what = "rejected, but without the contract's error body"
-    else:
-        wanted = expected.oracle.output if expected.oracle.output is not None else (expected.other_outputs() or [None])[0]
-        what = "rejected a valid input, without the contract's error body"
     return Verdict("failed", f"{what}: {_excerpt(response)}",
                    Mismatch("", wanted, rejection_as_sent(response), f"{what}: {response.detail}"))
 

@@ -20,8 +20,8 @@ Classification (conformance.model.TargetResponse.kind):
                    that is not JSON or lacks the envelope, HTML, oversize, timeout,
                    refused, dropped connection
 
-Retries are urllib3's own (``Retry`` through requests' ``HTTPAdapter``), for failures of the
-transport only: a connection refused, reset or dropped before the answer's headers, no
+Retries are urllib3's own (``Retry`` through requests' ``HTTPAdapter``), under the policy the MCP
+target shares (targets.retry_policy), for failures of the transport only: a connection refused, reset or dropped before the answer's headers, no
 headers within the timeout, and 408/429/502/503/504. Re-sending a POST is safe here
 because every tool is a pure function of its input (the contracts define no state and no
 side effect), so ``execute`` is idempotent by contract. A well-formed answer, right or
