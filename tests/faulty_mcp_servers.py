@@ -14,6 +14,7 @@ with the oracle; each faulty one breaks one thing:
                        refuses any other input as that SDK does: isError with plain text (correct)
     narrow_schema      the same, but its schema allows ``input`` two keys at most: it refuses valid
                        inputs with three (a declared schema narrower than the contract's)
+    unlisted           sdk_refusal's answers, but tools/list fails (a JSON-RPC error)
     busy_once          the first call answered HTTP 503 with Retry-After: 1, then correct
     jsonrpc_error      every call answered with a JSON-RPC error (-32603)
     hang_after_3       the fourth and later calls never answer
@@ -54,7 +55,7 @@ OBJECT_INPUT_SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}
                        "$schema": "http://json-schema.org/draft-07/schema#"}
 NARROW_INPUT_SCHEMA = {**OBJECT_INPUT_SCHEMA, "properties": {**OBJECT_INPUT_SCHEMA["properties"],
                                                               "input": {"type": "object", "maxProperties": 2}}}
-DECLARED = {"sdk_refusal": OBJECT_INPUT_SCHEMA, "narrow_schema": NARROW_INPUT_SCHEMA}
+DECLARED = {"sdk_refusal": OBJECT_INPUT_SCHEMA, "narrow_schema": NARROW_INPUT_SCHEMA, "unlisted": OBJECT_INPUT_SCHEMA}
 SDK_REFUSAL = "MCP error -32602: Input validation error: Invalid arguments for tool execute: "
 
 
@@ -95,6 +96,8 @@ def build_app(behaviour: str) -> Starlette:
     calls = {"tools/call": 0, "busy": 0}
 
     async def list_tools(ctx, params):
+        if behaviour == "unlisted":
+            raise MCPError(-32603, "the tool list is unavailable")
         schema = DECLARED.get(behaviour, SCHEMA)
         return types.ListToolsResult(tools=[types.Tool(name="execute", input_schema=schema)])
 

@@ -197,6 +197,20 @@ def test_a_server_refusing_like_the_typescript_sdk_is_conformant(tmp_path, capfd
     assert all(result["outcome"] == "passed" and REFUSED_BY in result["message"] for result in refused.values())
 
 
+def test_a_server_that_cannot_list_its_tools_is_judged_without_a_declared_schema():
+    with mcp_server("unlisted") as url:
+        target = make_target("mcp+" + url, timeout=10)
+        try:
+            answers = [target.call(BLEU, V, payload) for payload in ([1], example()["input"])]
+        finally:
+            target.close()
+    refused, answer = answers
+    assert refused.kind == "malformed_rejection", refused.detail
+    assert "no usable input schema for execute (tools/list failed: " in refused.detail
+    assert "the tool list is unavailable" in refused.detail
+    assert (answer.kind, answer.result) == ("result", example()["output"]), answer.detail
+
+
 def test_a_valid_input_refused_by_a_narrow_schema_is_a_failure_every_report_explains(tmp_path, capfd):
     with mcp_server("narrow_schema") as url:  # input declared with two keys at most
         code = main(["run", "--target", "mcp+" + url, "--tools", BREVITY, "--fixtures-only", "-k", "examples",
