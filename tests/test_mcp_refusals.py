@@ -183,6 +183,7 @@ def test_a_malformed_rejection_does_not_count_towards_the_breaker():
 
 # --- against servers -----------------------------------------------------------------------------
 
+@pytest.mark.slow  # the default run judges the TypeScript SDK's own server (test_target_mcp_node_server.py)
 def test_a_server_refusing_like_the_typescript_sdk_is_conformant(tmp_path, capfd):
     # the Python stand-in of tools/mcp_node_server: input declared an object, anything else refused as text
     with mcp_server("sdk_refusal") as url:
