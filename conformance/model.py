@@ -103,14 +103,19 @@ class TargetResponse:
     """What a target sent back, already size-capped and parsed defensively.
 
     kind "result": a well-formed answer; ``result`` is the output object (not yet validated).
-    kind "rejection": a 4xx, an error body from a command/module target, or ContractError.
+    kind "rejection": a 4xx, an error body from a command/module target, or ContractError;
+      ``refused_by`` names the layer in front of the implementation that refused the input
+      before it ran (an MCP server's declared input schema), "" when the implementation did.
+    kind "malformed_rejection": a complete answer that refuses, but neither in the contract's
+      form nor by a layer that may (an MCP ``isError`` without an error body, to arguments its
+      declared schema accepts): a failure whatever the case expects, not a transport problem.
     kind "transport_error": anything else (timeout, refused, dropped, 5xx, non-JSON, no envelope).
     kind "not_applicable": the implementation's API cannot express this input (``detail`` says why, in
     words the same for every such input; an adapter of conformance/implementations/): the case is
     skipped "not applicable: DETAIL", neither passed nor failed.
     """
 
-    kind: Literal["result", "rejection", "transport_error", "not_applicable"]
+    kind: Literal["result", "rejection", "malformed_rejection", "transport_error", "not_applicable"]
     result: Any = None
     status: int | None = None  # HTTP status or process exit code, where there is one
     error_code: str | None = None  # read from the common error-body shapes when present
@@ -118,6 +123,7 @@ class TargetResponse:
     detail: str = ""  # a human explanation: "HTTP 503", "timed out after 10 s", ...
     duration_ms: float = 0.0
     retries: int = 0
+    refused_by: str = ""  # of a rejection: the layer that refused before the implementation ran, if any
 
     def to_dict(self) -> dict:
         return record_dict(self)

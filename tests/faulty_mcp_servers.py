@@ -10,6 +10,12 @@ with the oracle; each faulty one breaks one thing:
     json_responses     both, in JSON responses instead of server-sent events (correct)
     bare_result        structuredContent is the output itself, without {"result": ...}
     error_without_body isError true with the text "something went wrong"
+    sdk_refusal        declares ``input`` an object, as a TypeScript SDK server does with zod, and
+                       refuses any other input as that SDK does: isError with plain text (correct)
+    narrow_schema      the same, but its schema allows ``input`` two keys at most: it refuses valid
+                       inputs with three (a declared schema narrower than the contract's)
+    unlisted           sdk_refusal's answers, but tools/list fails (a JSON-RPC error)
+    busy_once          the first call answered HTTP 503 with Retry-After: 1, then correct
     jsonrpc_error      every call answered with a JSON-RPC error (-32603)
     hang_after_3       the fourth and later calls never answer
     http_500           every call answered with an HTTP 500 (a crashed backend behind a proxy)
@@ -28,6 +34,7 @@ import time
 from typing import Iterator
 
 import anyio
+import jsonschema
 import mcp_types as types
 import uvicorn
 from mcp.server import Server
@@ -41,6 +48,15 @@ import oracle
 
 SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}, "version": {"type": "string"}, "input": {}},
           "required": ["id", "version", "input"]}
+# What the TypeScript SDK (1.x) lists for zod's {id: z.string(), version: z.string(), input: z.record(z.any())}
+OBJECT_INPUT_SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}, "version": {"type": "string"},
+                                                        "input": {"type": "object", "additionalProperties": {}}},
+                       "required": ["id", "version", "input"], "additionalProperties": False,
+                       "$schema": "http://json-schema.org/draft-07/schema#"}
+NARROW_INPUT_SCHEMA = {**OBJECT_INPUT_SCHEMA, "properties": {**OBJECT_INPUT_SCHEMA["properties"],
+                                                              "input": {"type": "object", "maxProperties": 2}}}
+DECLARED = {"sdk_refusal": OBJECT_INPUT_SCHEMA, "narrow_schema": NARROW_INPUT_SCHEMA, "unlisted": OBJECT_INPUT_SCHEMA}
+SDK_REFUSAL = "MCP error -32602: Input validation error: Invalid arguments for tool execute: "
 
 
 def envelope(arguments: dict) -> tuple[dict, bool]:
@@ -63,6 +79,11 @@ def answer(behaviour: str, arguments: dict, calls: int) -> types.CallToolResult:
         return types.CallToolResult(content=[], structured_content=body, is_error=is_error)
     if behaviour == "bare_result":
         return types.CallToolResult(content=[], structured_content=body.get("result", body), is_error=is_error)
+    if behaviour in DECLARED:  # the SDK's check before the tool runs (zod there, jsonschema here)
+        error = jsonschema.exceptions.best_match(jsonschema.Draft7Validator(DECLARED[behaviour]).iter_errors(arguments))
+        if error is not None:
+            return types.CallToolResult(content=[types.TextContent(type="text", text=SDK_REFUSAL + error.message)],
+                                        is_error=True)
     if behaviour == "error_without_body":
         return types.CallToolResult(content=[types.TextContent(type="text", text="something went wrong")],
                                     is_error=True)
@@ -72,10 +93,13 @@ def answer(behaviour: str, arguments: dict, calls: int) -> types.CallToolResult:
 
 
 def build_app(behaviour: str) -> Starlette:
-    calls = {"tools/call": 0}
+    calls = {"tools/call": 0, "busy": 0}
 
     async def list_tools(ctx, params):
-        return types.ListToolsResult(tools=[types.Tool(name="execute", input_schema=SCHEMA)])
+        if behaviour == "unlisted":
+            raise MCPError(-32603, "the tool list is unavailable")
+        schema = DECLARED.get(behaviour, SCHEMA)
+        return types.ListToolsResult(tools=[types.Tool(name="execute", input_schema=schema)])
 
     async def call_tool(ctx, params):
         calls["tools/call"] += 1
@@ -91,7 +115,7 @@ def build_app(behaviour: str) -> Starlette:
     mcp_app = StreamableHTTPASGIApp(manager)
 
     async def endpoint(scope, receive, send):
-        if behaviour in ("http_500", "http_envelope") and scope["method"] == "POST":
+        if behaviour in ("http_500", "http_envelope", "busy_once") and scope["method"] == "POST":
             body = b""
             while True:  # read the request first, to answer tools/call only
                 message = await receive()
@@ -100,7 +124,10 @@ def build_app(behaviour: str) -> Starlette:
                     break
             if b'"tools/call"' in body and behaviour == "http_500":
                 return await Response("upstream crashed", status_code=500)(scope, receive, send)
-            if b'"tools/call"' in body:
+            if b'"tools/call"' in body and behaviour == "busy_once" and not calls["busy"]:
+                calls["busy"] = 1
+                return await Response("busy", status_code=503, headers={"Retry-After": "1"})(scope, receive, send)
+            if b'"tools/call"' in body and behaviour == "http_envelope":
                 arguments = json.loads(body)["params"]["arguments"]
                 return await Response(json.dumps(envelope(arguments)[0]), media_type="application/json")(
                     scope, receive, send)

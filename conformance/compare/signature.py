@@ -29,6 +29,8 @@ from conformance.model import CaseResult
 
 __all__ = ["Cause", "explain", "failure_kind", "failure_signature", "pointer_class"]
 
+MALFORMED_REJECTION = "rejection without an error body"
+
 
 @dataclass(frozen=True)
 class Cause:
@@ -56,12 +58,14 @@ def failure_kind(result: CaseResult | dict) -> str:
     if entry["outcome"] == "errored" or response.get("kind") == "transport_error":
         server_error = isinstance(status, int) and status >= 500 and rejection_expected
         return "HTTP 5xx for an invalid input" if server_error else "transport error"
+    if response.get("kind") == "malformed_rejection":
+        return MALFORMED_REJECTION
     if rejection_expected:
         if response.get("kind") == "result":
             return "answered an invalid input"
         return "wrong error code" if mismatch.get("pointer") == "/error/code" else "HTTP 5xx for an invalid input"
     if response.get("kind") == "rejection":
-        return "rejected a valid input"
+        return f"refused by {response['refused_by']}" if response.get("refused_by") else "rejected a valid input"
     message = str(mismatch.get("message", ""))
     if message.startswith(SCHEMA_VIOLATION):
         return "violates the output_schema"
@@ -103,7 +107,8 @@ def _clause(tool, entry: dict, kind: str, pointer: str) -> Clause:
         return unattributed(tool, "the target gave no answer to judge")
     if case["expect"]["kind"] == "error":
         return rejection_clause(tool, case["input"])
-    if kind == "rejected a valid input":  # the clause the fixture was written for, where it names one
+    if kind in ("rejected a valid input", MALFORMED_REJECTION) or kind.startswith("refused by "):
+        # a valid input rejected: the clause the fixture was written for, where it names one
         return fixture_clause(tool, case["case_id"]) or unattributed(
             tool, "every rule of the contract accepts this input; the target's own rule rejects it")
     if kind == "violates the output_schema":

@@ -4,7 +4,13 @@ Rejections. An input the contract rejects must be rejected: a result fails ("ans
 input the contract rejects"), an HTTP 5xx fails ("never a 5xx"), another transport error is
 "errored". The code is checked only when the case names one and the response carries one;
 every code a reasonable reading could give passes (open points A6, A7, A14). A bare status
-carries no code: the hosted service's statuses are unpublished (A12).
+carries no code: the hosted service's statuses are unpublished (A12). Nor does a refusal by a
+layer in front of the implementation (an MCP server's declared input schema, A17): it rejects,
+without a code.
+
+Malformed rejections (an MCP isError without an error body, to arguments the server's declared
+schema accepts) fail whatever the case expects: the target refused, but not as the contract's
+answers look.
 
 Outputs. A result is validated against the contract's output_schema, then compared with the
 output of every reasonable reading of the open points the input touches: it passes if it
@@ -38,9 +44,14 @@ def judge(case: Case, expected: Expected, response: TargetResponse) -> Verdict:
 
 
 def _check_rejection(case: Case, expected: Expected, response: TargetResponse) -> Verdict:
+    if response.kind == "malformed_rejection":
+        return _malformed_rejection({"error": {"code": case.expect.error_code or "any", "message": "..."}},
+                                    "rejected, but without the contract's error body", response)
     if response.kind == "rejection":
         wanted = case.expect.error_code
         got = response.error_code or None  # only an error body carries a code (A12)
+        if response.refused_by:  # before the implementation ran: no code to compare
+            return Verdict("passed", f"{_excerpt(response)} (no error code: not compared)")
         if wanted not in CODED_ERRORS or got is None or got == wanted:
             return Verdict("passed", f"rejected ({got or 'no code given'})")
         acceptable = expected.acceptable_error_codes()
@@ -77,10 +88,20 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
     else:
         return Verdict("errored", f"the case expects an output but every reading rejects its input: "
                                   f"{expected.oracle.error_message}")
+    if response.kind == "malformed_rejection":
+        return _malformed_rejection(wanted, "rejected a valid input, without the contract's error body", response)
     if response.kind == "rejection":
         rejecting = [b.reading for b in expected.readings if b.output is None]
         if rejecting:
             return Verdict("passed", f"rejected, as a reading of an open point does ({rejecting[0]})")
+        if response.refused_by:
+            return Verdict(
+                "failed",
+                f"refused an input the contract accepts ({response.refused_by} is narrower than the contract's "
+                f"input_schema): {_excerpt(response)}",
+                Mismatch("", wanted, rejection_as_sent(response),
+                         f"over-rejection: the contract requires an output, {response.refused_by} refused the input"),
+            )
         code = response.error_code or "no code"
         return Verdict(
             "failed",
@@ -99,6 +120,12 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
                                                            response.result) is None:
             return Verdict("passed", f"matches the output under another reading of an open point ({behaviour.reading})")
     return Verdict("failed", f"{first.pointer or 'output'}: {first.message}", first)
+
+
+def _malformed_rejection(wanted: Any, what: str, response: TargetResponse) -> Verdict:
+    """A refusal in no form the contract's answers take: a failure, for an invalid input as for a valid one."""
+    return Verdict("failed", f"{what}: {_excerpt(response)}",
+                   Mismatch("", wanted, rejection_as_sent(response), f"{what}: {response.detail}"))
 
 
 def _reading_answering_with(expected: Expected, result: Any) -> str:
@@ -171,7 +198,7 @@ def _excerpt(response: TargetResponse) -> str:
     """What the target said. For a rejection, its own words: the message of its error body, or an
     in-process exception's text; else (an HTTP body naming no error) how the transport saw it."""
     text = response.detail or response.raw
-    if response.kind == "rejection":
+    if response.kind == "rejection" and not response.refused_by:  # a refusal's words are in its detail
         body = _error_body(response) or {}
         error = body.get("error")
         message = error.get("message") if isinstance(error, dict) else body.get("message")

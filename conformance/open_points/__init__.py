@@ -24,7 +24,7 @@ from conformance.open_points import (
     a1_token_totals, a2_output_serialisation, a3_bleu_lone_surrogates, a4_chrf_corpus_sums,
     a5_lowercase_unicode_version, a6_schema_or_limit_code, a7_bleu_validation_order, a8_libm_floats,
     a9_integral_floats, a10_equal_segment_counts, a11_number_form, a12_error_body, a13_utf16_word_length,
-    a14_surrogate_bytes, a15_duplicate_keys, a16_mcp_result_shape,
+    a14_surrogate_bytes, a15_duplicate_keys, a16_mcp_result_shape, a17_mcp_argument_validation,
 )
 from oracle.errors import ContractError
 from oracle.tool import Tool
@@ -36,7 +36,7 @@ MODULES = (
     a1_token_totals, a2_output_serialisation, a3_bleu_lone_surrogates, a4_chrf_corpus_sums,
     a5_lowercase_unicode_version, a6_schema_or_limit_code, a7_bleu_validation_order, a8_libm_floats,
     a9_integral_floats, a10_equal_segment_counts, a11_number_form, a12_error_body, a13_utf16_word_length,
-    a14_surrogate_bytes, a15_duplicate_keys, a16_mcp_result_shape,
+    a14_surrogate_bytes, a15_duplicate_keys, a16_mcp_result_shape, a17_mcp_argument_validation,
 )
 CATALOGUE: tuple[OpenPoint, ...] = tuple(module.POINT for module in MODULES)
 BY_ID = {point.id: point for point in CATALOGUE}

@@ -18,6 +18,7 @@ POINT = OpenPoint(
     avoidance="The MCP target reads structuredContent when present, else the JSON of the text content; isError "
               "with an error body is a rejection whose code is read as for HTTP, a JSON-RPC error a rejection "
               "without a code (which passes wherever the contract names no code). A server using either shape "
-              "passes; any other tool result is a transport error, never a wrong answer.",
+              "passes; isError without an error body is read by A17; any other tool result is a transport error, "
+              "never a wrong answer.",
     compared_by="conformance/targets/mcp.py",
 )

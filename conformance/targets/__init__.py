@@ -46,6 +46,7 @@ from typing import Any, Callable, NamedTuple, Protocol
 from conformance.model import TargetResponse
 from conformance.targets.base import (
     DEFAULT_MAX_BYTES,
+    DEFAULT_RETRIES,
     DEFAULT_TIMEOUT,
     TargetSpecError,
     excerpt,
@@ -121,7 +122,7 @@ KINDS: tuple[TargetKind, ...] = (  # the first that names the value makes its ta
 
 
 def make_target(spec: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-                retries: int = 2) -> Target:
+                retries: int = DEFAULT_RETRIES) -> Target:
     """The target a ``--target`` value names; TargetSpecError if it names none."""
     spec = spec.strip()
     for kind in KINDS:

@@ -18,6 +18,7 @@ from conformance.jsonio import parse_json
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024  # far above the largest legal output (1,000,000 bytes)
+DEFAULT_RETRIES = 2  # of a network target's transport failures (targets.retry_policy)
 EXCERPT_CHARS = 500  # how much of a bad answer a report shows
 
 

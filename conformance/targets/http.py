@@ -20,8 +20,8 @@ Classification (conformance.model.TargetResponse.kind):
                    that is not JSON or lacks the envelope, HTML, oversize, timeout,
                    refused, dropped connection
 
-Retries are urllib3's own (``Retry`` through requests' ``HTTPAdapter``), for failures of the
-transport only: a connection refused, reset or dropped before the answer's headers, no
+Retries are urllib3's own (``Retry`` through requests' ``HTTPAdapter``), under the policy the MCP
+target shares (targets.retry_policy), for failures of the transport only: a connection refused, reset or dropped before the answer's headers, no
 headers within the timeout, and 408/429/502/503/504. Re-sending a POST is safe here
 because every tool is a pure function of its input (the contracts define no state and no
 side effect), so ``execute`` is idempotent by contract. A well-formed answer, right or
@@ -59,13 +59,13 @@ from conformance.jsonio import encode_request
 from conformance.model import TargetResponse
 from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, excerpt, read_envelope
 from conformance.targets.published import PublishedContract, read_published
+from conformance.targets.retry_policy import (BACKOFF_SECONDS, DEFAULT_RETRIES, RETRY_AFTER_STATUSES,
+                                              RETRYABLE_STATUSES, retry_after)
 
 READ_CHUNK = 64 * 1024
 DETAIL_EXCERPT_CHARS = 80  # of a bad answer, quoted in the one-line detail (``raw`` holds more)
 MAX_CONNECT_TIMEOUT = 5.0  # a loopback or LAN connect takes milliseconds; a dead host should fail fast
 POOL_CONNECTIONS = 32
-BACKOFF_SECONDS = 0.2  # urllib3's backoff factor: no wait before the first retry, then 0.4 s, 0.8 s, ...
-RETRYABLE_STATUSES = frozenset({408, 429, 502, 503, 504})
 MAX_CONTRACT_BYTES = 1024 * 1024  # a published contract is a few KB; anything far larger is not one
 NOT_A_VERDICT_4XX = frozenset({408, 429})  # 4xx that say nothing about the input
 
@@ -146,7 +146,7 @@ class _TransportRetry(Retry):
     before (the retries of an answer are in its ``Retry.history``).
     """
 
-    RETRY_AFTER_STATUS_CODES = frozenset({429, 503})
+    RETRY_AFTER_STATUS_CODES = RETRY_AFTER_STATUSES
 
     def __init__(self, *args: Any, retry_after_cap: float = DEFAULT_TIMEOUT, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -157,11 +157,7 @@ class _TransportRetry(Retry):
         return super().new(**kwargs)
 
     def get_retry_after(self, response) -> float | None:
-        try:
-            seconds = super().get_retry_after(response)
-        except urllib3.exceptions.InvalidHeader:
-            return None
-        return None if seconds is None else min(seconds, self.retry_after_cap)
+        return retry_after(response.headers.get("Retry-After"), self.retry_after_cap)
 
     def increment(self, *args: Any, **kwargs: Any) -> "_TransportRetry":
         try:
@@ -172,7 +168,7 @@ class _TransportRetry(Retry):
 
 
 def transport_retry(retries: int, timeout: float) -> _TransportRetry:
-    """The retry policy of the HTTP target (see the module's docstring)."""
+    """The retry policy of the network targets (targets.retry_policy), as urllib3's Retry."""
     return _TransportRetry(
         total=retries,
         other=0,  # an error that is neither a connection nor a read failure (TLS, ...) is not retried
@@ -298,7 +294,7 @@ class _Exchange:
 
 class HttpTarget:
     def __init__(self, base_url: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-                 retries: int = 2):
+                 retries: int = DEFAULT_RETRIES):
         self.spec = base_url
         self.base_url = base_url.rstrip("/")
         self.timeout = float(timeout)
@@ -425,7 +421,7 @@ def request_failure(exc: BaseException, connect_timeout: float, timeout: float) 
 
 
 def http_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-                retries: int = 2, **_options: Any) -> HttpTarget:
+                retries: int = DEFAULT_RETRIES, **_options: Any) -> HttpTarget:
     """``http://BASE`` or ``https://BASE``."""
     return HttpTarget(spec, timeout=timeout, max_bytes=max_bytes, retries=retries)
 

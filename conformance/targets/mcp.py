@@ -17,9 +17,15 @@ those bodies (a JSON body, or the data of a server-sent event), parsed strictly:
                    ``structuredContent`` when present, else as the JSON of the text content
   rejection        a tool result with ``isError: true`` holding an error body
                    ``{"error": {"code", "message"}}`` (the code read as for HTTP, targets.base);
-                   or a JSON-RPC error (a rejection without a code)
+                   or a JSON-RPC error (a rejection without a code); or ``isError: true`` without
+                   an error body to arguments that break the input schema the server declares
+                   for ``execute``: refused by the server's MCP layer before the tool ran, as the
+                   TypeScript SDK does (``refused_by``; no code; open point a17)
+  malformed_rejection  ``isError: true`` without an error body to arguments the declared schema
+                   accepts, or when none was declared: a failure (the text is quoted), not a
+                   transport problem
   transport_error  everything else, with an excerpt: no answer, timeout, refused, a 5xx,
-                   an answer over ``max_bytes``, a tool result in neither shape
+                   an answer over ``max_bytes``, a result (isError false) in neither shape
 
 Which of the two places the hosted service puts the envelope in is not published (open
 point a16): both are read, and a server using either passes.
@@ -35,10 +41,16 @@ loop in a background thread; a call is a task on it, on an open session taken fr
 them). anyio ties a session's task group to the task that opened it, so each session is
 held open by a task of its own until it is closed.
 
-Retries: only the transport is retried (no HTTP answer, a dropped connection, a timeout,
-HTTP 408/429/502/503/504), on a fresh session, at most ``retries`` times with a short
-backoff. An answer, right or wrong, a 500 or an oversized answer is never retried. A
-session that saw a transport error is closed, never reused.
+The declared schema: ``tools/list`` is read once, before the first call, on a session of its
+own (bounded by the timeout, capped like every answer; the listing's pages are followed until
+``execute`` appears, at most MAX_LIST_PAGES); a server that cannot list is judged without a
+declared schema, and each answer that needed one says so (targets.mcp_schema).
+
+Retries: the policy of every network target (targets.retry_policy): only the transport is
+retried (no HTTP answer, a dropped connection, a timeout, HTTP 408/429/502/503/504), on a fresh
+session, at most ``retries`` times, after the server's ``Retry-After`` on a 429 or 503 (capped at
+the timeout) or urllib3's backoff. An answer, right or wrong, a 500 or an oversized answer is
+never retried. A session that saw a transport error is closed, never reused.
 """
 
 from __future__ import annotations
@@ -63,15 +75,20 @@ from mcp.client.streamable_http import streamable_http_client
 import oracle
 from conformance.jsonio import dump_json, encode_request, parse_json
 from conformance.model import TargetResponse
-from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, TargetSpecError, envelope_of, excerpt
+from conformance.targets.base import (DEFAULT_MAX_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT, TargetSpecError,
+                                      envelope_of, excerpt)
+from conformance.targets.mcp_schema import DeclaredSchema, execute_schema, no_schema
+from conformance.targets.retry_policy import RETRYABLE_STATUSES, wait_before_retry
 
 TOOL_NAME = "execute"
 PREFIXES = ("mcp+http://", "mcp+https://")
-BACKOFF_SECONDS = 0.2  # doubled on each retry: 0.2 s, 0.4 s, ...
-RETRYABLE_STATUSES = frozenset({408, 429, 502, 503, 504})
 DETAIL_EXCERPT_CHARS = 80
 CLOSE_SECONDS = 5.0  # for closing the sessions when the target is closed
 JSONRPC_ERROR_MESSAGE_CHARS = 200
+TOOL_TEXT_CHARS = 200  # of the text of an isError answer without an error body, quoted in its detail
+MAX_LIST_PAGES = 10  # of tools/list, looking for execute
+MCP_INPUT_SCHEMA = "the server's MCP input schema"  # who refused, in a refusal's ``refused_by``
+NOT_LISTED = no_schema("tools/list was not read")
 
 
 # --- what went over the wire during one call -------------------------------------------------
@@ -87,6 +104,7 @@ class Exchange:
     body: bytearray = field(default_factory=bytearray)
     failure: str = ""  # why no complete answer came (refused, dropped, timeout), if so
     oversize: bool = False
+    retry_after: str | None = None  # the answer's Retry-After header, if any
 
 
 @dataclass
@@ -155,6 +173,7 @@ class _WireTap(httpx2.AsyncBaseTransport):
             raise
         exchange.status = response.status_code
         exchange.content_type = response.headers.get("content-type", "")
+        exchange.retry_after = response.headers.get("retry-after")
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.max_bytes:
             # Refused unread. The SDK is handed an empty body, which fails this call at once (an
@@ -255,9 +274,34 @@ def tool_result_envelope(result: Any) -> tuple[str, Any]:
         return "", f"its text content is not JSON ({why}): {excerpt(text, DETAIL_EXCERPT_CHARS)!r}"
 
 
-def classify_answer(message: dict, data: bytes, exchange: Exchange, elapsed_ms: float) -> TargetResponse:
-    """The server's JSON-RPC response to ``tools/call`` (``data``: as sent) as a result, a rejection
-    or a transport error."""
+def tool_result_text(result: Any) -> str:
+    """What an isError tool result without an error body says: its text content, else its JSON."""
+    content = result.get("content") if isinstance(result, dict) else None
+    texts = [block.get("text") for block in content if isinstance(block, dict) and isinstance(block.get("text"), str)] \
+        if isinstance(content, list) else []
+    return "".join(texts) if texts else dump_json(result)
+
+
+def refusal_without_body(result: Any, schema: DeclaredSchema, arguments: Any, status: int | None, raw: str,
+                         elapsed_ms: float) -> TargetResponse:
+    """``isError: true`` without the contract's error body: a refusal by the server's MCP layer when the
+    arguments break its declared input schema, else a malformed rejection (open point a17)."""
+    said = excerpt(tool_result_text(result), TOOL_TEXT_CHARS)
+    violation = schema.violation(arguments)
+    if violation is not None:
+        return TargetResponse("rejection", status=status, raw=raw, duration_ms=elapsed_ms, refused_by=MCP_INPUT_SCHEMA,
+                              detail=f"refused by {MCP_INPUT_SCHEMA} ({violation}), before the tool ran: {said!r}")
+    why = ("to arguments that satisfy the input schema the server declares for execute" if schema.validator is not None
+           else f"and the server declares no usable input schema for execute ({schema.absent})")
+    return TargetResponse("malformed_rejection", status=status, raw=raw, duration_ms=elapsed_ms,
+                          detail=f'isError without an error body {{"error": {{"code", "message"}}}}, {why}: {said!r}')
+
+
+def classify_answer(message: dict, data: bytes, exchange: Exchange, elapsed_ms: float,
+                    schema: DeclaredSchema = NOT_LISTED, arguments: Any = None) -> TargetResponse:
+    """The server's JSON-RPC response to ``tools/call`` with ``arguments`` (``data``: as sent) as a
+    result, a rejection, a malformed rejection or a transport error; ``schema``: what the server
+    declared for ``execute``."""
     raw = excerpt(data)
     status = exchange.status
     if "error" in message:
@@ -270,31 +314,33 @@ def classify_answer(message: dict, data: bytes, exchange: Exchange, elapsed_ms: 
                               detail=described + " (a JSON-RPC error names no error code)")
     result = message["result"]
     where, body = tool_result_envelope(result)
-    is_error = isinstance(result, dict) and result.get("isError") is True
-    if not where:
-        return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed_ms,
-                              detail=f"the answer to tools/call is not a {{\"result\"}} envelope: {body}")
-    envelope = envelope_of(body, error_body_rejects=is_error)
-    if is_error and envelope.kind == "rejection":
+    if isinstance(result, dict) and result.get("isError") is True:
+        envelope = envelope_of(body, error_body_rejects=True)
+        if not where or envelope.kind != "rejection":
+            return refusal_without_body(result, schema, arguments, status, raw, elapsed_ms)
         code = envelope.error_code
         return TargetResponse("rejection", status=status, error_code=code, raw=raw, duration_ms=elapsed_ms,
                               detail=f"isError with an error body in its {where}" + (f": {code}" if code else
                                                                                     " (no recognised code)"))
-    if not is_error and envelope.kind == "result":
+    if not where:
+        return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed_ms,
+                              detail=f"the answer to tools/call is not a {{\"result\"}} envelope: {body}")
+    envelope = envelope_of(body, error_body_rejects=False)
+    if envelope.kind == "result":
         return TargetResponse("result", result=envelope.result, status=status, raw=raw, duration_ms=elapsed_ms)
     shape = f"an object with keys {sorted(body)[:8]}" if isinstance(body, dict) else type(body).__name__
-    wanted = 'an error body {"error": {"code", "message"}}' if is_error else 'the {"result": ...} envelope'
     return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed_ms,
-                          detail=f"tool result with isError {str(is_error).lower()} but its {where} is not {wanted}: "
-                                 f"got {shape}")
+                          detail=f"tool result with isError false but its {where} is not the {{\"result\": ...}} "
+                                 f"envelope: got {shape}")
 
 
-def classify_call(record: CallRecord, failure: str, elapsed_ms: float, timeout: float,
-                  max_bytes: int) -> tuple[TargetResponse, bool]:
-    """What one call came to, from what went over the wire; and whether a retry may help."""
+def classify_call(record: CallRecord, failure: str, elapsed_ms: float, timeout: float, max_bytes: int,
+                  schema: DeclaredSchema = NOT_LISTED, arguments: Any = None) -> tuple[TargetResponse, bool]:
+    """What one call with ``arguments`` came to, from what went over the wire; and whether a retry may
+    help. ``schema``: the input schema the server declares for ``execute``."""
     exchange, message, data = find_answer(record)
     if message is not None and exchange is not None and (exchange.status or 0) < 500 and not exchange.oversize:
-        return classify_answer(message, data, exchange, elapsed_ms), False
+        return classify_answer(message, data, exchange, elapsed_ms, schema, arguments), False
 
     def transport_error(detail: str, retryable: bool) -> tuple[TargetResponse, bool]:
         raw = excerpt(bytes(exchange.body)) if exchange is not None else ""
@@ -374,7 +420,7 @@ class McpTarget:
     connect_mode = "auto"
 
     def __init__(self, spec: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-                 retries: int = 2):
+                 retries: int = DEFAULT_RETRIES):
         if not spec.startswith(PREFIXES) or len(spec) <= len("mcp+https://"):
             raise TargetSpecError(f"an MCP target is mcp+http://HOST:PORT/PATH or mcp+https://..., got {spec!r}")
         self.spec = spec
@@ -389,6 +435,8 @@ class McpTarget:
         self._idle: list[_Session] = []
         self._sessions: set[_Session] = set()
         self._last_call: tuple[dict, Any] = ({}, None)  # the MCP headers and _meta of the last call sent
+        self._schema: DeclaredSchema | None = None  # execute's declared input schema, once tools/list was read
+        self._listing = asyncio.Lock()  # one reading of tools/list, whatever the number of workers
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="mcp-target", daemon=True)
         self._thread.start()
@@ -398,8 +446,9 @@ class McpTarget:
     def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
         arguments = {"id": tool_id, "version": version, "input": payload}
         future = asyncio.run_coroutine_threadsafe(self._call(arguments), self._loop)
-        # Each attempt ends itself within the timeout; this bound only guards against a stuck loop.
-        bound = (self.timeout + BACKOFF_SECONDS * 2 ** self.retries + 1) * (self.retries + 1) + CLOSE_SECONDS
+        # Each attempt, the listing and each wait end themselves within the timeout; this bound only
+        # guards against a stuck loop.
+        bound = (2 * self.timeout + 1) * (self.retries + 2) + CLOSE_SECONDS
         try:
             return future.result(bound)
         except Exception as exc:
@@ -446,16 +495,50 @@ class McpTarget:
         return Client(transport, cache=None, read_timeout_seconds=self.timeout, mode=self.connect_mode)
 
     async def _call(self, arguments: dict) -> TargetResponse:
+        if self._schema is None:
+            await self._read_declared_schema()
         retries = 0
         while True:
-            response, retryable = await self._attempt(arguments)
+            response, retryable, answer = await self._attempt(arguments)
             if not retryable or retries >= self.retries:
                 response.retries = retries
                 return response
-            await asyncio.sleep(BACKOFF_SECONDS * 2 ** retries)
             retries += 1
+            status, retry_after = (answer.status, answer.retry_after) if answer is not None else (None, None)
+            await asyncio.sleep(wait_before_retry(retries, status, retry_after, self.timeout))
 
-    async def _attempt(self, arguments: dict) -> tuple[TargetResponse, bool]:
+    async def _read_declared_schema(self) -> None:
+        """``execute``'s declared input schema, from tools/list on a session of its own, once."""
+        async with self._listing:
+            if self._schema is not None:
+                return
+            session: _Session | None = None
+            tools: list = []
+            failed = True
+            try:
+                with anyio.fail_after(self.timeout):
+                    session = await self._checkout()
+                    cursor = None
+                    for _ in range(MAX_LIST_PAGES):
+                        page = await session.client.list_tools(cursor=cursor)
+                        tools += page.tools
+                        cursor = page.next_cursor
+                        if not cursor or any(tool.name == TOOL_NAME for tool in page.tools):
+                            break
+            except TimeoutError:
+                self._schema = no_schema(f"tools/list did not answer within {self.timeout:g} s")
+            except Exception as exc:
+                self._schema = no_schema(f"tools/list failed: {describe(exc)}")
+            else:
+                self._schema, failed = execute_schema(tools, TOOL_NAME), False
+            if session is not None:
+                if failed or session.broken:
+                    self._discard(session)
+                else:
+                    self._idle.append(session)
+
+    async def _attempt(self, arguments: dict) -> tuple[TargetResponse, bool, Exchange | None]:
+        """One call: what it came to, whether a retry may help, and the exchange of the call."""
         record = CallRecord()
         token = _current_call.set(record)
         started = time.monotonic()
@@ -474,13 +557,14 @@ class McpTarget:
         if record.call_exchange() is not None:
             self._last_call = (record.headers, record.meta)
         elapsed = (time.monotonic() - started) * 1000
-        response, retryable = classify_call(record, failure, elapsed, self.timeout, self.max_bytes)
+        response, retryable = classify_call(record, failure, elapsed, self.timeout, self.max_bytes,
+                                            self._schema or NOT_LISTED, arguments)
         if session is not None:
             if response.kind == "transport_error" or session.broken:
                 self._discard(session)
             else:
                 self._idle.append(session)
-        return response, retryable
+        return response, retryable, record.call_exchange()
 
     async def _checkout(self) -> _Session:
         while self._idle:
@@ -531,7 +615,7 @@ class _owning:
 
 
 def mcp_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-               retries: int = 2, **_options: Any) -> McpTarget:
+               retries: int = DEFAULT_RETRIES, **_options: Any) -> McpTarget:
     """``mcp+http://HOST:PORT/PATH`` or ``mcp+https://...``."""
     return McpTarget(spec, timeout=timeout, max_bytes=max_bytes, retries=retries)
 
