@@ -240,6 +240,16 @@ class _WatchedAdapter(HTTPAdapter):
         super().init_poolmanager(*args, **kwargs)
         self.poolmanager.pool_classes_by_scheme = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
 
+    def close(self) -> None:
+        """Close every pool, then forget them (urllib3 2 only forgets them): a retry in flight on one
+        finds it closed and gives up instead of connecting again."""
+        pools = self.poolmanager.pools
+        for key in pools.keys():
+            pool = pools.get(key)
+            if pool is not None:
+                pool.close()
+        super().close()
+
 
 def contract_url(base_url: str, tool_id: str, version: str) -> str:
     return f"{base_url}/v1/tools/{quote(tool_id, safe='')}/versions/{quote(version, safe='')}"

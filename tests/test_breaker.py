@@ -1,0 +1,270 @@
+"""The circuit breaker against real targets of every kind that can hang (jsonl:, cmd:, http:, mcp+http:).
+
+A target that hangs on every fourth request must end the run with exit 3 and the breaker's reason
+(the failure rate over the window where the hung calls fail; the time-out budget where the retries
+of HTTP and MCP get them answered, late), and one that hangs on one request in 100 must run to its
+verdict. Runs use a 0.5 s --timeout: the bounds are checked in terms of it and of the budget (the
+breaker's own figures in the report header), with a generous wall-clock bound besides. Closing a
+target while a call is in flight (what the breaker does when it trips) ends that call at once.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.engine import health
+from conformance.targets import make_target
+from faulty_mcp_servers import mcp_server
+from faulty_servers import faulty_server
+
+PYTHON = shlex.quote(sys.executable)
+BP = "bleu-brevity-penalty"  # 113 fixture cases: with the preflight, 114 calls
+TIMEOUT = 0.3  # the hung calls cost it each: small, yet far above an answer's milliseconds
+EXAMPLE = {"candidate_lengths": [4], "reference_lengths": [[4]]}
+GENEROUS_SECONDS = 60  # wall clock, on two busy cores; the real bounds are the breaker's figures
+
+# The oracle behind the line protocol, until it hangs. "after K": each process answers K requests,
+# then never again (restarted, it does the same). "every N": the N-th, 2N-th, ... request of the run
+# (counted over every process in STATE/count) hangs. Each process writes its pid to STATE.
+JSONL_TARGET = """
+    import os, sys, time, json
+    from conformance.jsonl_oracle import answer
+
+    mode, n, state = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    open(os.path.join(state, f"pid-{os.getpid()}"), "w").close()
+    seen = 0
+    for line in sys.stdin.buffer:
+        seen += 1
+        if mode == "every":
+            with open(os.path.join(state, "count"), "a+") as count:
+                count.write("x")
+            seen = os.path.getsize(os.path.join(state, "count"))
+        if (mode == "after" and seen > n) or (mode == "every" and seen % n == 0):
+            time.sleep(300)
+        sys.stdout.write(json.dumps(answer(line)) + "\\n")
+        sys.stdout.flush()
+"""
+
+# A command run once per case: the N-th, 2N-th, ... call of the run hangs; the others answer at once,
+# wrongly (a verdict, cheaply: the breaker judges transport, not answers).
+CMD_TARGET = """
+    n=$(( $(cat "$STATE/count" 2>/dev/null || echo 0) + 1 )); echo "$n" > "$STATE/count"
+    echo $$ > "$STATE/pid-$$"
+    if [ $((n % EVERY)) -eq 0 ]; then exec sleep 300; fi
+    cat > /dev/null
+    echo '{"result": {"brevity_penalty": 0.5}}'
+"""
+
+
+@pytest.fixture
+def state(tmp_path) -> Path:
+    (tmp_path / "state").mkdir()
+    (tmp_path / "jsonl_target.py").write_text(textwrap.dedent(JSONL_TARGET), encoding="utf-8")
+    (tmp_path / "cmd_target.sh").write_text(textwrap.dedent(CMD_TARGET), encoding="utf-8")
+    return tmp_path / "state"
+
+
+def jsonl(state: Path, mode: str, n: int) -> str:
+    return f"jsonl:{PYTHON} {shlex.quote(str(state.parent / 'jsonl_target.py'))} {mode} {n} {shlex.quote(str(state))}"
+
+
+def cmd(state: Path, every: int) -> str:
+    script = shlex.quote(str(state.parent / "cmd_target.sh"))
+    return f"cmd:STATE={shlex.quote(str(state))} EVERY={every} sh {script}"
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch, capfd):
+    """``conformance run ARGS`` in this process, fixture cases of one tool: (exit code, output, report.json, s)."""
+    monkeypatch.chdir(tmp_path)
+
+    def run_(target: str, *options: str) -> tuple[int, str, dict, float]:
+        started = time.monotonic()
+        code = main(["run", "--target", target, "--tools", BP, "--fixtures-only", "--timeout", str(TIMEOUT),
+                     "--seed", "1", "--report-dir", "out", *options])
+        elapsed = time.monotonic() - started
+        out, err = capfd.readouterr()
+        return code, out + err, json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8")), elapsed
+
+    return run_
+
+
+def assert_stopped_by_the_breaker(code: int, output: str, report: dict, elapsed: float, rule: str,
+                                  per_call: float) -> None:
+    """Exit 3 with the breaker's reason, said in the console, and within its bounds: the calls a rule
+    needs at most, the time lost at most the budget and one call's worst cost (``per_call``)."""
+    assert code == 3, output[-3000:]
+    reason, figures = report["unhealthy_reason"], report["header"]["breaker"]
+    assert report["header"]["stopped_by"] == "breaker"
+    assert rule in reason, reason
+    assert f"TARGET UNHEALTHY, run stopped: {reason[:60]}" in output
+    assert figures["calls"] <= health.WINDOW_CALLS
+    assert figures["time_lost_s"] <= health.BUDGET_TIMEOUTS * TIMEOUT + per_call + 2 * TIMEOUT
+    assert report["totals"]["skipped"] > 50, "the cases after the trip were not sent"
+    assert elapsed < GENEROUS_SECONDS
+
+
+def assert_completed(code: int, output: str, report: dict, hung: int) -> None:
+    assert code in (0, 1), output[-3000:]
+    assert report["unhealthy_reason"] == "" and "stopped_by" not in report["header"]
+    assert report["header"]["breaker"]["calls"] == 114
+    assert report["totals"]["skipped"] == 0
+
+
+# ---------------------------------------------------------------- processes: the hung calls fail
+
+
+def test_jsonl_target_hanging_on_every_fourth_request_is_stopped_by_the_failure_rate(run, state):
+    code, output, report, elapsed = run(jsonl(state, "after", 3))
+    rate = f"5 of the last 20 calls were transport errors (the breaker trips at 25% of the last {health.WINDOW_CALLS}"
+    assert_stopped_by_the_breaker(code, output, report, elapsed, rate, per_call=TIMEOUT + 5)
+    assert report["header"]["breaker"]["calls"] == health.MINIMUM_CALLS
+    assert_none_left(state)
+
+
+def test_jsonl_target_hanging_on_one_request_in_100_runs_to_its_verdict(run, state):
+    code, output, report, _ = run(jsonl(state, "every", 100))
+    assert_completed(code, output, report, hung=1)
+    assert code == 1 and report["totals"]["errored"] == 1 and report["totals"]["passed"] == 112
+    assert_none_left(state)
+
+
+def test_cmd_target_hanging_on_every_fourth_call_is_stopped_by_the_failure_rate(run, state):
+    code, output, report, elapsed = run(cmd(state, 4))
+    assert_stopped_by_the_breaker(code, output, report, elapsed, "5 of the last 20 calls were transport errors",
+                                  per_call=TIMEOUT)
+    assert_none_left(state)
+
+
+def test_cmd_target_hanging_on_one_call_in_100_runs_to_its_verdict(run, state):
+    code, output, report, _ = run(cmd(state, 100))
+    assert_completed(code, output, report, hung=1)
+    assert code == 1 and report["totals"]["errored"] == 1  # and every answer wrong: failed
+    assert_none_left(state)
+
+
+# ---------------------------------------------------------------- servers: the retries answer, late
+
+
+RETRIED_CALL_SECONDS = 3 * TIMEOUT + 0.6  # three attempts and the backoffs between them
+
+
+def test_http_server_hanging_on_every_fourth_request_is_stopped_by_the_time_out_budget(run):
+    with faulty_server("hang_every_4th") as server:
+        code, output, report, elapsed = run(server.url)
+    assert_stopped_by_the_breaker(code, output, report, elapsed, "the time-out budget is spent",
+                                  per_call=RETRIED_CALL_SECONDS)
+    assert report["header"]["breaker"]["transport_errors"] == 0, "each hung request was answered on its retry"
+    assert report["header"]["retries_made"] >= 3
+
+
+def test_http_server_hanging_on_one_request_in_100_runs_to_its_verdict(run):
+    with faulty_server("hang_every_100th") as server:
+        code, output, report, _ = run(server.url)
+    assert_completed(code, output, report, hung=1)
+    assert code == 0 and report["header"]["retries_made"] == 1
+
+
+def test_mcp_server_hanging_on_every_fourth_call_is_stopped_by_the_time_out_budget(run):
+    with mcp_server("hang_every_4th") as url:
+        code, output, report, elapsed = run("mcp+" + url)
+    assert_stopped_by_the_breaker(code, output, report, elapsed, "the time-out budget is spent",
+                                  per_call=RETRIED_CALL_SECONDS)
+    assert report["header"]["retries_made"] >= 3, "each hung call was answered on its retry"
+
+
+def test_mcp_server_hanging_on_one_call_in_100_runs_to_its_verdict(run):
+    with mcp_server("hang_every_100th") as url:
+        code, output, report, _ = run("mcp+" + url)
+    assert_completed(code, output, report, hung=1)
+    assert code == 0 and report["header"]["retries_made"] == 1
+
+
+# ---------------------------------------------------------------- closing ends the calls in flight
+
+
+def call_closed_meanwhile(target, payload=EXAMPLE, after: float = 0.5) -> tuple[object, float]:
+    """Call ``target`` in a thread, close it from here ``after`` s later: (the call's response, its s)."""
+    answers: list = []
+
+    def call() -> None:
+        started = time.monotonic()
+        answers.append((target.call(BP, "1.0.0", payload), time.monotonic() - started))
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    time.sleep(after)
+    target.close()
+    thread.join(30)
+    assert answers, "the call did not end after close()"
+    return answers[0]
+
+
+def assert_cut_short(response, seconds: float) -> None:
+    assert response.kind == "transport_error"
+    assert seconds < 5, f"the call went on {seconds:.1f} s after close() (its timeout: 30 s)"
+
+
+def test_closing_a_jsonl_target_ends_its_call_in_flight_and_its_processes(state):
+    target = make_target(jsonl(state, "after", 0), timeout=30)
+    assert_cut_short(*call_closed_meanwhile(target))
+    assert target.call(BP, "1.0.0", EXAMPLE).detail.startswith("not sent: the target was closed")
+    assert_none_left(state)
+
+
+def test_closing_a_cmd_target_ends_its_call_in_flight_and_its_processes(state):
+    target = make_target(cmd(state, 1), timeout=30)
+    assert_cut_short(*call_closed_meanwhile(target))
+    assert target.call(BP, "1.0.0", EXAMPLE).detail.startswith("not sent: the target was closed")
+    assert_none_left(state)
+
+
+def test_closing_an_http_target_ends_its_call_in_flight_and_its_retries():
+    with faulty_server("slow") as server:
+        target = make_target(server.url, timeout=30)
+        assert_cut_short(*call_closed_meanwhile(target))
+        assert target.call(BP, "1.0.0", EXAMPLE).detail.startswith("not sent: the target was closed")
+
+
+def test_closing_an_http_target_wakes_a_wait_between_retries():
+    with faulty_server("always_503", retry_after="30") as server:
+        target = make_target(server.url, timeout=30)
+        assert_cut_short(*call_closed_meanwhile(target))
+
+
+def test_closing_an_mcp_target_ends_its_call_in_flight():
+    with mcp_server("hang_after_3") as url:
+        target = make_target("mcp+" + url, timeout=30)
+        for _ in range(3):
+            assert target.call(BP, "1.0.0", EXAMPLE).kind == "result"
+        assert_cut_short(*call_closed_meanwhile(target))
+        assert target.call(BP, "1.0.0", EXAMPLE).detail.startswith("not sent: the target was closed")
+
+
+def assert_none_left(state: Path) -> None:
+    """Every process the target started has ended (a zombie awaiting its reaper has ended too)."""
+    pids = [int(path.name.removeprefix("pid-")) for path in state.glob("pid-*")]
+    assert pids, "the target recorded no process"
+    deadline = time.monotonic() + 5
+    running = pids
+    while running and time.monotonic() < deadline:
+        running = [pid for pid in pids if _running(pid)]
+        time.sleep(0.02)
+    assert not running, f"left running: {running}"
+
+
+def _running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
