@@ -15,75 +15,27 @@ unit tests in test_runner_units.py check over 8,000 calls), are marked slow.
 from __future__ import annotations
 
 import json
-import shlex
-import sys
-import textwrap
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from conformance.cli import main
 from conformance.engine import health
 from conformance.targets import make_target
+from faulty_commands import FaultyCommands, running
 from faulty_mcp_servers import mcp_server
 from faulty_servers import faulty_server
 
-PYTHON = shlex.quote(sys.executable)
 BP = "bleu-brevity-penalty"  # 113 fixture cases: with the preflight, 114 calls
 TIMEOUT = 0.3  # the hung calls cost it each: small, yet far above an answer's milliseconds
 EXAMPLE = {"candidate_lengths": [4], "reference_lengths": [[4]]}
 GENEROUS_SECONDS = 60  # wall clock, on two busy cores; the real bounds are the breaker's figures
 
-# The oracle behind the line protocol, until it hangs. "after K": each process answers K requests,
-# then never again (restarted, it does the same). "every N": the N-th, 2N-th, ... request of the run
-# (counted over every process in STATE/count) hangs. Each process writes its pid to STATE.
-JSONL_TARGET = """
-    import os, sys, time, json
-    from conformance.jsonl_oracle import answer
-
-    mode, n, state = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    open(os.path.join(state, f"pid-{os.getpid()}"), "w").close()
-    seen = 0
-    for line in sys.stdin.buffer:
-        seen += 1
-        if mode == "every":
-            with open(os.path.join(state, "count"), "a+") as count:
-                count.write("x")
-            seen = os.path.getsize(os.path.join(state, "count"))
-        if (mode == "after" and seen > n) or (mode == "every" and seen % n == 0):
-            time.sleep(300)
-        sys.stdout.write(json.dumps(answer(line)) + "\\n")
-        sys.stdout.flush()
-"""
-
-# A command run once per case: the N-th, 2N-th, ... call of the run hangs; the others answer at once,
-# wrongly (a verdict, cheaply: the breaker judges transport, not answers).
-CMD_TARGET = """
-    n=$(( $(cat "$STATE/count" 2>/dev/null || echo 0) + 1 )); echo "$n" > "$STATE/count"
-    echo $$ > "$STATE/pid-$$"
-    if [ $((n % EVERY)) -eq 0 ]; then exec sleep 300; fi
-    cat > /dev/null
-    echo '{"result": {"brevity_penalty": 0.5}}'
-"""
-
 
 @pytest.fixture
-def state(tmp_path) -> Path:
-    (tmp_path / "state").mkdir()
-    (tmp_path / "jsonl_target.py").write_text(textwrap.dedent(JSONL_TARGET), encoding="utf-8")
-    (tmp_path / "cmd_target.sh").write_text(textwrap.dedent(CMD_TARGET), encoding="utf-8")
-    return tmp_path / "state"
-
-
-def jsonl(state: Path, mode: str, n: int) -> str:
-    return f"jsonl:{PYTHON} {shlex.quote(str(state.parent / 'jsonl_target.py'))} {mode} {n} {shlex.quote(str(state))}"
-
-
-def cmd(state: Path, every: int) -> str:
-    script = shlex.quote(str(state.parent / "cmd_target.sh"))
-    return f"cmd:STATE={shlex.quote(str(state))} EVERY={every} sh {script}"
+def commands(tmp_path) -> FaultyCommands:
+    return FaultyCommands(tmp_path)
 
 
 @pytest.fixture
@@ -127,36 +79,36 @@ def assert_completed(code: int, output: str, report: dict, hung: int) -> None:
 # ---------------------------------------------------------------- processes: the hung calls fail
 
 
-def test_jsonl_target_hanging_on_every_fourth_request_is_stopped_by_the_failure_rate(run, state):
-    code, output, report, elapsed = run(jsonl(state, "after", 3))
+def test_jsonl_target_hanging_on_every_fourth_request_is_stopped_by_the_failure_rate(run, commands):
+    code, output, report, elapsed = run(commands.jsonl("after", 3))
     rate = f"5 of the last 20 calls were transport errors (the breaker trips at 25% of the last {health.WINDOW_CALLS}"
     assert_stopped_by_the_breaker(code, output, report, elapsed, rate, per_call=TIMEOUT + 5)
     assert report["header"]["breaker"]["calls"] == health.MINIMUM_CALLS
-    assert_none_left(state)
+    assert_none_left(commands)
 
 
 @pytest.mark.slow  # see the module docstring
-def test_jsonl_target_hanging_on_one_request_in_100_runs_to_its_verdict(run, state):
-    code, output, report, _ = run(jsonl(state, "every", 100))
+def test_jsonl_target_hanging_on_one_request_in_100_runs_to_its_verdict(run, commands):
+    code, output, report, _ = run(commands.jsonl("every", 100))
     assert_completed(code, output, report, hung=1)
     assert code == 1 and report["totals"]["errored"] == 1 and report["totals"]["passed"] == 112
-    assert_none_left(state)
+    assert_none_left(commands)
 
 
 @pytest.mark.slow  # see the module docstring
-def test_cmd_target_hanging_on_every_fourth_call_is_stopped_by_the_failure_rate(run, state):
-    code, output, report, elapsed = run(cmd(state, 4))
+def test_cmd_target_hanging_on_every_fourth_call_is_stopped_by_the_failure_rate(run, commands):
+    code, output, report, elapsed = run(commands.cmd(4))
     assert_stopped_by_the_breaker(code, output, report, elapsed, "5 of the last 20 calls were transport errors",
                                   per_call=TIMEOUT)
-    assert_none_left(state)
+    assert_none_left(commands)
 
 
 @pytest.mark.slow  # see the module docstring
-def test_cmd_target_hanging_on_one_call_in_100_runs_to_its_verdict(run, state):
-    code, output, report, _ = run(cmd(state, 100))
+def test_cmd_target_hanging_on_one_call_in_100_runs_to_its_verdict(run, commands):
+    code, output, report, _ = run(commands.cmd(100))
     assert_completed(code, output, report, hung=1)
     assert code == 1 and report["totals"]["errored"] == 1  # and every answer wrong: failed
-    assert_none_left(state)
+    assert_none_left(commands)
 
 
 # ---------------------------------------------------------------- servers: the retries answer, late
@@ -202,21 +154,26 @@ def test_mcp_server_hanging_on_one_call_in_100_runs_to_its_verdict(run):
 # ---------------------------------------------------------------- closing ends the calls in flight
 
 
-def call_closed_meanwhile(target, payload=EXAMPLE, after: float = 0.5) -> tuple[object, float]:
-    """Call ``target`` in a thread, close it from here ``after`` s later: (the call's response, its s)."""
+def call_closed_meanwhile(target, ready=lambda: True) -> tuple[object, float]:
+    """Call ``target`` in a thread and close it from here once ``ready()`` says the call hangs (and 0.3 s
+    more): (the call's response, the seconds it went on after close())."""
     answers: list = []
 
     def call() -> None:
-        started = time.monotonic()
-        answers.append((target.call(BP, "1.0.0", payload), time.monotonic() - started))
+        answers.append((target.call(BP, "1.0.0", EXAMPLE), time.monotonic()))
 
     thread = threading.Thread(target=call)
     thread.start()
-    time.sleep(after)
+    deadline = time.monotonic() + 20
+    while not ready() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.3)
+    closed = time.monotonic()
     target.close()
     thread.join(30)
     assert answers, "the call did not end after close()"
-    return answers[0]
+    response, ended = answers[0]
+    return response, ended - closed
 
 
 def assert_cut_short(response, seconds: float) -> None:
@@ -224,18 +181,18 @@ def assert_cut_short(response, seconds: float) -> None:
     assert seconds < 5, f"the call went on {seconds:.1f} s after close() (its timeout: 30 s)"
 
 
-def test_closing_a_jsonl_target_ends_its_call_in_flight_and_its_processes(state):
-    target = make_target(jsonl(state, "after", 0), timeout=30)
-    assert_cut_short(*call_closed_meanwhile(target))
+def test_closing_a_jsonl_target_ends_its_call_in_flight_and_its_processes(commands):
+    target = make_target(commands.jsonl("after", 0), timeout=30)
+    assert_cut_short(*call_closed_meanwhile(target, lambda: commands.hung))
     assert target.call(BP, "1.0.0", EXAMPLE).detail.startswith("not sent: the target was closed")
-    assert_none_left(state)
+    assert_none_left(commands)
 
 
-def test_closing_a_cmd_target_ends_its_call_in_flight_and_its_processes(state):
-    target = make_target(cmd(state, 1), timeout=30)
-    assert_cut_short(*call_closed_meanwhile(target))
+def test_closing_a_cmd_target_ends_its_call_in_flight_and_its_processes(commands):
+    target = make_target(commands.cmd(1), timeout=30)
+    assert_cut_short(*call_closed_meanwhile(target, lambda: commands.hung))
     assert target.call(BP, "1.0.0", EXAMPLE).detail.startswith("not sent: the target was closed")
-    assert_none_left(state)
+    assert_none_left(commands)
 
 
 def test_closing_an_http_target_ends_its_call_in_flight_and_its_retries():
@@ -260,21 +217,11 @@ def test_closing_an_mcp_target_ends_its_call_in_flight():
         assert target.call(BP, "1.0.0", EXAMPLE).detail.startswith("not sent: the target was closed")
 
 
-def assert_none_left(state: Path) -> None:
-    """Every process the target started has ended (a zombie awaiting its reaper has ended too)."""
-    pids = [int(path.name.removeprefix("pid-")) for path in state.glob("pid-*")]
+def assert_none_left(commands: FaultyCommands) -> None:
+    """Every process the target started has ended (a child orphaned by a kill is reaped by init: a moment)."""
+    pids = commands.pids()
     assert pids, "the target recorded no process"
     deadline = time.monotonic() + 5
-    running = pids
-    while running and time.monotonic() < deadline:
-        running = [pid for pid in pids if _running(pid)]
+    while any(running(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert not running, f"left running: {running}"
-
-
-def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+    assert not [pid for pid in pids if running(pid)]

@@ -9,14 +9,10 @@ file). The runs go two at a time (two cores): the waiting is mostly on the hung 
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import shlex
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,39 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from faulty_commands import FaultyCommands, running
 from faulty_servers import faulty_server
 
 BP = "bleu-brevity-penalty"
 STOP_SECONDS = 10  # from the signal to the exit, on two busy cores ("a few seconds"; ~1-2 s measured)
 START_SECONDS = 60  # for the run to start and reach the hung call
-
-# jsonl: answers three requests with the oracle, then hangs, with a child that would outlive the run.
-JSONL_TARGET = """
-    import json, os, subprocess, sys, time
-    from conformance.jsonl_oracle import answer
-
-    state = sys.argv[1]
-    open(os.path.join(state, f"pid-{os.getpid()}"), "w").close()
-    for seen, line in enumerate(sys.stdin.buffer, 1):
-        if seen > 3:
-            child = subprocess.Popen(["sleep", "300"])
-            open(os.path.join(state, f"pid-{child.pid}"), "w").close()
-            open(os.path.join(state, "hung"), "w").close()
-            time.sleep(300)
-        sys.stdout.write(json.dumps(answer(line)) + "\\n")
-        sys.stdout.flush()
-"""
-
-# cmd: one process per call; the fourth call hangs in a child (sh waits for it).
-CMD_TARGET = """
-    n=$(( $(cat "$STATE/count" 2>/dev/null || echo 0) + 1 )); echo "$n" > "$STATE/count"
-    echo $$ > "$STATE/pid-$$"
-    if [ "$n" -ge 4 ]; then
-        sleep 300 & echo $! > "$STATE/pid-$!"; touch "$STATE/hung"; wait
-    fi
-    exec "$PYTHON" -m conformance exec "$1@$2"
-"""
-
 
 @dataclass
 class Stopped:
@@ -65,16 +34,15 @@ class Stopped:
     stdout: str
     stderr: str
     report_dir: Path
-    state: Path
+    commands: FaultyCommands
 
 
-def run_until_hung(target: str, report_dir: Path, hung, sig: int, env: dict | None = None) -> Stopped:
+def run_until_hung(target: str, commands: FaultyCommands, hung, sig: int) -> Stopped:
     """Start `conformance run`, wait until ``hung()`` says the target hangs on a call, send ``sig``."""
     process = subprocess.Popen(
         [sys.executable, "-m", "conformance", "run", "--target", target, "--tools", BP, "--fixtures-only",
-         "--timeout", "60", "--seed", "1", "--report-dir", str(report_dir)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-        env={**os.environ, **(env or {})})
+         "--timeout", "60", "--seed", "1", "--report-dir", str(commands.directory / "out")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
     try:
         deadline = time.monotonic() + START_SECONDS
         while not hung() and process.poll() is None and time.monotonic() < deadline:
@@ -83,8 +51,8 @@ def run_until_hung(target: str, report_dir: Path, hung, sig: int, env: dict | No
         process.send_signal(sig)
         signalled = time.monotonic()
         stdout, stderr = process.communicate(timeout=60)
-        return Stopped(process.returncode, time.monotonic() - signalled, stdout, stderr, report_dir,
-                       report_dir.parent / "state")
+        return Stopped(process.returncode, time.monotonic() - signalled, stdout, stderr,
+                       commands.directory / "out", commands)
     finally:
         if process.poll() is None:
             process.kill()
@@ -92,21 +60,17 @@ def run_until_hung(target: str, report_dir: Path, hung, sig: int, env: dict | No
 
 
 def scenario(name: str, base: Path) -> Stopped:
-    state = base / "state"
-    state.mkdir(parents=True)
-    (base / "target.py").write_text(textwrap.dedent(JSONL_TARGET), encoding="utf-8")
-    (base / "target.sh").write_text(textwrap.dedent(CMD_TARGET), encoding="utf-8")
-    jsonl = f"jsonl:{shlex.quote(sys.executable)} {shlex.quote(str(base / 'target.py'))} {shlex.quote(str(state))}"
-    hung = (state / "hung").exists
+    """Each target answers three requests (the preflight's and two cases') and hangs on the fourth."""
+    commands = FaultyCommands(base)
+    hung = lambda: commands.hung  # noqa: E731
     if name == "jsonl-sigterm":
-        return run_until_hung(jsonl, base / "out", hung, signal.SIGTERM)
+        return run_until_hung(commands.jsonl("after", 3), commands, hung, signal.SIGTERM)
     if name == "jsonl-sigint":
-        return run_until_hung(jsonl, base / "out", hung, signal.SIGINT)
+        return run_until_hung(commands.jsonl("after", 3), commands, hung, signal.SIGINT)
     if name == "cmd-sigterm":
-        return run_until_hung(f"cmd:sh {shlex.quote(str(base / 'target.sh'))} {{tool}} {{version}}", base / "out", hung, signal.SIGTERM,
-                              env={"STATE": str(state), "PYTHON": sys.executable})
+        return run_until_hung(commands.cmd(4, answer="oracle"), commands, hung, signal.SIGTERM)
     with faulty_server("hang_every_4th") as server:  # http-sigterm: the server is this process's thread
-        return run_until_hung(server.url, base / "out", lambda: server.requests_seen >= 4, signal.SIGTERM)
+        return run_until_hung(server.url, commands, lambda: server.requests_seen >= 4, signal.SIGTERM)
 
 
 SCENARIOS = ("jsonl-sigterm", "cmd-sigterm", "http-sigterm", "jsonl-sigint")
@@ -144,7 +108,7 @@ def test_sigterm_stops_the_run_at_once_with_a_partial_report_marked_interrupted(
 
 @pytest.mark.parametrize("name", ["jsonl-sigterm", "cmd-sigterm", "jsonl-sigint"])
 def test_no_process_of_the_target_outlives_the_run(stopped, name):
-    pids = [int(path.name.removeprefix("pid-")) for path in stopped[name].state.glob("pid-*")]
+    pids = stopped[name].commands.pids()
     assert len(pids) >= 2, "the target and its child recorded themselves"
     deadline = time.monotonic() + 5  # a child orphaned by the kill is reaped by init: give it a moment
     while any(running(pid) for pid in pids) and time.monotonic() < deadline:
@@ -159,10 +123,3 @@ def test_ctrl_c_still_gives_its_code_and_now_says_so(stopped):
     assert json.loads(written["json"])["header"]["interrupted"] == "SIGINT"
     assert "INTERRUPTED BY SIGINT" in written["markdown"]
     assert '<property name="interrupted" value="SIGINT" />' in written["junit"]
-
-
-def running(pid: int) -> bool:
-    """The process exists and is not a zombie (a zombie has ended: it only awaits its reaper)."""
-    with contextlib.suppress(OSError):
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    return False
