@@ -166,11 +166,27 @@ class _LineProcess:
         if self.exit_fd is not None:
             self.selector.register(self.exit_fd, selectors.EVENT_READ)
         self.fresh = True  # no exchange yet: the first may wait for the command to start
-        self.killed = False
-        self._kill_lock = threading.Lock()  # close() and a failed exchange may both kill it
+        self.killed = self.released = self.busy = False
+        self._kill_lock = threading.Lock()  # close() may kill it while its exchange runs in another thread
 
     def exchange(self, request: bytes, timeout: float, max_bytes: int) -> bytes:
-        """Write one request line, read one answer line (without its newline); _ExchangeFailed otherwise."""
+        """Write one request line, read one answer line (without its newline); _ExchangeFailed otherwise.
+        A kill meanwhile (close()) ends it as the command's death does; its pipes are released after it."""
+        with self._kill_lock:
+            if self.killed:
+                raise _ExchangeFailed("the command was killed (the target was closed)")
+            self.busy = True
+        try:
+            return self._exchange(request, timeout, max_bytes)
+        finally:
+            with self._kill_lock:
+                self.busy = False
+                release = self.killed and not self.released
+                self.released = self.released or release
+            if release:
+                self._release()
+
+    def _exchange(self, request: bytes, timeout: float, max_bytes: int) -> bytes:
         limit = f"{timeout:g} s"
         if self.fresh:
             timeout, self.fresh = timeout + STARTUP_SECONDS, False
@@ -260,15 +276,22 @@ class _LineProcess:
             pass
 
     def kill(self) -> None:
-        """Kill the process group (the command and every child it started) and reap the command (once)."""
+        """Kill the process group (the command and every child it started) at once; reap the command and
+        release its pipes once, here, or after the exchange in flight in another thread (which the
+        kill ends), so that no descriptor is closed under a select that waits on it."""
         with self._kill_lock:
-            if self.killed:
+            if not self.killed:
+                self.killed = True
+                try:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            if self.busy or self.released:
                 return
-            self.killed = True
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+            self.released = True
+        self._release()
+
+    def _release(self) -> None:
         self.process.wait()
         self.end_input()
         self.selector.close()
