@@ -8,7 +8,7 @@
 
 A hung request or call waits in a ``sleep`` child too (one that would outlive the run if nothing
 ended it) and marks ``state/hung``. Every process writes its pid to ``state/pid-N``; ``pids()``
-lists them and ``running(pid)`` says whether one still runs.
+lists them and ``still_running(pids)`` those of them that have not ended within a moment.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import contextlib
 import shlex
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 PYTHON = shlex.quote(sys.executable)
@@ -90,3 +91,12 @@ def running(pid: int) -> bool:
     with contextlib.suppress(OSError):
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     return False
+
+
+def still_running(pids: list[int], grace: float = 5.0) -> list[int]:
+    """The processes of ``pids`` still running after up to ``grace`` s (a child orphaned by a kill is
+    reaped by init: it takes a moment)."""
+    deadline = time.monotonic() + grace
+    while any(running(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return [pid for pid in pids if running(pid)]
