@@ -16,8 +16,8 @@ every call, timed on the session's own clock, and trips on the first of:
     go on for ever; more, or a burst of slow retries, ends the run. It is counted in call-seconds:
     with --workers N concurrent time-outs each count, so the budget runs out up to N times sooner
     in wall-clock time, never later, and the run's bound holds for any N.
-At the default --timeout (10 s) a target hanging on one call in four therefore stops within about
-a minute, and one failing one call in 100 runs to its verdict. Whatever trips the breaker, it does so
+At the default --timeout (10 s) a target hanging on one call in four therefore loses 50 to 75 s before
+it is stopped (benchmarks/bench_breaker.py), and one failing one call in 100 runs to its verdict. Whatever trips the breaker, it does so
 once: ``on_trip`` (the session ends the calls in flight) is called, and no new call starts.
 
 ``stopped_by`` says who stopped the run: "preflight", "contract_drift" (engine.drift) or "breaker".
