@@ -8,8 +8,9 @@ property per tool x generated family (id ``generated/<tool>/<family>``); each te
 asks the engine's Session (conformance.engine) to judge it, and turns the result into
 pytest's outcome with a readable message. At the end of the session the engine's record
 is written as the reports and gives the exit status: 0 conformant, 1 non-conformant,
-3 could not conclude (target dead or unhealthy, or the harness itself broke), 4 pytest's
-usage error (``conformance run`` reports it as 2).
+3 could not conclude (target dead or unhealthy, the harness itself broke, or Ctrl-C), 4 pytest's
+usage error (``conformance run`` reports it as 2), 143 stopped by SIGTERM (conformance.termination:
+handled as Ctrl-C is, with the partial report marked interrupted).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import hypothesis
 import pytest
 
 from conformance import progress
+from conformance.termination import SigtermHandler, interruption
 from conformance.engine import PROFILES, PropertySpec, RunOptions, Session, UsageError, parse_tools
 from conformance.engine.options import DEFAULT_REPORT_DIR
 from conformance.engine.properties import DEFAULT_MAX_FAILURES, NotServed, Unhealthy
@@ -103,6 +105,8 @@ class ConformanceRun:
         except UsageError as exc:
             raise pytest.UsageError(str(exc)) from None
         self.options = options
+        self.interrupted = ""  # the signal that interrupted the session, if one did
+        self.sigterm = SigtermHandler()
 
     @property
     def target(self):
@@ -131,12 +135,18 @@ class ConformanceRun:
         if report.failed:
             self.session.harness_errors.append(f"collecting {report.nodeid}: {report.longreprtext.strip()[-800:]}")
 
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo) -> None:
+        """Ctrl-C, or SIGTERM (conformance.termination): the session ends early, its report marked."""
+        self.interrupted = interruption(excinfo.value)
+
     def finish(self, session: pytest.Session) -> None:
+        self.sigterm.hold()  # the reports get written whatever comes now
         if session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
             self.session.target.close()
             return  # nothing selected (-k, --tools): a usage problem, with nothing to report
-        interrupted = session.exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
-        record = self.session.finish(command_line(), interrupted=interrupted, pytest=pytest.__version__)
+        if session.exitstatus == pytest.ExitCode.INTERNAL_ERROR:
+            self.session.harness_errors.append("pytest stopped with an internal error (see its output)")
+        record = self.session.finish(command_line(), interrupted=self.interrupted, pytest=pytest.__version__)
         paths = write_reports(record, self.options.report_dir, self.options.junit)
         if self.options.write_known_failures:
             paths["known_failures"] = self.session.write_known_failures()
@@ -202,6 +212,13 @@ def pytest_configure(config: pytest.Config) -> None:
     run = ConformanceRun(config)
     config.stash[RUN_KEY] = run
     config.pluginmanager.register(run, "conformance-run")
+    run.sigterm.install()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    run = config.stash.get(RUN_KEY, None)
+    if run is not None:
+        run.sigterm.restore()
 
 
 def _banner(run: ConformanceRun) -> str:

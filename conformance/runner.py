@@ -9,7 +9,8 @@ pytest's own ``-k``, ``-x``, ``--junitxml`` and plugins::
     pytest --pyargs conformance.suite -p conformance.pytest_plugin --target oracle --profile quick
 
 and maps pytest's exit status onto the command's: 0 conformant, 1 non-conformant,
-2 usage, 3 could not conclude (target unreachable or unhealthy).
+2 usage, 3 could not conclude (target unreachable or unhealthy, or Ctrl-C), 143 stopped by SIGTERM
+(the partial report written, every process of the target ended).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from conformance.engine.options import DEFAULT_REPORT_DIR, PROFILES
+from conformance.engine.session import EXIT_TERMINATED
 from conformance.engine.properties import DEFAULT_MAX_FAILURES
 from conformance.targets import DEFAULT_TIMEOUT
 
@@ -31,7 +33,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "run", help="check a target against the contracts",
         description="Check a target against the contracts: golden fixtures plus generated cases. "
-                    "Exit 0 conformant, 1 non-conformant, 2 usage, 3 could not conclude.",
+                    "Exit 0 conformant, 1 non-conformant, 2 usage, 3 could not conclude, "
+                    "143 stopped by SIGTERM (partial report).",
         epilog="Each failure is saved under REPORT_DIR/reproducers/ for `conformance replay FILE`. "
                "oracle and python: targets run in this process and cannot be timed out; use cmd: or "
                "HTTP for an implementation that may hang. The same suite runs under pytest itself: "
@@ -107,7 +110,7 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
 
 def exit_code(status: int) -> int:
     """pytest's exit status (after the plugin set its own) -> the fixed exit codes of `run`."""
-    if status in (0, 1, 3):
+    if status in (0, 1, 3, EXIT_TERMINATED):
         return status
     if status == pytest.ExitCode.USAGE_ERROR:
         return 2

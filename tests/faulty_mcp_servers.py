@@ -18,6 +18,8 @@ with the oracle; each faulty one breaks one thing:
     busy_once          the first call answered HTTP 503 with Retry-After: 1, then correct
     jsonrpc_error      every call answered with a JSON-RPC error (-32603)
     hang_after_3       the fourth and later calls never answer
+    hang_every_4th     the 4th, 8th, ... tools/call never answers (a retry of it is the next, answered)
+    hang_every_100th   the same for the 100th, 200th, ...
     http_500           every call answered with an HTTP 500 (a crashed backend behind a proxy)
     http_envelope      every call answered with 200 {"result": ...}: the HTTP API's envelope, not JSON-RPC
     oversized          a 12 MB text answer, as a server-sent event
@@ -46,6 +48,7 @@ from starlette.routing import Route
 
 import oracle
 
+HANG_EVERY = {"hang_every_4th": 4, "hang_every_100th": 100}
 SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}, "version": {"type": "string"}, "input": {}},
           "required": ["id", "version", "input"]}
 # What the TypeScript SDK (1.x) lists for zod's {id: z.string(), version: z.string(), input: z.record(z.any())}
@@ -106,6 +109,8 @@ def build_app(behaviour: str) -> Starlette:
         if behaviour == "jsonrpc_error":
             raise MCPError(-32603, "the backend is unavailable")
         if behaviour == "hang_after_3" and calls["tools/call"] > 3:
+            await anyio.sleep_forever()
+        if behaviour in HANG_EVERY and calls["tools/call"] % HANG_EVERY[behaviour] == 0:
             await anyio.sleep_forever()
         return answer(behaviour, params.arguments or {}, calls["tools/call"])
 

@@ -45,6 +45,7 @@ TRICKLE_INTERVAL_SECONDS = 0.2
 BEHAVIOURS = ("always_500", "every_third_503", "slow", "non_json_200", "no_envelope_200",
               "huge_body", "drop_connection", "html_page", "trickle", "trickle_headers",
               "correct", "always_503", "reset_every_other", "wrong_200", "limit_413_with_retry_after")
+BEHAVIOURS += ("hang_every_4th", "hang_every_100th")  # the 4th (100th, ...) request hangs; others are answered
 CONTRACT_PATH = re.compile(r"^/v1/tools/([^/]+)/versions/([^/]+)$")
 
 
@@ -110,6 +111,21 @@ class _Handler(BaseHTTPRequestHandler):
 
     def behave_correct(self, body, number):
         self.oracle_answer(body)
+
+    def hang_every(self, every: int, body, number) -> None:
+        """Request ``every``, 2 x ``every``, ... is never answered (within the server's lifetime); a retry
+        of it is the next request, and answered."""
+        if number % every == 0:
+            self.server.stopping.wait()
+            self.close_connection = True
+        else:
+            self.oracle_answer(body)
+
+    def behave_hang_every_4th(self, body, number):
+        self.hang_every(4, body, number)
+
+    def behave_hang_every_100th(self, body, number):
+        self.hang_every(100, body, number)
 
     def behave_reset_every_other(self, body, number):
         """Odd requests: the connection is reset (RST, not a clean close); even ones are answered."""

@@ -646,6 +646,45 @@ def test_unhealthy_target_is_said_first(tmp_path):
     assert "COULD NOT CONCLUDE: 3 requests in a row timed out after 10 s" in read(paths["html"])
 
 
+BREAKER = {"calls": 20, "transport_errors": 5, "window_calls": 20, "window_transport_errors": 5,
+           "time_lost_s": 50.2, "time_budget_s": 60.0, "time_budget_left_s": 19.8}
+
+
+def test_what_stopped_a_run_heads_its_reason_in_every_report(tmp_path):
+    reason = "5 of the last 20 calls were transport errors (the breaker trips at 25% of the last 40 calls)"
+    record = RunRecord(header=header(stopped_by="breaker", breaker=BREAKER), exit_code=3, unhealthy_reason=reason)
+    paths = reports.write_reports(record, tmp_path)
+    assert f"**COULD NOT CONCLUDE: target unhealthy: {reason}** (exit code 3)" in read(paths["markdown"])
+    assert f"COULD NOT CONCLUDE: target unhealthy: {reason}" in read(paths["html"])
+    assert f"TARGET UNHEALTHY, run stopped: {reason}" in reports.summary(reports.build_document(record))
+    assert ("| circuit breaker | `20 calls, 5 transport errors (5 of the last 20); 50.2 s lost to time-outs and "
+            "retries (budget 60 s, 19.8 s left)` |") in read(paths["markdown"])
+    properties = {p.get("name"): p.get("value") for p in ElementTree.parse(paths["junit"]).iter("property")}
+    assert properties["stopped"] == f"target unhealthy: {reason}"
+
+
+def test_a_contract_drift_stop_is_not_called_unhealthy(tmp_path):
+    reason = "t@1.0.0 breaking (breaking /limits/max_segments: limit max_segments lowered 1000 -> 500)"
+    record = RunRecord(header=header(stopped_by="contract_drift"), exit_code=3, unhealthy_reason=reason)
+    summary = reports.summary(reports.build_document(record))
+    assert f"CONTRACT DRIFT, run stopped: {reason}" in summary and "UNHEALTHY" not in summary
+    paths = reports.write_reports(record, tmp_path)
+    assert "**COULD NOT CONCLUDE: contract drift: t@1.0.0 breaking (breaking /limits/" in read(paths["markdown"])
+
+
+@pytest.mark.parametrize("signal, exit_code", [("SIGTERM", 143), ("SIGINT", 3)])
+def test_an_interrupted_run_says_so_in_every_report_even_with_nothing_checked(tmp_path, signal, exit_code):
+    record = RunRecord(header=header(interrupted=signal), exit_code=exit_code)
+    paths = reports.write_reports(record, tmp_path)
+    said = f"INTERRUPTED BY {signal}: the run did not finish; this partial report holds the checks done before it"
+    assert f"**{said}** (exit code {exit_code})" in read(paths["markdown"])
+    assert said in read(paths["html"])
+    assert f"INTERRUPTED by {signal}: the run did not finish" in reports.summary(reports.build_document(record))
+    suites = ElementTree.parse(paths["junit"]).getroot().findall("testsuite")
+    assert [suite.get("tests") for suite in suites] == ["0"]
+    assert {p.get("name"): p.get("value") for p in suites[0].iter("property")}["interrupted"] == signal
+
+
 def test_generated_results_without_a_property_entry_still_get_a_testcase(tmp_path):
     record = RunRecord(header=header(), results=[float_failure()], exit_code=1)
     cases = junit_cases(reports.write_reports(record, tmp_path)["junit"])

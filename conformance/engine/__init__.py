@@ -1,7 +1,8 @@
 """The run engine, usable without pytest: one ``Session`` checks one target.
 
     options.py     RunOptions: what a run was asked to do (checked: a bad option is a UsageError)
-    health.py      the preflight and the circuit breaker over transport errors
+    health.py      the preflight and the circuit breaker: transport errors in a row, their rate over a
+                   sliding window, and the time-out budget
     properties.py  one generated family as a Hypothesis property: generate, shrink, keep the minimal failure,
                    and keep going in further rounds for other distinct failures (--max-failures-per-property)
     selection.py   --families: which generated families a run generates cases for

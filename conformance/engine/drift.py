@@ -112,12 +112,13 @@ def check_drift(target, tools: list[tuple[str, str]]) -> list[DriftFinding] | No
 
 def stop_reason(findings: list[DriftFinding]) -> str:
     """Why a run with additive or breaking drift stops (the health monitor's reason, repeated by every
-    case it skips): each drifted tool with its first difference of that class; the header has them all."""
+    case it skips; the reports head it "contract drift"): each drifted tool with its first difference of
+    that class; the header has them all."""
     drifted = []
     for finding in (finding for finding in findings if finding.blocking):
         first = next(change for change in finding.changes if change["change_class"] == finding.status)
         others = len(finding.changes) - 1
         drifted.append(f"{finding.tool} {finding.status} ({change_line(first)}"
                        + (f"; {others} more difference{'s' * (others != 1)}" if others else "") + ")")
-    return (f"preflight: contract drift: {'; '.join(drifted)}: the suite would judge the target by a contract it "
-            f"does not publish (--allow-contract-drift judges it by the suite's contracts anyway)")
+    return (f"{'; '.join(drifted)}: the suite would judge the target by a contract it does not publish "
+            f"(--allow-contract-drift judges it by the suite's contracts anyway)")

@@ -1,55 +1,127 @@
 """Is the target healthy enough to judge? The preflight and the circuit breaker.
 
 A preflight call (each selected contract's first example) must get some answer, right or
-wrong, and not "not found" (a draft tool answered "not found" is reported as not served). During the run the breaker trips after
-MAX_CONSECUTIVE_TRANSPORT_ERRORS transport errors in a row, or when more than half of the
-first EARLY_WINDOW calls were transport errors: a dead, hanging or garbage-answering target
-ends the run fast (exit 3) instead of timing out case after case.
+wrong, and not "not found" (a draft tool answered "not found" is reported as not served).
+
+During the run the breaker (in the manner of resilience4j's CircuitBreaker, count-based) watches
+every call, timed on the session's own clock, and trips on the first of:
+  * MAX_CONSECUTIVE_TRANSPORT_ERRORS transport errors in a row (a dead target);
+  * a failure rate: at least FAILURE_RATE of the last WINDOW_CALLS calls were transport errors,
+    judged once MINIMUM_CALLS calls are in the window (a target that answers three requests and
+    hangs on the fourth: 5 of 20);
+  * a time-out budget: the time lost waiting (the whole duration of each call that ended in a
+    transport error or was answered only after retries, so an HTTP/MCP call costing up to three
+    time-outs counts all three) is spent from BUDGET_TIMEOUTS x --timeout, which every call refills
+    by REFILL_TIMEOUTS_PER_CALL x --timeout, up to the full budget. A time-out in one call of 20 can
+    go on for ever; more, or a burst of slow retries, ends the run. It is counted in call-seconds:
+    with --workers N concurrent time-outs each count, so the budget runs out up to N times sooner
+    in wall-clock time, never later, and the run's bound holds for any N.
+At the default --timeout (10 s) a target hanging on one call in four therefore loses 50 to 75 s before
+it is stopped (benchmarks/bench_breaker.py), and one failing one call in 100 runs to its verdict. Whatever trips the breaker, it does so
+once: ``on_trip`` (the session ends the calls in flight) is called, and no new call starts.
+
+``stopped_by`` says who stopped the run: "preflight", "contract_drift" (engine.drift) or "breaker".
 """
 
 from __future__ import annotations
 
 import threading
+import time
+from collections import deque
+from typing import Any, Callable
 
 from conformance.model import TargetResponse
+from conformance.targets.base import DEFAULT_TIMEOUT
 from oracle.contracts import DRAFT, contract
 
 MAX_CONSECUTIVE_TRANSPORT_ERRORS = 5
-EARLY_WINDOW = 20
+WINDOW_CALLS = 40  # the sliding window: the outcomes of the last 40 calls
+MINIMUM_CALLS = 20  # the failure rate is judged once the window holds this many calls
+FAILURE_RATE = 0.25  # trip when at least this share of the window were transport errors
+BUDGET_TIMEOUTS = 6  # the time-out budget, in --timeout units (60 s at the default 10 s)
+REFILL_TIMEOUTS_PER_CALL = 1 / 20  # each call gives back this much of a --timeout (0.5 s at 10 s)
+
+PREFLIGHT, CONTRACT_DRIFT, BREAKER = "preflight", "contract_drift", "breaker"
 
 
 class HealthMonitor:
-    """The circuit breaker over transport errors (thread-safe: fixture calls may run in a pool)."""
+    """The preflight and the circuit breaker (thread-safe: fixture calls may run in a pool)."""
 
-    def __init__(self) -> None:
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT, on_trip: Callable[[], Any] | None = None) -> None:
+        self.timeout = float(timeout)
+        self.on_trip = on_trip
         self.calls = self.transport_errors = self.consecutive = self.retries = 0
-        self.reason = ""
+        self.window: deque[bool] = deque(maxlen=WINDOW_CALLS)  # True: that call was a transport error
+        self.budget_s = self.capacity_s = BUDGET_TIMEOUTS * self.timeout
+        self.refill_s = REFILL_TIMEOUTS_PER_CALL * self.timeout
+        self.time_lost_s = 0.0
+        self.reason = self.stopped_by = ""
         self._lock = threading.Lock()
 
     @property
     def unhealthy(self) -> bool:
         return bool(self.reason)
 
-    def trip(self, reason: str) -> None:
+    def trip(self, reason: str, stopped_by: str = BREAKER) -> None:
         with self._lock:
-            self.reason = self.reason or reason
+            first = not self.reason
+            if first:
+                self.reason, self.stopped_by = reason, stopped_by
+        if first and self.on_trip is not None:
+            self.on_trip()
 
-    def record(self, response: TargetResponse) -> None:
+    def call(self, target, tool_id: str, version: str, payload: Any) -> TargetResponse | None:
+        """One call to the target, timed and recorded; None when the breaker had tripped meanwhile and the
+        call failed (it was cut short by the stop: not a verdict on its input)."""
+        started = time.monotonic()
+        response = target.call(tool_id, version, payload)
+        tripped_before = self.unhealthy
+        self.record(response, time.monotonic() - started)
+        return None if tripped_before and response.kind == "transport_error" else response
+
+    def record(self, response: TargetResponse, elapsed_s: float | None = None) -> None:
+        """Count one call's outcome; ``elapsed_s`` is its wall-clock duration (default: what the target measured)."""
+        if elapsed_s is None:
+            elapsed_s = response.duration_ms / 1000
+        failed = response.kind == "transport_error"
         with self._lock:
             self.calls += 1
             self.retries += response.retries
-            if response.kind != "transport_error":
-                self.consecutive = 0
-                return
-            self.transport_errors += 1
-            self.consecutive += 1
-            if self.reason:
-                return
-            if self.consecutive >= MAX_CONSECUTIVE_TRANSPORT_ERRORS:
-                self.reason = f"{self.consecutive} transport errors in a row; last: {response.detail}"
-            elif self.calls <= EARLY_WINDOW and self.transport_errors > EARLY_WINDOW // 2:
-                self.reason = (f"{self.transport_errors} of the first {self.calls} calls were transport errors; "
-                               f"last: {response.detail}")
+            self.window.append(failed)
+            self.transport_errors += failed
+            self.consecutive = self.consecutive + 1 if failed else 0
+            lost = elapsed_s if failed or response.retries else 0.0
+            self.time_lost_s += lost
+            self.budget_s = min(self.capacity_s, self.budget_s + self.refill_s) - lost
+            reason = "" if self.reason else self._verdict(response)
+        if reason:
+            self.trip(reason)
+
+    def _verdict(self, response: TargetResponse) -> str:
+        """Why the breaker trips after this call ("" if it does not); under the lock."""
+        in_window = sum(self.window)
+        if self.consecutive >= MAX_CONSECUTIVE_TRANSPORT_ERRORS:
+            why = f"{self.consecutive} transport errors in a row"
+        elif len(self.window) >= MINIMUM_CALLS and in_window >= FAILURE_RATE * len(self.window):
+            why = (f"{in_window} of the last {len(self.window)} calls were transport errors (the breaker trips at "
+                   f"{FAILURE_RATE:.0%} of the last {WINDOW_CALLS} calls, from {MINIMUM_CALLS} calls on); "
+                   f"{self.time_lost_s:.1f} s lost to time-outs and retries")
+        elif self.budget_s < 0:
+            why = (f"the time-out budget is spent: {self.time_lost_s:.1f} s lost to time-outs and retries in "
+                   f"{self.calls} calls (budget {self.capacity_s:g} s = {BUDGET_TIMEOUTS} x --timeout, each call "
+                   f"refilling {self.refill_s:g} s); {in_window} of the last {len(self.window)} calls were "
+                   f"transport errors")
+        else:
+            return ""
+        return f"{why}; last: {response.detail or response.kind}"
+
+    def figures(self) -> dict:
+        """The breaker's counts for the report header (report.schema.json: breaker)."""
+        with self._lock:
+            return {"calls": self.calls, "transport_errors": self.transport_errors,
+                    "window_calls": len(self.window), "window_transport_errors": sum(self.window),
+                    "time_lost_s": round(self.time_lost_s, 3), "time_budget_s": self.capacity_s,
+                    "time_budget_left_s": round(self.budget_s, 3)}
 
     def preflight(self, target, tools: list[tuple[str, str]]) -> list[str]:
         """The first published tool's first contract example must get some answer (right or wrong)
@@ -64,10 +136,12 @@ class HealthMonitor:
         first = next((found for found in contracts if found.status != DRAFT), contracts[0])
         response = self._ask(target, first)
         if response.kind == "transport_error":
-            self.trip(f"preflight: the target did not answer the {first.label} contract example: {response.detail}")
+            self.trip(f"preflight: the target did not answer the {first.label} contract example: {response.detail}",
+                      PREFLIGHT)
         elif _not_found(response) and first.status != DRAFT:
             self.trip(f"preflight: the target answers 'not found' for {first.label} "
-                      f"({response.detail or response.error_code}): a wrong base URL, or the tool is not deployed")
+                      f"({response.detail or response.error_code}): a wrong base URL, or the tool is not deployed",
+                      PREFLIGHT)
         else:
             self.record(response)
         if self.unhealthy:

@@ -6,7 +6,9 @@ entry per property. Each judgement computes the expected behaviour once (compare
 and hands it to the verdict (compare.judge); a failure gets its reproducer file and replay
 line; an entry of the known-failures file turns a failure into "xfailed" and a pass into
 "fixed". ``finish()`` gives the RunRecord and the exit code: 0 conformant, 1 not,
-3 could not conclude (target unhealthy, or the harness itself broke).
+3 could not conclude (target unhealthy, or the harness itself broke, or Ctrl-C), 143 stopped by
+SIGTERM. When the breaker trips (engine.health) the target is closed at once, which ends the calls
+in flight (each kind of target ends its processes, connections or sessions), and no call starts after.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import concurrent.futures
 import datetime as dt
 import shlex
+import signal
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -23,7 +26,7 @@ from conformance import compare, known_failures
 from conformance.compare.readings import ReadingsLog
 from conformance.engine.selection import select_families, unmatched_patterns
 from conformance.engine.drift import DriftFinding, check_drift, stop_reason
-from conformance.engine.health import HealthMonitor
+from conformance.engine.health import CONTRACT_DRIFT, PREFLIGHT, HealthMonitor
 from conformance.engine.options import RunOptions, UsageError
 from conformance.engine.properties import NotServed, PropertyRun, Unhealthy, run_property
 from conformance.hypothesis_profiles import run_settings
@@ -32,6 +35,8 @@ from conformance.targets import TargetSpecError, make_target
 from oracle.registry import tool_keys
 
 EXIT_OK, EXIT_NONCONFORMANT, EXIT_UNCONCLUDED = 0, 1, 3
+EXIT_TERMINATED = 128 + signal.SIGTERM  # 143, as a process ended by SIGTERM reports itself
+INTERRUPTION_EXIT_CODES = {"SIGINT": EXIT_UNCONCLUDED, "SIGTERM": EXIT_TERMINATED}  # how the run was interrupted
 MAX_HINT_CHARS = 8192  # longer curl/shell lines are left out: the replay command re-sends any input
 
 
@@ -108,7 +113,7 @@ class Session:
         self.started = dt.datetime.now(dt.timezone.utc)
         self.results: list[CaseResult] = []
         self.properties: list[dict] = []
-        self.health = HealthMonitor()
+        self.health = HealthMonitor(options.timeout, on_trip=self.target.close)  # ends the calls in flight
         self.readings = ReadingsLog()
         self.harness_errors: list[str] = []
         self._prefetched: dict[str, concurrent.futures.Future] = {}
@@ -172,7 +177,7 @@ class Session:
         self.not_served = set(self.health.preflight(self.target, self.options.tools))
         if self.not_served and len(self.not_served) == len(self.options.tools):
             self.health.trip(f"preflight: the target serves none of the selected tools (not found: "
-                             f"{', '.join(sorted(self.not_served))})")
+                             f"{', '.join(sorted(self.not_served))})", PREFLIGHT)
         self._check_contract_drift()
         self._prefetch([case for case in cases if not self._not_served(case.tool_id, case.version)])
 
@@ -183,7 +188,7 @@ class Session:
             return
         self.drift = check_drift(self.target, [tool for tool in self.options.tools if not self._not_served(*tool)])
         if any(finding.blocking for finding in self.drift or ()) and not self.options.allow_contract_drift:
-            self.health.trip(stop_reason(self.drift))
+            self.health.trip(stop_reason(self.drift), CONTRACT_DRIFT)
 
     def _prefetch(self, cases: list[Case]) -> None:
         """With --workers N > 1, send the fixture cases N at a time (their judgements then read the answers)."""
@@ -196,11 +201,10 @@ class Session:
     # -- judging one case ---------------------------------------------------------------
 
     def _call_unless_unhealthy(self, case: Case) -> TargetResponse | None:
+        """The target's answer, or None once the run stopped (the case is not run, or was cut short by the stop)."""
         if self.health.unhealthy:
             return None
-        response = self.target.call(case.tool_id, case.version, case.input)
-        self.health.record(response)
-        return response
+        return self.health.call(self.target, case.tool_id, case.version, case.input)
 
     def _not_served(self, tool_id: str, version: str) -> bool:
         return f"{tool_id}@{version}" in self.not_served
@@ -213,7 +217,7 @@ class Session:
         future = self._prefetched.pop(case.case_id, None)
         response = future.result() if future else self._call_unless_unhealthy(case)
         if response is None:
-            return CaseResult(case, "skipped", f"not run: the target is unhealthy ({self.health.reason})")
+            return CaseResult(case, "skipped", f"not run: the run stopped early ({self.health.reason})")
         expected = compare.expect(case)
         verdict = compare.judge(case, expected, response)
         self.readings.note(case, expected, response, verdict)  # the open points' readings it took
@@ -290,7 +294,7 @@ class Session:
             run_property(family.strategy, run_settings(self.options.profile, family.category), self.seed,
                          make_case, judge, outcome, max_failures=self.options.max_failures_per_property)
         except Unhealthy:
-            entry.update(outcome="skipped", message=f"not finished: the target is unhealthy ({self.health.reason})")
+            entry.update(outcome="skipped", message=f"not finished: the run stopped early ({self.health.reason})")
             raise
         except Exception as exc:  # the suite broke (compare, a strategy): reported as a harness error
             entry.update(outcome="errored", message=f"harness error: {type(exc).__name__}: {str(exc)[:300]}")
@@ -344,14 +348,18 @@ class Session:
             return EXIT_NONCONFORMANT
         return EXIT_OK
 
-    def finish(self, command: str, interrupted: bool = False, **versions: str) -> RunRecord:
-        """Release the target; the run's record (its exit code UNCONCLUDED if the run was interrupted).
+    def finish(self, command: str, interrupted: str = "", **versions: str) -> RunRecord:
+        """Release the target (ending the calls in flight); the run's record. ``interrupted`` names the
+        signal that stopped the run ("SIGINT", "SIGTERM"; "" if it was not), which sets its exit code.
         ``command`` is how the run was started; ``versions`` name the runner's libraries."""
         if self._pool:
             self._pool.shutdown(wait=False, cancel_futures=True)
         self.target.close()
-        record = RunRecord(header=self.header(command, versions), results=self.results, properties=self.properties,
-                           exit_code=EXIT_UNCONCLUDED if interrupted else self.exit_code(),
+        header = self.header(command, versions)
+        if interrupted:
+            header["interrupted"] = interrupted
+        record = RunRecord(header=header, results=self.results, properties=self.properties,
+                           exit_code=INTERRUPTION_EXIT_CODES[interrupted] if interrupted else self.exit_code(),
                            unhealthy_reason=self.health.reason, readings=self.readings.to_dict())
         if self.harness_errors:
             record.header["harness_errors"] = self.harness_errors
@@ -373,6 +381,8 @@ class Session:
             strict=self.options.strict,
             retries=getattr(self.target, "retries", 0),
             retries_made=self.health.retries,
+            breaker=self.health.figures(),
+            **({"stopped_by": self.health.stopped_by} if self.health.stopped_by else {}),
             examples_per_family=self.options.examples,
             timeout_s=self.options.timeout,
             workers=self.options.workers,

@@ -93,7 +93,12 @@ def summary(document: dict, paths: dict[str, Path] | None = None) -> str:
     if drift:
         lines += [f"\n{DRIFT_HEADING}:", *(f"  {line}" for line in drift)]
     if document["unhealthy_reason"]:
-        lines.append(f"\nTARGET UNHEALTHY, run stopped: {prose(document['unhealthy_reason'])}")
+        heading = doc.stop_heading(document)
+        reason = prose(document["unhealthy_reason"])
+        lines.append(f"\n{heading.upper()}, run stopped: {reason}" if heading else f"\nRUN STOPPED: {reason}")
+    interrupted = doc.interruption_text(document)
+    if interrupted:
+        lines.append("\n" + interrupted.replace("interrupted", "INTERRUPTED", 1))
     for error in doc.harness_errors(document):
         lines.append(f"\nHARNESS ERROR (a bug of the suite, please report it): {error}")
     lines += ["", verdict_line(document), doc.totals_text(document["totals"])]

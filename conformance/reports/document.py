@@ -431,10 +431,18 @@ def listings(document: dict, limit: int) -> list[Listing]:
 VERDICTS = {
     0: "conformant",
     1: "NOT conformant",
-    2: "usage error or interrupted",
+    2: "usage error",
     3: "could not conclude",
     4: "usage error",
     5: "no tests collected",
+    143: "stopped by SIGTERM",
+}
+
+# Who stopped a run early (the header's stopped_by, engine.health), in words.
+STOPS = {
+    "breaker": "target unhealthy",
+    "contract_drift": "contract drift",
+    "preflight": "target unusable",
 }
 
 
@@ -442,12 +450,50 @@ def verdict_phrase(exit_code: int) -> str:
     return VERDICTS.get(exit_code, f"exit code {exit_code}")
 
 
+def stop_heading(document: dict) -> str:
+    """What stopped the run early ("target unhealthy", "contract drift", ...); "" if nothing did or it is not said."""
+    if not document["unhealthy_reason"]:
+        return ""
+    return STOPS.get(document["header"].get("stopped_by"), "")
+
+
+def stop_text(document: dict) -> str:
+    """``contract drift: REASON``: why the run stopped early, headed by what stopped it ("" if nothing did)."""
+    heading = stop_heading(document)
+    reason = prose(document["unhealthy_reason"])
+    return f"{heading}: {reason}" if heading else reason
+
+
+def interruption_text(document: dict) -> str:
+    """``interrupted by SIGTERM: ...`` when a signal stopped the run, else ""."""
+    signal = document["header"].get("interrupted")
+    if not signal:
+        return ""
+    return (f"interrupted by {prose(signal)}: the run did not finish; this partial report holds the "
+            f"checks done before it")
+
+
 def verdict(document: dict) -> tuple[str, str]:
-    """(headline, state) from the exit code: ``NOT CONFORMANT``, "bad"."""
-    headline = verdict_phrase(document["exit_code"]).upper()
+    """(headline, state) from the exit code: ``NOT CONFORMANT``, "bad"; what stopped or interrupted it."""
+    interrupted = interruption_text(document)
+    if interrupted:  # whatever it would have concluded, it did not get there
+        headline = interrupted.replace("interrupted by", "INTERRUPTED BY", 1)
+    else:
+        headline = verdict_phrase(document["exit_code"]).upper()
     if document["unhealthy_reason"]:
-        headline += f": {prose(document['unhealthy_reason'])}"
+        headline += f"; {stop_text(document)}" if interrupted else f": {stop_text(document)}"
     return headline, {0: "ok", 1: "bad"}.get(document["exit_code"], "warn")
+
+
+def breaker_text(figures: dict) -> str:
+    """The header's breaker figures in one line."""
+    try:
+        return (f"{figures['calls']} calls, {figures['transport_errors']} transport errors "
+                f"({figures['window_transport_errors']} of the last {figures['window_calls']}); "
+                f"{figures['time_lost_s']:g} s lost to time-outs and retries "
+                f"(budget {figures['time_budget_s']:g} s, {figures['time_budget_left_s']:g} s left)")
+    except (KeyError, TypeError, ValueError):
+        return render_value(figures)[0]
 
 
 def harness_errors(document: dict) -> list[str]:
@@ -469,6 +515,9 @@ _HEADER_LABELS = {
     "command": "command",
     "strict": "strict",
     "retries": "retries",
+    "interrupted": "interrupted by",
+    "stopped_by": "stopped early by",
+    "breaker": "circuit breaker",
     "not_served": "not served (draft tools the target answers 'not found' for)",
     "contract_drift": DRIFT_HEADING,
     "contract_drift_allowed": "--allow-contract-drift",
@@ -484,6 +533,10 @@ def header_rows(document: dict) -> list[tuple[str, str]]:
             value = header[key]
             if key == "contract_drift":
                 text = " | ".join(drift_lines(header)) or "none"
+            elif key == "breaker" and isinstance(value, dict):
+                text = breaker_text(value)
+            elif key == "stopped_by":
+                text = STOPS.get(value, str(value))
             elif isinstance(value, bool):
                 text = "yes" if value else "no"
             else:

@@ -5,7 +5,9 @@ and each generated property, whose body says how many examples it ran and explai
 recorded failing examples (failures.failure_text). So the testcase counts are the totals
 of every other report: tests = all checks, failures = failed (and fixed under --strict),
 errors = errored, skipped = skipped and xfailed. Text is made XML-safe: ElementTree
-escapes markup, ``xml_text`` the code points XML 1.0 cannot carry.
+escapes markup, ``xml_text`` the code points XML 1.0 cannot carry. A run stopped early or
+interrupted says so in every suite's properties (``stopped``, ``interrupted``), and in a suite
+of its own when no check was recorded.
 """
 
 from __future__ import annotations
@@ -81,6 +83,17 @@ def _milliseconds(check: doc.Check) -> float:
     return sum(float(r["response"]["duration_ms"]) for r in check.results if r["response"])
 
 
+def run_properties(document: dict) -> dict[str, str]:
+    """The run's properties every suite carries: the header's, and why the run stopped or was interrupted."""
+    header = document["header"]
+    properties = {key: str(header[key]) for key in _SUITE_PROPERTIES if key in header}
+    if document["unhealthy_reason"]:
+        properties["stopped"] = doc.stop_text(document)
+    if header.get("interrupted"):
+        properties["interrupted"] = str(header["interrupted"])
+    return properties
+
+
 def render_junit(document: dict, views: list[FailureView] | None = None) -> str:
     header = document["header"]
     strict = doc.is_strict(document)
@@ -90,6 +103,7 @@ def render_junit(document: dict, views: list[FailureView] | None = None) -> str:
     suites: dict[str, ElementTree.Element] = {}
     counters: dict[str, dict[str, float]] = {}
     root = ElementTree.Element("testsuites", name="conformance")
+    run = run_properties(document)
 
     def suite_for(tool: str) -> ElementTree.Element:
         if tool not in suites:
@@ -97,9 +111,8 @@ def render_junit(document: dict, views: list[FailureView] | None = None) -> str:
                 root, "testsuite", name=xml_text(tool), timestamp=str(header.get("started", ""))
             )
             properties = ElementTree.SubElement(suite, "properties")
-            for key in _SUITE_PROPERTIES:
-                if key in header:
-                    ElementTree.SubElement(properties, "property", name=key, value=xml_text(str(header[key])))
+            for key, value in run.items():
+                ElementTree.SubElement(properties, "property", name=key, value=xml_text(value))
             suites[tool] = suite
             counters[tool] = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0, "time": 0.0}
         return suites[tool]
@@ -119,6 +132,8 @@ def render_junit(document: dict, views: list[FailureView] | None = None) -> str:
         counters[check.tool]["time"] += max(milliseconds, 0.0) / 1000
         if counter:
             counters[check.tool][counter] += 1
+    if not suites and ("stopped" in run or "interrupted" in run):
+        suite_for("conformance")  # nothing was checked: the suite says why
 
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for tool, suite in suites.items():

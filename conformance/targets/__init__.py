@@ -72,7 +72,8 @@ class Target(Protocol):
         """A shell line that re-sends this input outside the harness ("" when there is none)."""
 
     def close(self) -> None:
-        """Release connections and processes."""
+        """Release connections and processes. It may come while calls are in flight (the breaker
+        tripped, or SIGTERM): they end at once as transport errors, and no call starts after it."""
 
 
 class TargetKind(NamedTuple):

@@ -7,6 +7,8 @@ cli.mjs run {tool} {version} --input {input}``); the file is removed after the c
 after a timeout or a crash. stdout is ``{"result": ...}`` or an error body ``{"error": ...}`` (the
 protocol of ``conformance exec``), whatever the exit status. The command runs in its own
 process group, so a timeout or an oversized answer kills it and every child it started.
+``close`` kills the process group of every command still running (the breaker tripped, or
+SIGTERM: the calls in flight end at once), and no command starts after it.
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ class CommandTarget:
             raise TargetSpecError("cmd: target needs a command, e.g. 'cmd:mytool {tool} {version}'")
         self.timeout = timeout
         self.max_bytes = max_bytes
+        self._running: set[subprocess.Popen] = set()
+        self._lock = threading.Lock()
+        self._closed = False
 
     def command_line(self, tool_id: str, version: str, input_path: str | None = None) -> str:
         """The shell line of one case; ``input_path`` (shell-quoted here) replaces ``{input}``."""
@@ -84,14 +89,28 @@ class CommandTarget:
                                   duration_ms=(time.monotonic() - started) * 1000)
 
     def _run(self, command_line: str, stdin_bytes: bytes, started: float) -> TargetResponse:
+        with self._lock:
+            if self._closed:
+                return TargetResponse("transport_error", detail="not sent: the target was closed (the run is stopping)")
+            try:
+                process = subprocess.Popen(
+                    command_line, shell=True, start_new_session=True,
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                )
+            except OSError as exc:
+                return TargetResponse("transport_error", detail=f"cannot start the command: {exc}",
+                                      duration_ms=(time.monotonic() - started) * 1000)
+            self._running.add(process)
         try:
-            process = subprocess.Popen(
-                command_line, shell=True, start_new_session=True,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            )
-        except OSError as exc:
-            return TargetResponse("transport_error", detail=f"cannot start the command: {exc}",
-                                  duration_ms=(time.monotonic() - started) * 1000)
+            return self._wait(process, stdin_bytes, started)
+        finally:  # also when the run is interrupted while it waits: no command outlives its call
+            if process.returncode is None:
+                _kill_group(process)
+                process.wait()
+            with self._lock:
+                self._running.discard(process)
+
+    def _wait(self, process: subprocess.Popen, stdin_bytes: bytes, started: float) -> TargetResponse:
         stdout = _CappedReader(process.stdout, self.max_bytes, on_overflow=lambda: _kill_group(process))
         stderr = _CappedReader(process.stderr, 4096)
         writer = threading.Thread(target=_feed, args=(process.stdin, stdin_bytes), daemon=True)
@@ -131,7 +150,11 @@ class CommandTarget:
         return f'f=$(mktemp) && printf \'%s\' {data} > "$f" && {command} < "$f"; rm -f "$f"'
 
     def close(self) -> None:
-        pass
+        with self._lock:
+            self._closed = True
+            running = list(self._running)
+        for process in running:
+            _kill_group(process)
 
 
 def command_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,

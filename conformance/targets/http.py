@@ -33,6 +33,11 @@ server's ``Retry-After`` (capped at ``timeout``) or an exponential backoff (0 s,
 ... capped at ``timeout``): a call ends within (2 * retries + 1) * timeout. The retries made
 are counted from urllib3's own record (``Retry.history``) into ``TargetResponse.retries``.
 
+Closing: ``close`` may come while calls are in flight (the breaker tripped, or SIGTERM): it
+closes the connection pools (a retry finds its pool closed and gives up), cuts the connection of
+every attempt in flight as its watchdog would, and wakes any wait between retries, so every call
+ends at once; no call starts after it.
+
 Contract drift: ``published_contract(tool_id, version)`` reads ``GET {base}/v1/tools/{id}/
 versions/{v}`` with the same bounds (size-capped at MAX_CONTRACT_BYTES) for the preflight
 (conformance.engine.drift).
@@ -96,6 +101,7 @@ class _Watchdog:
         self.attempt_started = time.monotonic()
         self._attempt = 0  # a timer of an earlier attempt that fires late finds a newer attempt and does nothing
         self._timer: threading.Timer | None = None
+        self._connection: HTTPConnection | None = None
         self._lock = threading.Lock()
 
     def watch(self, connection: HTTPConnection) -> None:
@@ -106,6 +112,7 @@ class _Watchdog:
             self._attempt += 1
             self.fired = False
             self.attempt_started = time.monotonic()
+            self._connection = connection
             self._timer = threading.Timer(self.seconds, self._fire, (self._attempt, connection))
             self._timer.daemon = True
             self._timer.start()
@@ -115,12 +122,14 @@ class _Watchdog:
             if attempt != self._attempt:
                 return
             self.fired = True
-            sock = getattr(connection, "sock", None)
-            if sock is not None:
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)  # wakes a blocked read, unlike close()
-                except OSError:
-                    pass
+            _shut_down(connection)
+
+    def cut(self) -> None:
+        """End the running attempt now (the target is being closed)."""
+        with self._lock:
+            self.fired = True
+            if self._connection is not None:
+                _shut_down(self._connection)
 
     def __enter__(self) -> "_Watchdog":
         _current.watchdog = self
@@ -134,13 +143,23 @@ class _Watchdog:
         _current.watchdog = None
 
 
+def _shut_down(connection: HTTPConnection) -> None:
+    sock = getattr(connection, "sock", None)
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)  # wakes a blocked read, unlike close()
+        except OSError:
+            pass
+
+
 class _TransportRetry(Retry):
-    """urllib3's Retry, with two bounds it does not have by itself.
+    """urllib3's Retry, with three bounds it does not have by itself.
 
     * A ``Retry-After`` is honoured up to ``retry_after_cap`` seconds (a huge one cannot hang
       the run); one that cannot be read falls back to the backoff instead of raising.
     * Only 429 and 503 may be retried for their ``Retry-After`` (urllib3 also retries a 413 that
       carries one, but a 413 is the contract's ``limit_exceeded`` rejection: a verdict).
+    * A wait between retries ends early when ``stopped`` is set (the target is being closed).
 
     An exhausted Retry raises MaxRetryError; ``retries_made`` on it says how many retries came
     before (the retries of an answer are in its ``Retry.history``).
@@ -148,13 +167,21 @@ class _TransportRetry(Retry):
 
     RETRY_AFTER_STATUS_CODES = RETRY_AFTER_STATUSES
 
-    def __init__(self, *args: Any, retry_after_cap: float = DEFAULT_TIMEOUT, **kwargs: Any):
+    def __init__(self, *args: Any, retry_after_cap: float = DEFAULT_TIMEOUT,
+                 stopped: threading.Event | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.retry_after_cap = retry_after_cap
+        self.stopped = stopped or threading.Event()
 
     def new(self, **kwargs: Any) -> "_TransportRetry":
         kwargs.setdefault("retry_after_cap", self.retry_after_cap)
+        kwargs.setdefault("stopped", self.stopped)
         return super().new(**kwargs)
+
+    def sleep(self, response=None) -> None:
+        """urllib3's wait (the Retry-After if there is one, else the backoff), cut short by ``stopped``."""
+        seconds = self.get_retry_after(response) if self.respect_retry_after_header and response else None
+        self.stopped.wait(seconds or self.get_backoff_time())
 
     def get_retry_after(self, response) -> float | None:
         return retry_after(response.headers.get("Retry-After"), self.retry_after_cap)
@@ -167,8 +194,8 @@ class _TransportRetry(Retry):
             raise
 
 
-def transport_retry(retries: int, timeout: float) -> _TransportRetry:
-    """The retry policy of the network targets (targets.retry_policy), as urllib3's Retry."""
+def transport_retry(retries: int, timeout: float, stopped: threading.Event | None = None) -> _TransportRetry:
+    """The retry policy of the network targets (targets.retry_policy), as urllib3's Retry; ``stopped`` ends its waits."""
     return _TransportRetry(
         total=retries,
         other=0,  # an error that is neither a connection nor a read failure (TLS, ...) is not retried
@@ -178,6 +205,7 @@ def transport_retry(retries: int, timeout: float) -> _TransportRetry:
         backoff_factor=BACKOFF_SECONDS,
         backoff_max=timeout,
         retry_after_cap=timeout,
+        stopped=stopped,
     )
 
 
@@ -207,6 +235,16 @@ class _WatchedAdapter(HTTPAdapter):
     def init_poolmanager(self, *args, **kwargs):
         super().init_poolmanager(*args, **kwargs)
         self.poolmanager.pool_classes_by_scheme = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
+
+    def close(self) -> None:
+        """Close every pool, then forget them (urllib3 2 only forgets them): a retry in flight on one
+        finds it closed and gives up instead of connecting again."""
+        pools = self.poolmanager.pools
+        for key in pools.keys():
+            pool = pools.get(key)
+            if pool is not None:
+                pool.close()
+        super().close()
 
 
 def contract_url(base_url: str, tool_id: str, version: str) -> str:
@@ -308,7 +346,10 @@ class HttpTarget:
         except ValueError:  # an unusable URL: every call says so as a transport error
             pass
         self.session.trust_env = False
-        policy = transport_retry(self.retries, self.timeout)
+        self._closed = threading.Event()
+        self._watchdogs: set[_Watchdog] = set()  # of the calls in flight, for close()
+        self._lock = threading.Lock()
+        policy = transport_retry(self.retries, self.timeout, self._closed)
         for scheme in ("http://", "https://"):  # pool size: enough keep-alive connections for --workers
             self.session.mount(scheme, _WatchedAdapter(pool_maxsize=POOL_CONNECTIONS, max_retries=policy))
         self.session.headers.update({
@@ -343,11 +384,19 @@ class HttpTarget:
     def _exchange(self, method: str, url: str, body: bytes | None, max_bytes: int) -> _Exchange:
         """One call, urllib3's retries included, each attempt under the watchdog; never raises."""
         exchange = _Exchange(time.monotonic())
+        watchdog = _Watchdog(self.timeout)
+        with self._lock:
+            if self._closed.is_set():
+                return exchange.failed("not sent: the target was closed (the run is stopping)")
+            self._watchdogs.add(watchdog)
         try:
-            with _Watchdog(self.timeout) as watchdog:
+            with watchdog:
                 self._send(method, url, body, max_bytes, exchange, watchdog)
         except Exception as exc:  # a client-side surprise still must not stop the run
             return exchange.failed(f"unexpected client error: {describe(exc)}")
+        finally:
+            with self._lock:
+                self._watchdogs.discard(watchdog)
         exchange.cut = watchdog.fired
         return exchange
 
@@ -384,7 +433,12 @@ class HttpTarget:
                 f"{shlex.quote(execute_url(self.base_url, tool_id, version))}")
 
     def close(self) -> None:
-        self.session.close()
+        with self._lock:
+            self._closed.set()
+            in_flight = list(self._watchdogs)
+        self.session.close()  # first: a retry of a call cut below finds its pool closed
+        for watchdog in in_flight:
+            watchdog.cut()
 
 
 def _causes(exc: BaseException):

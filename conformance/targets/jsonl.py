@@ -21,7 +21,9 @@ answer by one. Standard error is drained all the time by a thread keeping only i
 STDERR_TAIL_BYTES (quoted in failures), so a chatty command never blocks on a full pipe. The circuit breaker (engine/health.py) ends a run
 whose command keeps failing. ``close`` closes every stdin, gives the commands a moment to
 exit, and kills every process group: no zombies, no orphans (a finalizer does the same for a
-target that is never closed, at the latest when the interpreter exits).
+target that is never closed, at the latest when the interpreter exits). It may come while calls
+are in flight (the breaker tripped, or SIGTERM): their exchanges end with the kill, and no call
+after it starts a process.
 """
 
 from __future__ import annotations
@@ -63,6 +65,10 @@ EXIT_POLL_SECONDS = 0.05  # without a pidfd, how often an exchange checks whethe
 # Code points some line readers take for a line end (Python's str.splitlines, Unicode-aware
 # readers): sent as \u escapes, which mean the same JSON, so no reader can split a request.
 LINE_BREAKS_ESCAPED = ((b"\xc2\x85", b"\\u0085"), (b"\xe2\x80\xa8", b"\\u2028"), (b"\xe2\x80\xa9", b"\\u2029"))
+
+
+class _Closed(Exception):
+    """The target was closed: no process is started any more."""
 
 
 class _ExchangeFailed(Exception):
@@ -160,10 +166,27 @@ class _LineProcess:
         if self.exit_fd is not None:
             self.selector.register(self.exit_fd, selectors.EVENT_READ)
         self.fresh = True  # no exchange yet: the first may wait for the command to start
-        self.killed = False
+        self.killed = self.released = self.busy = False
+        self._kill_lock = threading.Lock()  # close() may kill it while its exchange runs in another thread
 
     def exchange(self, request: bytes, timeout: float, max_bytes: int) -> bytes:
-        """Write one request line, read one answer line (without its newline); _ExchangeFailed otherwise."""
+        """Write one request line, read one answer line (without its newline); _ExchangeFailed otherwise.
+        A kill meanwhile (close()) ends it as the command's death does; its pipes are released after it."""
+        with self._kill_lock:
+            if self.killed:
+                raise _ExchangeFailed("the command was killed (the target was closed)")
+            self.busy = True
+        try:
+            return self._exchange(request, timeout, max_bytes)
+        finally:
+            with self._kill_lock:
+                self.busy = False
+                release = self.killed and not self.released
+                self.released = self.released or release
+            if release:
+                self._release()
+
+    def _exchange(self, request: bytes, timeout: float, max_bytes: int) -> bytes:
         limit = f"{timeout:g} s"
         if self.fresh:
             timeout, self.fresh = timeout + STARTUP_SECONDS, False
@@ -253,14 +276,22 @@ class _LineProcess:
             pass
 
     def kill(self) -> None:
-        """Kill the process group (the command and every child it started) and reap the command (once)."""
-        if self.killed:
-            return
-        self.killed = True
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        """Kill the process group (the command and every child it started) at once; reap the command and
+        release its pipes once, here, or after the exchange in flight in another thread (which the
+        kill ends), so that no descriptor is closed under a select that waits on it."""
+        with self._kill_lock:
+            if not self.killed:
+                self.killed = True
+                try:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            if self.busy or self.released:
+                return
+            self.released = True
+        self._release()
+
+    def _release(self) -> None:
         self.process.wait()
         self.end_input()
         self.selector.close()
@@ -286,6 +317,7 @@ class JsonlTarget:
         self._idle: list[_LineProcess] = []
         self._running: set[_LineProcess] = set()
         self._lock = threading.Lock()
+        self._closed = False  # set by close(): no process is started after it
         self.started = 0  # processes started (the first, and one after each failed exchange)
         # close() when the run is over; and if it never is (the harness itself failed), at exit
         self._closer = weakref.finalize(self, _close_all, self._running, self._idle, self._lock)
@@ -296,6 +328,8 @@ class JsonlTarget:
         request = request_line(request_id, tool_id, version, payload)
         try:
             process = self._checkout()
+        except _Closed:
+            return TargetResponse("transport_error", detail="not sent: the target was closed (the run is stopping)")
         except OSError as exc:
             return TargetResponse("transport_error", detail=f"cannot start the command: {exc}",
                                   duration_ms=(time.monotonic() - started) * 1000)
@@ -335,12 +369,18 @@ class JsonlTarget:
 
     def _checkout(self) -> _LineProcess:
         with self._lock:
+            if self._closed:
+                raise _Closed()
             if self._idle:
                 return self._idle.pop()
             self.started += 1
         process = _LineProcess(self.command)
         with self._lock:
             self._running.add(process)
+            closed = self._closed
+        if closed:  # closed while it started: close() did not see it
+            self._discard(process)
+            raise _Closed()
         return process
 
     def _discard(self, process: _LineProcess) -> None:
@@ -353,6 +393,8 @@ class JsonlTarget:
         return f"printf '%s\\n' {shlex.quote(line)} | {self.command}"
 
     def close(self) -> None:
+        with self._lock:
+            self._closed = True
         self._closer()
 
 

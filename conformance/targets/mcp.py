@@ -51,11 +51,16 @@ retried (no HTTP answer, a dropped connection, a timeout, HTTP 408/429/502/503/5
 session, at most ``retries`` times, after the server's ``Retry-After`` on a 429 or 503 (capped at
 the timeout) or urllib3's backoff. An answer, right or wrong, a 500 or an oversized answer is
 never retried. A session that saw a transport error is closed, never reused.
+
+Closing may come while calls are in flight (the breaker tripped, or SIGTERM): ``close`` cancels
+them (each ends at once as a transport error), closes every session and stops the loop; no call
+starts after it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextvars
 import json
 import logging
@@ -437,6 +442,9 @@ class McpTarget:
         self._last_call: tuple[dict, Any] = ({}, None)  # the MCP headers and _meta of the last call sent
         self._schema: DeclaredSchema | None = None  # execute's declared input schema, once tools/list was read
         self._listing = asyncio.Lock()  # one reading of tools/list, whatever the number of workers
+        self._in_flight: set[concurrent.futures.Future] = set()  # the calls close() cancels
+        self._closed = False
+        self._lock = threading.Lock()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="mcp-target", daemon=True)
         self._thread.start()
@@ -445,7 +453,11 @@ class McpTarget:
 
     def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
         arguments = {"id": tool_id, "version": version, "input": payload}
-        future = asyncio.run_coroutine_threadsafe(self._call(arguments), self._loop)
+        with self._lock:
+            if self._closed:
+                return TargetResponse("transport_error", detail="not sent: the target was closed (the run is stopping)")
+            future = asyncio.run_coroutine_threadsafe(self._call(arguments), self._loop)
+            self._in_flight.add(future)
         # Each attempt, the listing and each wait end themselves within the timeout; this bound only
         # guards against a stuck loop.
         bound = (2 * self.timeout + 1) * (self.retries + 2) + CLOSE_SECONDS
@@ -454,6 +466,9 @@ class McpTarget:
         except Exception as exc:
             future.cancel()
             return TargetResponse("transport_error", detail=f"the MCP client did not finish: {describe(exc)}")
+        finally:
+            with self._lock:
+                self._in_flight.discard(future)
 
     def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
         """A curl of the JSON-RPC request, with the MCP headers and ``_meta`` the SDK sent: enough
@@ -469,6 +484,11 @@ class McpTarget:
                 f"{mcp_headers}--data-binary {shlex.quote(dump_json(request))} {shlex.quote(self.url)}")
 
     def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            in_flight = list(self._in_flight)
+        for future in in_flight:
+            future.cancel()  # the call's task is cancelled on the loop; its caller gets a transport error
         if self._loop.is_closed():
             return
         try:

@@ -1,0 +1,223 @@
+"""The circuit breaker against real targets of every kind that can hang (jsonl:, cmd:, http:, mcp+http:).
+
+A target that hangs on every fourth request must end the run with exit 3 and the breaker's reason
+(the failure rate over the window where the hung calls fail; the time-out budget where the retries
+of HTTP and MCP get them answered, late), and one that hangs on one request in 100 must run to its
+verdict. Runs use a 0.3 s --timeout: the bounds are checked in terms of it and of the budget (the
+breaker's own figures in the report header), with a generous wall-clock bound besides. Closing a
+target while a call is in flight (what the breaker does when it trips) ends that call at once.
+
+The default run has the failure rate (jsonl:) and the time-out budget (http:) end to end, and the
+closing of every kind; the other kinds' runs, and the targets failing one call in 100 (which the
+unit tests in test_runner_units.py check over 8,000 calls), are marked slow.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from conformance.cli import main
+from conformance.engine import health
+from conformance.targets import make_target
+from faulty_commands import FaultyCommands, still_running
+from faulty_mcp_servers import mcp_server
+from faulty_servers import faulty_server
+
+BP = "bleu-brevity-penalty"  # 113 fixture cases: with the preflight, 114 calls
+TIMEOUT = 0.3  # the hung calls cost it each: small, yet far above an answer's milliseconds
+EXAMPLE = {"candidate_lengths": [4], "reference_lengths": [[4]]}
+GENEROUS_SECONDS = 60  # wall clock, on two busy cores; the real bounds are the breaker's figures
+
+
+@pytest.fixture
+def commands(tmp_path) -> FaultyCommands:
+    return FaultyCommands(tmp_path)
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch, capfd):
+    """``conformance run ARGS`` in this process, fixture cases of one tool: (exit code, output, report.json, s)."""
+    monkeypatch.chdir(tmp_path)
+
+    def run_(target: str, *options: str) -> tuple[int, str, dict, float]:
+        started = time.monotonic()
+        code = main(["run", "--target", target, "--tools", BP, "--fixtures-only", "--timeout", str(TIMEOUT),
+                     "--seed", "1", "--report-dir", "out", *options])
+        elapsed = time.monotonic() - started
+        out, err = capfd.readouterr()
+        return code, out + err, json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8")), elapsed
+
+    return run_
+
+
+def assert_stopped_by_the_breaker(code: int, output: str, report: dict, elapsed: float, rule: str,
+                                  per_call: float) -> None:
+    """Exit 3 with the breaker's reason, said in the console, and within its bounds: the calls a rule
+    needs at most, the time lost at most the budget and one call's worst cost (``per_call``)."""
+    assert code == 3, output[-3000:]
+    reason, figures = report["unhealthy_reason"], report["header"]["breaker"]
+    assert report["header"]["stopped_by"] == "breaker"
+    assert rule in reason, reason
+    assert f"TARGET UNHEALTHY, run stopped: {reason[:60]}" in output
+    assert figures["calls"] <= health.WINDOW_CALLS
+    assert figures["time_lost_s"] <= health.BUDGET_TIMEOUTS * TIMEOUT + per_call + 2 * TIMEOUT
+    assert report["totals"]["skipped"] > 50, "the cases after the trip were not sent"
+    assert elapsed < GENEROUS_SECONDS
+
+
+def assert_completed(code: int, output: str, report: dict, hung: int) -> None:
+    assert code in (0, 1), output[-3000:]
+    assert report["unhealthy_reason"] == "" and "stopped_by" not in report["header"]
+    assert report["header"]["breaker"]["calls"] == 114
+    assert report["totals"]["skipped"] == 0
+
+
+# ---------------------------------------------------------------- processes: the hung calls fail
+
+
+def test_jsonl_target_hanging_on_every_fourth_request_is_stopped_by_the_failure_rate(run, commands):
+    code, output, report, elapsed = run(commands.jsonl("after", 3))
+    rate = f"5 of the last 20 calls were transport errors (the breaker trips at 25% of the last {health.WINDOW_CALLS}"
+    assert_stopped_by_the_breaker(code, output, report, elapsed, rate, per_call=TIMEOUT + 5)
+    assert report["header"]["breaker"]["calls"] == health.MINIMUM_CALLS
+    assert_none_left(commands)
+
+
+@pytest.mark.slow  # see the module docstring
+def test_jsonl_target_hanging_on_one_request_in_100_runs_to_its_verdict(run, commands):
+    code, output, report, _ = run(commands.jsonl("every", 100))
+    assert_completed(code, output, report, hung=1)
+    assert code == 1 and report["totals"]["errored"] == 1 and report["totals"]["passed"] == 112
+    assert_none_left(commands)
+
+
+@pytest.mark.slow  # see the module docstring
+def test_cmd_target_hanging_on_every_fourth_call_is_stopped_by_the_failure_rate(run, commands):
+    code, output, report, elapsed = run(commands.cmd(4))
+    assert_stopped_by_the_breaker(code, output, report, elapsed, "5 of the last 20 calls were transport errors",
+                                  per_call=TIMEOUT)
+    assert_none_left(commands)
+
+
+@pytest.mark.slow  # see the module docstring
+def test_cmd_target_hanging_on_one_call_in_100_runs_to_its_verdict(run, commands):
+    code, output, report, _ = run(commands.cmd(100))
+    assert_completed(code, output, report, hung=1)
+    assert code == 1 and report["totals"]["errored"] == 1  # and every answer wrong: failed
+    assert_none_left(commands)
+
+
+# ---------------------------------------------------------------- servers: the retries answer, late
+
+
+RETRIED_CALL_SECONDS = 3 * TIMEOUT + 0.6  # three attempts and the backoffs between them
+
+
+def test_http_server_hanging_on_every_fourth_request_is_stopped_by_the_time_out_budget(run):
+    with faulty_server("hang_every_4th") as server:
+        code, output, report, elapsed = run(server.url)
+    assert_stopped_by_the_breaker(code, output, report, elapsed, "the time-out budget is spent",
+                                  per_call=RETRIED_CALL_SECONDS)
+    assert report["header"]["breaker"]["transport_errors"] == 0, "each hung request was answered on its retry"
+    assert report["header"]["retries_made"] >= 3
+
+
+@pytest.mark.slow  # see the module docstring
+def test_http_server_hanging_on_one_request_in_100_runs_to_its_verdict(run):
+    with faulty_server("hang_every_100th") as server:
+        code, output, report, _ = run(server.url)
+    assert_completed(code, output, report, hung=1)
+    assert code == 0 and report["header"]["retries_made"] == 1
+
+
+@pytest.mark.slow  # see the module docstring
+def test_mcp_server_hanging_on_every_fourth_call_is_stopped_by_the_time_out_budget(run):
+    with mcp_server("hang_every_4th") as url:
+        code, output, report, elapsed = run("mcp+" + url)
+    assert_stopped_by_the_breaker(code, output, report, elapsed, "the time-out budget is spent",
+                                  per_call=RETRIED_CALL_SECONDS)
+    assert report["header"]["retries_made"] >= 3, "each hung call was answered on its retry"
+
+
+@pytest.mark.slow  # see the module docstring
+def test_mcp_server_hanging_on_one_call_in_100_runs_to_its_verdict(run):
+    with mcp_server("hang_every_100th") as url:
+        code, output, report, _ = run("mcp+" + url)
+    assert_completed(code, output, report, hung=1)
+    assert code == 0 and report["header"]["retries_made"] == 1
+
+
+# ---------------------------------------------------------------- closing ends the calls in flight
+
+
+def call_closed_meanwhile(target, ready=lambda: True) -> tuple[object, float]:
+    """Call ``target`` in a thread and close it from here once ``ready()`` says the call hangs (and 0.3 s
+    more): (the call's response, the seconds it went on after close())."""
+    answers: list = []
+
+    def call() -> None:
+        answers.append((target.call(BP, "1.0.0", EXAMPLE), time.monotonic()))
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not ready() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.3)
+    closed = time.monotonic()
+    target.close()
+    thread.join(30)
+    assert answers, "the call did not end after close()"
+    response, ended = answers[0]
+    return response, ended - closed
+
+
+def assert_cut_short(response, seconds: float) -> None:
+    assert response.kind == "transport_error"
+    assert seconds < 5, f"the call went on {seconds:.1f} s after close() (its timeout: 30 s)"
+
+
+def test_closing_a_jsonl_target_ends_its_call_in_flight_and_its_processes(commands):
+    target = make_target(commands.jsonl("after", 0), timeout=30)
+    assert_cut_short(*call_closed_meanwhile(target, lambda: commands.hung))
+    assert target.call(BP, "1.0.0", EXAMPLE).detail.startswith("not sent: the target was closed")
+    assert_none_left(commands)
+
+
+def test_closing_a_cmd_target_ends_its_call_in_flight_and_its_processes(commands):
+    target = make_target(commands.cmd(1), timeout=30)
+    assert_cut_short(*call_closed_meanwhile(target, lambda: commands.hung))
+    assert target.call(BP, "1.0.0", EXAMPLE).detail.startswith("not sent: the target was closed")
+    assert_none_left(commands)
+
+
+def test_closing_an_http_target_ends_its_call_in_flight_and_its_retries():
+    with faulty_server("slow") as server:
+        target = make_target(server.url, timeout=30)
+        assert_cut_short(*call_closed_meanwhile(target))
+        assert target.call(BP, "1.0.0", EXAMPLE).detail.startswith("not sent: the target was closed")
+
+
+def test_closing_an_http_target_wakes_a_wait_between_retries():
+    with faulty_server("always_503", retry_after="30") as server:
+        target = make_target(server.url, timeout=30)
+        assert_cut_short(*call_closed_meanwhile(target))
+
+
+def test_closing_an_mcp_target_ends_its_call_in_flight():
+    with mcp_server("hang_after_3") as url:
+        target = make_target("mcp+" + url, timeout=30)
+        for _ in range(3):
+            assert target.call(BP, "1.0.0", EXAMPLE).kind == "result"
+        assert_cut_short(*call_closed_meanwhile(target))
+        assert target.call(BP, "1.0.0", EXAMPLE).detail.startswith("not sent: the target was closed")
+
+
+def assert_none_left(commands: FaultyCommands) -> None:
+    pids = commands.pids()
+    assert pids, "the target recorded no process"
+    assert not still_running(pids)

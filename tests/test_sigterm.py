@@ -1,0 +1,122 @@
+"""SIGTERM stops a real `conformance run` as Ctrl-C does, and leaves nothing running.
+
+Each run is a subprocess against a target that answers three requests and hangs on the fourth (with a
+--timeout of 60 s, so a call is in flight): once the target is hung, the run gets the signal. It must
+exit within a few seconds, 143 for SIGTERM (3 for Ctrl-C's SIGINT, as before), with all four reports
+written and marked interrupted, and every process the target started ended (each writes its pid to a
+file). The runs go two at a time (two cores): the waiting is mostly on the hung targets.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from faulty_commands import FaultyCommands, still_running
+from faulty_servers import faulty_server
+
+BP = "bleu-brevity-penalty"
+STOP_SECONDS = 10  # from the signal to the exit, on two busy cores ("a few seconds"; ~1-2 s measured)
+START_SECONDS = 60  # for the run to start and reach the hung call
+
+@dataclass
+class Stopped:
+    returncode: int
+    seconds: float  # from the signal to the exit
+    stdout: str
+    stderr: str
+    report_dir: Path
+    commands: FaultyCommands
+
+
+def run_until_hung(target: str, commands: FaultyCommands, hung, sig: int) -> Stopped:
+    """Start `conformance run`, wait until ``hung()`` says the target hangs on a call, send ``sig``."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "conformance", "run", "--target", target, "--tools", BP, "--fixtures-only",
+         "--timeout", "60", "--seed", "1", "--report-dir", str(commands.directory / "out")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while not hung() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)  # well inside the hung call
+        process.send_signal(sig)
+        signalled = time.monotonic()
+        stdout, stderr = process.communicate(timeout=60)
+        return Stopped(process.returncode, time.monotonic() - signalled, stdout, stderr,
+                       commands.directory / "out", commands)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+def scenario(name: str, base: Path) -> Stopped:
+    """Each target answers three requests (the preflight's and two cases') and hangs on the fourth."""
+    commands = FaultyCommands(base)
+    hung = lambda: commands.hung  # noqa: E731
+    if name == "jsonl-sigterm":
+        return run_until_hung(commands.jsonl("after", 3), commands, hung, signal.SIGTERM)
+    if name == "jsonl-sigint":
+        return run_until_hung(commands.jsonl("after", 3), commands, hung, signal.SIGINT)
+    if name == "cmd-sigterm":
+        return run_until_hung(commands.cmd(4, answer="oracle"), commands, hung, signal.SIGTERM)
+    with faulty_server("hang_every_4th") as server:  # http-sigterm: the server is this process's thread
+        return run_until_hung(server.url, commands, lambda: server.requests_seen >= 4, signal.SIGTERM)
+
+
+SCENARIOS = ("jsonl-sigterm", "cmd-sigterm", "http-sigterm", "jsonl-sigint")
+
+
+@pytest.fixture(scope="module")
+def stopped(tmp_path_factory) -> dict[str, Stopped]:
+    base = tmp_path_factory.mktemp("sigterm")
+    with ThreadPoolExecutor(2) as pool:
+        futures = {name: pool.submit(scenario, name, base / name) for name in SCENARIOS}
+        return {name: future.result() for name, future in futures.items()}
+
+
+def reports(run: Stopped) -> dict[str, str]:
+    names = {"json": "report.json", "junit": "junit.xml", "markdown": "report.md", "html": "report.html"}
+    return {kind: (run.report_dir / name).read_text(encoding="utf-8") for kind, name in names.items()}
+
+
+@pytest.mark.parametrize("name", ["jsonl-sigterm", "cmd-sigterm", "http-sigterm"])
+def test_sigterm_stops_the_run_at_once_with_a_partial_report_marked_interrupted(stopped, name):
+    run = stopped[name]
+    assert run.returncode == 143, (run.stdout[-2000:], run.stderr[-2000:])
+    assert run.seconds < STOP_SECONDS
+    assert "Traceback" not in run.stderr, run.stderr[-2000:]
+    written = reports(run)
+    report = json.loads(written["json"])
+    assert report["exit_code"] == 143 and report["header"]["interrupted"] == "SIGTERM"
+    assert report["totals"]["passed"] == 2, "the checks done before the signal are kept"  # preflight, 2 cases
+    assert '<property name="interrupted" value="SIGTERM" />' in written["junit"]
+    assert "INTERRUPTED BY SIGTERM: the run did not finish" in written["markdown"]
+    assert "INTERRUPTED BY SIGTERM: the run did not finish" in written["html"]
+    assert "INTERRUPTED by SIGTERM: the run did not finish" in run.stdout
+    assert "stopped by SIGTERM" in run.stdout
+
+
+@pytest.mark.parametrize("name", ["jsonl-sigterm", "cmd-sigterm", "jsonl-sigint"])
+def test_no_process_of_the_target_outlives_the_run(stopped, name):
+    pids = stopped[name].commands.pids()
+    assert len(pids) >= 2, "the target and its child recorded themselves"
+    assert not still_running(pids)
+
+
+def test_ctrl_c_still_gives_its_code_and_now_says_so(stopped):
+    run = stopped["jsonl-sigint"]
+    assert run.returncode == 3 and run.seconds < STOP_SECONDS, (run.stdout[-2000:], run.stderr[-2000:])
+    written = reports(run)
+    assert json.loads(written["json"])["header"]["interrupted"] == "SIGINT"
+    assert "INTERRUPTED BY SIGINT" in written["markdown"]
+    assert '<property name="interrupted" value="SIGINT" />' in written["junit"]
