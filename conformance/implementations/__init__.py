@@ -55,10 +55,14 @@ class NotApplicable(Exception):
         self.detail = detail
 
 
-def float_score_only(what: str) -> str:
-    """Why a chrF library that returns a float is not applicable to the chrF tools (whose scores are exact)."""
-    return (f"{what} computes a float score: the contract's exact score_fraction and six-decimal score "
-            "(ties to even) are not its values")
+def rounded(payload: dict, value: float) -> float:
+    """A library's full-precision float, with ``decimals`` as Number(x.toFixed(decimals)). No library rounds so
+    itself; rounding its float here cannot fail a correct one: the comparison accepts either neighbour
+    wherever the full-precision value lies within the float bound of a rounding boundary
+    (compare/floats.py), and elsewhere both round alike."""
+    from oracle.jsnumber import to_fixed
+
+    return value if "decimals" not in payload else float(to_fixed(value, int(payload["decimals"])))
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,7 @@
 sacreBLEU takes each segment as one string and splits it with ``str.split()``, so the tokens are
 joined with single spaces: a token holding whitespace has no faithful conversion. It does not
 report the effective order it used, so that input is not applicable. With ``decimals`` its float is
-rounded with the contract's toFixed (the comparison accepts either neighbour wherever the
-full-precision value lies within the float bound of a rounding boundary, so rounding here cannot
-fail a correct float).
+rounded with the contract's toFixed (``implementations.rounded``).
 
 Its ``CHRF(char_order, word_order, beta, lowercase, whitespace)`` gives the chrF tools' scores as
 floats on 0..100 (``corpus_score``, and ``sentence_score`` per segment): partial answers holding
@@ -21,8 +19,7 @@ from conformance.crosscheck.adapters.bleu import (max_order, sacrebleu_bleu, sac
                                                   sacrebleu_streams, whitespace_token)
 from conformance.crosscheck.adapters.bleu_sentence_compute import SACREBLEU_SMOOTHING
 from conformance.crosscheck.adapters.chrf import sacrebleu_chrf
-from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial
-from oracle.jsnumber import to_fixed
+from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial, rounded
 
 IMPLEMENTATION = Implementation(
     name="sacrebleu", language="Python", distribution="sacrebleu", requires=("sacrebleu",),
@@ -42,9 +39,6 @@ def splittable(payload: dict) -> None:
         raise NotApplicable("a token holds whitespace: sacreBLEU splits each segment with str.split()", path)
 
 
-def rounded(payload: dict, value: float) -> float:
-    """The library's float, with ``decimals`` as Number(x.toFixed(decimals)) (see the module's docstring)."""
-    return value if "decimals" not in payload else float(to_fixed(value, int(payload["decimals"])))
 
 
 def corpus(payload: dict, smooth_method: str = "none"):
