@@ -150,10 +150,7 @@ class TargetResponse:
     expressed: Expressed | None = None
 
     def to_dict(self) -> dict:
-        record = record_dict(self)
-        if self.expressed is None:
-            record.pop("expressed")  # a whole answer's record stays as it was
-        return record
+        return record_dict(self)
 
 
 @dataclass
