@@ -19,7 +19,8 @@ from conformance.model import NOT_APPLICABLE, Expressed, Mismatch, Verdict
 from oracle.tool import Tool
 
 
-def judge_partial(expected: Expected, wanted: dict, result: Any, expressed: Expressed) -> Verdict:
+def judge_partial(expected: Expected, wanted: dict, result: Any, expressed: Expressed, compare_output) -> Verdict:
+    """``compare_output``: the whole-output comparison (verdict.compare_output), applied to the fields present."""
     judged = expressed.judged_on()
     if not expressed.fields:
         return Verdict("skipped", f"{NOT_APPLICABLE}: the library's answer expresses no field of the output")
@@ -27,22 +28,21 @@ def judge_partial(expected: Expected, wanted: dict, result: Any, expressed: Expr
     error = partial_schema_error(tool.contract, result, tuple(expressed.library_floats))
     if error is not None:
         return Verdict("failed", f"{error.message} ({judged})", error)
-    first = partial_difference(tool, payload, wanted, result, expressed)
+    first = partial_difference(tool, payload, wanted, result, expressed, compare_output)
     if first is None:
         return Verdict("passed", judged)
     for behaviour in expected.readings[1:]:
         if behaviour.output is not None and partial_difference(tool, payload, behaviour.output, result,
-                                                               expressed) is None:
+                                                               expressed, compare_output) is None:
             return Verdict("passed", f"{judged}; matches the output under another reading of an open point "
                                      f"({behaviour.reading})")
     return Verdict("failed", f"{first.pointer or 'output'}: {first.message} ({judged})", first)
 
 
-def partial_difference(tool: Tool, payload: Any, expected: dict, actual: dict, expressed: Expressed) -> Mismatch | None:
+def partial_difference(tool: Tool, payload: Any, expected: dict, actual: dict, expressed: Expressed,
+                       compare_output) -> Mismatch | None:
     """The first telling difference in the expressed fields: an exact field first (a wrong count explains a
     wrong score), then the library floats, in the answer's order."""
-    from conformance.compare.verdict import compare_output
-
     floats = expressed.library_floats
     plain = _without(actual, floats)
     exact = compare_output(tool, payload, _projected(_without(expected, floats), plain), plain, statistics=expected)

@@ -91,7 +91,7 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
                      f"over-rejection: the contract requires an output, the target answered with error {code!r}"),
         )
     if response.expressed is not None:
-        return judge_partial(expected, wanted, response.result, response.expressed)
+        return judge_partial(expected, wanted, response.result, response.expressed, compare_output)
     schema_error = output_schema_error(expected.tool.contract, response.result)
     if schema_error is not None:
         return Verdict("failed", schema_error.message, schema_error)
