@@ -39,11 +39,11 @@ def sample_document() -> dict:
              "count": 4, "smallest": {"hypotheses": [["a\u00a0b"]]}, "smallest_case": "x",
              "difference": {"pointer": "/totals/0", "expected": 0, "actual": 1}}
 
-    def cell(implementation, tool, status, passed=0, failed=0, na=0, groups=(), causes=()):
+    def cell(implementation, tool, status, passed=0, failed=0, na=0, groups=(), causes=(), judged=(), absent=()):
         return {"implementation": implementation, "tool": tool, "status": status,
                 "counts": {"passed": passed, "failed": failed, "not_applicable": na},
                 "not_applicable": [{"cause": c, "checks": 1, "examples": 2} for c in causes],
-                "failure_groups": list(groups)}
+                "failure_groups": list(groups), "judged_fields": list(judged), "not_expressed": list(absent)}
 
     row = {"language": "Python", "distribution": "d", "version": "1.0", "counterpart": "f()", "installed": True,
            "exit_code": 1, "report": "runs/a/report.json", "duration_s": 1.0}
@@ -56,7 +56,8 @@ def sample_document() -> dict:
         "cells": [cell("a", "bleu-x@1.0.0", "failing", 3, 4, 1, [group], ["decimals: none"]),
                   cell("a", "chrf-y@1.0.0", "not_applicable", causes=[HOSTILE]),
                   cell("b", "bleu-x@1.0.0", "not_run", causes=["not installed: b"]),
-                  cell("b", "chrf-y@1.0.0", "conformant", 5)]})
+                  cell("b", "chrf-y@1.0.0", "conformant", 5, judged=["score", "segment_scores"],
+                       absent=["score_fraction"])]})
 
 
 def check_dom(dom: str, document: dict) -> list[str]:

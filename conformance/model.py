@@ -98,6 +98,34 @@ class Case:
         return record_dict(self)
 
 
+@dataclass(frozen=True)
+class Expressed:
+    """What a partial answer holds: only an ``implementation:`` target gives one (a library that computes
+    some of the output's fields), never a real target, which must answer every field its schema requires.
+
+    Fields are JSON pointer classes of the output ("/score", "/segments/*/score"): those the library
+    computes (and the answer holds), those of the output_schema it does not, and those holding the
+    library's float for an exact six-decimal value, with its scale (100: the 0..100 scale, 1: 0..1).
+    """
+
+    fields: tuple[str, ...]
+    not_expressed: tuple[str, ...] = ()
+    library_floats: dict = field(default_factory=dict)
+
+    def judged_on(self) -> str:
+        """"on fields score, segment_scores (score_fraction not expressed)": what a verdict was judged on."""
+        text = "on fields " + ", ".join(field_name(p) for p in self.fields)
+        if self.not_expressed:
+            text += f" ({', '.join(field_name(p) for p in self.not_expressed)} not expressed)"
+        return text
+
+
+def field_name(pointer_class: str) -> str:
+    """"/segments/*/score" -> "segments/*/score", "/segment_scores/*" -> "segment_scores": a pointer class
+    as a reader names the field."""
+    return pointer_class.lstrip("/").removesuffix("/*")
+
+
 @dataclass
 class TargetResponse:
     """What a target sent back, already size-capped and parsed defensively.
@@ -124,6 +152,8 @@ class TargetResponse:
     duration_ms: float = 0.0
     retries: int = 0
     refused_by: str = ""  # of a rejection: the layer that refused before the implementation ran, if any
+    # a partial answer of an implementation: target (None: a whole answer, held to the whole output_schema)
+    expressed: Expressed | None = None
 
     def to_dict(self) -> dict:
         return record_dict(self)

@@ -87,7 +87,6 @@ def test_nltk_brevity_penalty_takes_integral_floats():
 
 NOT_APPLICABLE = [
     ("sacrebleu", "bleu_sentence_components", {"hypothesis": ["a b"], "references": [["a"]]}, "whitespace"),
-    ("sacrebleu", "bleu_corpus_compute", {"hypotheses": [["a"]], "references": [[["a"]]], "decimals": 2}, "decimals"),
     ("sacrebleu", "bleu_sentence_compute", {"hypothesis": ["a"], "references": [["a"]], "smoothing": "none",
                                            "effective_order": True}, "effective order"),
     ("nltk", "bleu_ngrams_count", {"hypotheses": [["a"]], "references": [[["a"]]], "detail": "ngrams"}, "ngrams"),
@@ -111,12 +110,12 @@ def test_an_input_the_library_cannot_express_is_not_applicable(name, key, payloa
 
 
 def test_a_tool_without_an_adapter_is_not_found_with_the_reason():
-    tool_id, version, payload, _ = example("chrf_compute", 0)
+    tool_id, version, payload, _ = example("bleu_brevity_penalty", 0)
     if library("sacrebleu").missing():
         pytest.skip(library("sacrebleu").missing())
     response = make_target("implementation:sacrebleu").call(tool_id, version, payload)
     assert response.kind == "rejection" and response.error_code == "not_found"
-    assert "score_fraction" in response.raw
+    assert "closest reference lengths" in response.raw
 
 
 def test_every_library_declares_why_it_lacks_each_tool_it_has_no_adapter_for():
@@ -133,12 +132,14 @@ def test_an_unknown_or_missing_implementation_is_a_usage_error(monkeypatch):
             make_target("implementation:torchmetrics")
 
 
-@pytest.mark.parametrize("name", ["bleuscore", "fastchrf", "fast-bleu"])
-def test_a_score_only_library_is_installed_and_reads_its_version(name):
+@pytest.mark.parametrize("name, tools", [("bleuscore", ["bleu-corpus-compute", "bleu-sentence-compute"]),
+                                         ("fastchrf", ["chrf-components", "chrf-compute"]),
+                                         ("fast-bleu", ["bleu-sentence-compute"])])
+def test_a_score_only_library_is_installed_and_reads_its_version(name, tools):
     found = library(name)
     if found.missing():
         pytest.skip(found.missing())
-    assert found.version() and not found.tools()
+    assert found.version() and sorted(tool_id for tool_id, _ in found.tools()) == tools
 
 
 # --- a property: its not-applicable examples -----------------------------------------------------------
@@ -228,3 +229,154 @@ def test_the_browser_check_finds_markup_that_runs():
     dom = "<html><head><title>Compatibility matrix</title></head><body><script>x</script></body></html>"
     problems = check_dom(dom, document)
     assert any("load or run" in p for p in problems) and any("matrix cells" in p for p in problems)
+
+
+# --- partial answers: judged on the fields the library computes ----------------------------------------
+
+
+def judged(tool_key: str, payload: dict, response: TargetResponse):
+    tool_id, version = TOOLS[tool_key]
+    case = Case(tool_id, version, "x", "fixture", "valid", payload, Expectation("output"))
+    return compare.judge(case, compare.expect(case), response)
+
+
+def partial(output: dict, tool_key: str) -> TargetResponse:
+    """An implementation target's answer: the Partial resolved against the tool's output_schema."""
+    from conformance.implementations import Partial
+
+    tool_id, version = TOOLS[tool_key]
+    result, expressed = Partial(output).resolve(contract(tool_id, version).output_schema)
+    return TargetResponse("result", result=result, expressed=expressed)
+
+
+# chrf-components example 0: "a b" against "ab", char_order 2, whitespace kept: 500/11 = 45.454545...
+CHRF_EXAMPLE = example("chrf_components", 0)[2]
+
+
+def test_a_partial_answer_is_judged_on_its_fields_alone():
+    from conformance.implementations import LibraryFloat
+
+    answer = partial({"score": LibraryFloat(500 / 11), "segments": [{"segment": 0, "score": LibraryFloat(500 / 11)}]},
+                     "chrf_components")
+    verdict = judged("chrf_components", CHRF_EXAMPLE, answer)
+    assert verdict.outcome == "passed"
+    assert verdict.message.startswith("on fields score, segments/*/score, segments/*/segment (")
+    assert "score_fraction" in verdict.message and "segments/*/statistics" in verdict.message
+    wrong = partial({"score": LibraryFloat(500 / 11), "segments": [{"segment": 1, "score": LibraryFloat(500 / 11)}]},
+                    "chrf_components")
+    verdict = judged("chrf_components", CHRF_EXAMPLE, wrong)
+    assert verdict.outcome == "failed" and verdict.mismatch.pointer == "/segments/0/segment"
+    assert "not expressed" in verdict.message
+
+
+def test_a_field_the_schema_bounds_still_fails_its_bound_in_a_partial_answer():
+    payload = {"hypotheses": [["a", "b", "c", "d"]], "references": [[["a", "b", "c", "d"]]]}  # bleu exactly 1
+    verdict = judged("bleu_corpus_compute", payload, partial({"bleu": 1.0000000000000002}, "bleu_corpus_compute"))
+    assert verdict.outcome == "failed" and "maximum" in verdict.message and verdict.mismatch.pointer == "/bleu"
+    assert judged("bleu_corpus_compute", payload, partial({"bleu": 1.0}, "bleu_corpus_compute")).outcome == "passed"
+
+
+def test_an_answer_expressing_no_field_is_not_applicable():
+    verdict = judged("chrf_components", CHRF_EXAMPLE, partial({}, "chrf_components"))
+    assert verdict.outcome == "skipped" and verdict.message.startswith("not applicable: ")
+
+
+def test_an_ordinary_target_omitting_a_field_still_fails_the_schema():
+    from conformance.implementations import Partial
+    from conformance.targets.inprocess import InProcessTarget
+
+    whole_but_short = TargetResponse("result", result={"score": "45.454545"})
+    verdict = judged("chrf_components", CHRF_EXAMPLE, whole_but_short)
+    assert verdict.outcome == "failed" and "lacks the required key" in verdict.message
+    # a python: target cannot declare its way out of a field: its Partial is not an output object
+    declaring = InProcessTarget("python:x", lambda *_: Partial({"score": "45.454545"}))
+    response = declaring.call(*TOOLS["chrf_components"], CHRF_EXAMPLE)
+    assert response.expressed is None
+    assert judged("chrf_components", CHRF_EXAMPLE, response).outcome == "failed"
+
+
+# --- a library's float for an exact six-decimal score --------------------------------------------------
+
+
+def test_a_library_float_passes_within_the_bound_and_fails_outside_it():
+    import math
+    from fractions import Fraction
+
+    from conformance.compare.library_floats import TOLERANCE, compare_library_float
+
+    exact = Fraction(500, 11)  # 45.4545...: no double is it
+    nearest = 500 / 11
+    assert compare_library_float("/score", exact, nearest, 100) is None
+    assert compare_library_float("/score", exact, math.nextafter(nearest, 100), 100) is None  # one ulp off
+    assert compare_library_float("/score", exact, nearest / 100, 1) is None  # on 0..1
+    assert 1e-14 < TOLERANCE < 1e-13
+    off = nearest * (1 + 1e-12)  # far below any count's effect (1e-9), far above rounding (216 ulps)
+    assert compare_library_float("/score", exact, off, 100).pointer == "/score"
+    assert compare_library_float("/score", Fraction(0), 1e-16, 100).tolerance == 0.0  # 0 is exact
+
+
+def test_a_float_on_either_side_of_a_six_decimal_tie_passes():
+    """12.3456785 exactly is a tie: rounding a float just below or above it would give 12.345678 or 12.345679
+    (the contract's string, ties to even, is 12.345678); the judge reads neither rounding, only the value."""
+    import math
+    from fractions import Fraction
+
+    from conformance.compare.library_floats import compare_library_float
+    from oracle.chrf import six_decimals
+
+    tie = Fraction(123456785, 10_000_000)
+    assert six_decimals(tie) == "12.345678"
+    nearest = float(tie)  # no double is the tie: the nearest lies on one side, its neighbour on the other
+    below, above = (nearest, math.nextafter(nearest, 100)) if Fraction(nearest) < tie else \
+        (math.nextafter(nearest, 0), nearest)
+    assert Fraction(below) < tie < Fraction(above)
+    assert compare_library_float("/score", tie, below, 100) is None
+    assert compare_library_float("/score", tie, above, 100) is None
+
+
+# (library, tool module name, example number): chrF contract examples the library computes as the contract does
+CHRF_AGREEING_EXAMPLES = [("sacrebleu", "chrf_compute", 0), ("sacrebleu", "chrf_components", 0),
+                          ("sacrebleu", "chrf_plus_plus_compute", 0), ("fastchrf", "chrf_components", 0)]
+
+
+@pytest.mark.parametrize("name, key, number", CHRF_AGREEING_EXAMPLES)
+def test_a_chrf_library_answers_a_contract_example_on_its_scores(name, key, number):
+    if library(name).missing():
+        pytest.skip(library(name).missing())
+    tool_id, version, payload, _ = example(key, number)
+    response = make_target(f"implementation:{name}").call(tool_id, version, payload)
+    verdict = judged(key, payload, response)
+    assert verdict.outcome == "passed", verdict.message
+    assert "/segment_scores/*" in response.expressed.fields or "/segments/*/score" in response.expressed.fields
+    assert "/score_fraction" in response.expressed.not_expressed
+
+
+@installed("nltk")
+def test_nltk_chrf_is_its_own_definition_failed_on_the_score():
+    """NLTK averages F per order: "ab" against "abc" on character unigrams and bigrams gives F_2 of
+    (P, R) = (1, 2/3) and (1, 1/2), 5/7 and 5/9, averaged: 40/63, where the contract averages P and R
+    first: F_2(1, 7/12) = 5 * 7/12 / (4 + 7/12) = 35/55 = 7/11 (63.636364)."""
+    payload = {"hypotheses": ["ab"], "references": ["abc"], "char_order": 2}
+    response = make_target("implementation:nltk").call(*TOOLS["chrf_components"], payload)
+    assert response.result["score"] == pytest.approx(40 / 63, rel=1e-12)
+    verdict = judged("chrf_components", payload, response)
+    assert verdict.outcome == "failed" and verdict.mismatch.pointer == "/score"
+
+
+@installed("bleuscore")
+def test_bleuscore_takes_only_tokens_13a_leaves_unchanged():
+    payload = {"hypotheses": [["a", "b", "c", "d"]], "references": [[["a", "b", "c", "d", "e"]]], "decimals": 3}
+    response = make_target("implementation:bleuscore").call(*TOOLS["bleu_corpus_compute"], payload)
+    assert response.result["bleu"] == 0.779 and judged("bleu_corpus_compute", payload, response).outcome == "passed"
+    with pytest.raises(NotApplicable, match="13a"):
+        library("bleuscore").execute(*TOOLS["bleu_corpus_compute"], {"hypotheses": [["a,"]], "references": [[["a,"]]]})
+
+
+@installed("fast-bleu")
+def test_fast_bleu_answers_sentence_bleu_with_method1():
+    """"a b c x" against "a b c d", chen-cherry-1: p = 3/4, 2/3, 1/2, 0.1/1, bp 1:
+    (3/4 * 2/3 * 1/2 * 1/10)^(1/4) = (1/40)^(1/4) = 0.3976353643835253."""
+    payload = {"hypothesis": ["a", "b", "c", "x"], "references": [["a", "b", "c", "d"]], "smoothing": "chen-cherry-1"}
+    response = make_target("implementation:fast-bleu").call(*TOOLS["bleu_sentence_compute"], payload)
+    assert response.result == {"bleu": pytest.approx(0.025 ** 0.25, rel=1e-15)}
+    assert judged("bleu_sentence_compute", payload, response).outcome == "passed"

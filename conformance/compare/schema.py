@@ -1,10 +1,22 @@
-"""The output_schema check: the first violation, shallowest first, in plain words."""
+"""The output_schema check: the first violation, shallowest first, in plain words.
+
+A partial answer (an implementation's library computes some fields: ``model.Expressed``) is held to
+the same schema with no key required (a field it lacks is not expressed; a key the schema does not
+know still fails), and a field holding the library's float for an exact six-decimal string to being a
+finite number: its range follows from the comparison with the exact value, which lies in the
+pattern's 0..100. Every other field keeps its subschema, bounds included (a library's bleu above 1
+fails ``maximum``).
+"""
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import math
 from typing import Any
+
+import jsonschema
 
 import fastjsonschema
 
@@ -40,8 +52,51 @@ def output_schema_error(contract: Contract, result: Any) -> Mismatch | None:
     """The first violation of the output_schema (shallowest first), as a Mismatch."""
     if _schema_accepts(contract, result):
         return None
+    return first_violation(contract.output_validator, result)
+
+
+def partial_schema_error(contract: Contract, result: Any, library_floats: tuple[str, ...]) -> Mismatch | None:
+    """The first violation of a partial answer (its fields, ``library_floats`` finite numbers), as a Mismatch."""
+    validator = _partial_validator(contract.tool_id, contract.version, tuple(sorted(library_floats)))
+    return first_violation(validator, result)
+
+
+@functools.lru_cache(maxsize=None)
+def _partial_validator(tool_id: str, version: str, library_floats: tuple[str, ...]) -> jsonschema.Draft202012Validator:
+    from oracle.contracts import contract
+
+    schema = _without_required(copy.deepcopy(contract(tool_id, version).output_schema))
+    for pointer in library_floats:
+        parent, key = _subschema_parent(schema, pointer)
+        parent[key] = {"type": "number"}
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _without_required(schema: Any) -> Any:
+    if isinstance(schema, dict):
+        if isinstance(schema.get("required"), list):
+            del schema["required"]
+        for value in schema.values():
+            _without_required(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            _without_required(value)
+    return schema
+
+
+def _subschema_parent(schema: dict, pointer_class: str) -> tuple[dict, str]:
+    """The object holding the subschema of a pointer class ("/segments/*/score"), and its key there."""
+    parts = pointer_class.strip("/").split("/")
+    node, key = schema["properties"], parts[0]
+    for part in parts[1:]:
+        node, key = (node[key], "items") if part == "*" else (node[key]["properties"], part)
+    return node, key
+
+
+def first_violation(validator: jsonschema.Draft202012Validator, result: Any) -> Mismatch | None:
+    """The shallowest violation of a schema, as a Mismatch (None: the result has none)."""
     try:
-        errors = list(contract.output_validator.iter_errors(result))
+        errors = list(validator.iter_errors(result))
     except RecursionError:
         return Mismatch("", None, "<nested too deep>", "the output is nested too deeply to be an output of this tool")
     if not errors:

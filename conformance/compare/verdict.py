@@ -15,7 +15,8 @@ answers look.
 Outputs. A result is validated against the contract's output_schema, then compared with the
 output of every reasonable reading of the open points the input touches: it passes if it
 matches any of them, and otherwise fails with the first difference from the oracle's own
-reading: exact fields first (a wrong count explains a wrong score), then the libm floats.
+reading: exact fields first (a wrong count explains a wrong score), then the libm floats. A partial
+answer (only an ``implementation:`` target gives one) is judged on its fields alone (partial.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from conformance.compare.diff import first_difference
 from conformance.compare.expected import Expected
 from conformance.compare.floats import compare_float_field
+from conformance.compare.partial import judge_partial
 from conformance.compare.schema import output_schema_error
 from conformance.jsonio import parse_json
 from conformance.model import NOT_APPLICABLE, Case, Mismatch, TargetResponse, Verdict
@@ -109,6 +111,8 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
             Mismatch("", wanted, rejection_as_sent(response),
                      f"over-rejection: the contract requires an output, the target answered with error {code!r}"),
         )
+    if response.expressed is not None:
+        return judge_partial(expected, wanted, response.result, response.expressed, compare_output)
     schema_error = output_schema_error(expected.tool.contract, response.result)
     if schema_error is not None:
         return Verdict("failed", schema_error.message, schema_error)
@@ -137,13 +141,15 @@ def _reading_answering_with(expected: Expected, result: Any) -> str:
     return ""
 
 
-def compare_output(tool: Tool, payload: Any, expected: dict, actual: Any) -> Mismatch | None:
-    """The first telling difference between an expected output and the target's (schema-valid) output."""
-    found = output_differences(tool, payload, expected, actual)
+def compare_output(tool: Tool, payload: Any, expected: dict, actual: Any, statistics: dict | None = None) -> Mismatch | None:
+    """The first telling difference between an expected output and the target's (schema-valid) output;
+    ``statistics``: the whole expected output, where ``expected`` holds only the fields of a partial answer."""
+    found = output_differences(tool, payload, expected, actual, statistics)
     return found[0] if found else None
 
 
-def output_differences(tool: Tool, payload: Any, expected: dict, actual: Any) -> list[Mismatch]:
+def output_differences(tool: Tool, payload: Any, expected: dict, actual: Any,
+                       statistics: dict | None = None) -> list[Mismatch]:
     """The differences, the telling one first: a score that does not even follow from the target's own
     statistics (a wrong mechanism of its own: NLTK's zero-precision floor) comes first, brevity_penalty
     before the bleu made from it; then the first exact field (a wrong count explains a wrong score);
@@ -153,7 +159,7 @@ def output_differences(tool: Tool, payload: Any, expected: dict, actual: Any) ->
     exact = first_difference(expected, actual, "", skip_top_level=set(float_fields))
     if not isinstance(actual, dict) or any(field not in actual for field in float_fields):
         return [exact] if exact else []  # the structural difference says it
-    terms = tool.float_terms(payload, expected) if float_fields else None
+    terms = tool.float_terms(payload, statistics or expected) if float_fields else None
     floats = [found for field in float_fields
               if (found := compare_float_field(field, payload, expected, terms, actual[field])) is not None]
     if not floats:

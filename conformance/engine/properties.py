@@ -30,7 +30,7 @@ import hypothesis.errors
 from hypothesis import given, seed, settings
 
 from conformance.compare.signature import failure_signature
-from conformance.model import Case, CaseResult, is_not_applicable
+from conformance.model import Case, CaseResult, field_name, is_not_applicable
 
 DEFAULT_MAX_FAILURES = 3  # distinct failure signatures reported per property
 KEEP_GOING_SECONDS = 60.0  # no further round starts once a property has run this long
@@ -65,6 +65,14 @@ class PropertyRun:
     failures: list[CaseResult] = field(default_factory=list)
     flaky: set[str] = field(default_factory=set)  # case ids of failures the target did not repeat
     not_applicable: Counter = field(default_factory=Counter)  # "not applicable: CAUSE" -> examples
+    judged_fields: set[str] = field(default_factory=set)  # of partial answers (an implementation's): what was judged
+    not_expressed: set[str] = field(default_factory=set)  # ... and what the library does not compute
+
+    def note_expressed(self, result: CaseResult) -> None:
+        expressed = result.response.expressed if result.response is not None else None
+        if expressed is not None:
+            self.judged_fields.update(map(field_name, expressed.fields))
+            self.not_expressed.update(map(field_name, expressed.not_expressed))
 
     @property
     def all_not_applicable(self) -> str:
@@ -140,6 +148,7 @@ def _run_round(strategy, round_settings: settings, round_seed_value: int, make_c
         if not last_failure:
             generated[0] += 1
         result = judge(case)
+        outcome.note_expressed(result)
         if is_not_applicable(result.outcome, result.message):  # counted by cause, neither passed nor failed
             outcome.not_applicable[result.message] += 1
             outcome.stats["not_applicable"] = outcome.stats.get("not_applicable", 0) + 1

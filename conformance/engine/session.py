@@ -305,6 +305,9 @@ class Session:
             entry.update(outcome.stats, duration_ms=round((time.monotonic() - started) * 1000, 1))
             if outcome.not_applicable:
                 entry["not_applicable_causes"] = dict(outcome.not_applicable)
+            if outcome.judged_fields:  # partial answers: the fields judged, and those the library does not compute
+                entry["judged_fields"] = sorted(outcome.judged_fields)
+                entry["not_expressed"] = sorted(outcome.not_expressed - outcome.judged_fields)
         if outcome.all_not_applicable:  # the implementation could express none of its examples
             entry.update(outcome="skipped", message=outcome.all_not_applicable)
         results = [self.finalise(self._flag_flaky(failure, outcome)) for failure in outcome.failures]

@@ -14,6 +14,19 @@ does not compute) raises ``NotApplicable(cause)``, never an invented value. None
 validates the contracts' inputs, so an input the contract rejects is not applicable either
 (``Implementation.validates`` False): the matrix holds a library to what it computes, not to rules it
 never claimed.
+
+A library often computes only some of a tool's output fields (a score, not the counts behind it). Its
+adapter then returns ``Partial(output)``: ``output`` holds only the fields the library computes (a
+nested object may lack some of its keys too: a segment's score without its statistics rows), and
+each of the others is "not expressed". The verdict validates the fields present against their
+output_schema subschemas, compares only those with the oracle's, and says so ("passed on score,
+segment_scores (score_fraction not expressed)"); an answer expressing no field is not applicable.
+Where the contract's field is an exact six-decimal string (the chrF scores) and the library gives a
+float, the adapter answers ``LibraryFloat(value, scale)`` (scale 100 for 0..100, 1 for 0..1) in its
+place, never a rounding of it (glue rounding near a six-decimal tie would be the adapter's error):
+the judge compares that float with the exact value within a float error bound
+(conformance/compare/library_floats.py). Only an ``implementation:`` target unwraps a Partial
+(``Partial.resolve``); any other target answering one fails the schema like any other non-object.
 """
 
 from __future__ import annotations
@@ -27,6 +40,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable
 
+from conformance.model import Expressed
 from oracle.errors import NOT_FOUND, ContractError
 from oracle.registry import module_name, tool, tool_keys
 
@@ -41,10 +55,55 @@ class NotApplicable(Exception):
         self.detail = detail
 
 
-def float_score_only(what: str) -> str:
-    """Why a chrF library that returns a float is not applicable to the chrF tools (whose scores are exact)."""
-    return (f"{what} computes a float score: the contract's exact score_fraction and six-decimal score "
-            "(ties to even) are not its values")
+def rounded(payload: dict, value: float) -> float:
+    """A library's full-precision float, with ``decimals`` as Number(x.toFixed(decimals)). No library rounds so
+    itself; rounding its float here cannot fail a correct one: the comparison accepts either neighbour
+    wherever the full-precision value lies within the float bound of a rounding boundary
+    (compare/floats.py), and elsewhere both round alike."""
+    from oracle.jsnumber import to_fixed
+
+    return value if "decimals" not in payload else float(to_fixed(value, int(payload["decimals"])))
+
+
+@dataclass(frozen=True)
+class LibraryFloat:
+    """The library's float for a field the contract gives as an exact six-decimal string."""
+
+    value: float
+    scale: float = 100  # the library's scale: 100 for 0..100, 1 for 0..1
+
+
+@dataclass(frozen=True)
+class Partial:
+    """The fields of a tool's output the library computes (the others are not expressed)."""
+
+    output: dict
+
+    def resolve(self, output_schema: dict) -> tuple[dict, Expressed]:
+        """(the answer as plain JSON, with each LibraryFloat's value; what it expresses and does not)."""
+        fields, absent, floats = set(), set(), {}
+        answer = _unwrapped(self.output, output_schema, "", fields, absent, floats)
+        return answer, Expressed(tuple(sorted(fields)), tuple(sorted(absent - fields)), dict(sorted(floats.items())))
+
+
+def _unwrapped(value: Any, schema: dict, pointer: str, fields: set, absent: set, floats: dict) -> Any:
+    """The value with LibraryFloats unwrapped, recording the pointer classes expressed, absent and floats.
+    An object the schema describes is walked key by key (an array of them item by item, as "/*")."""
+    if isinstance(value, LibraryFloat):
+        floats[pointer] = value.scale
+        fields.add(pointer)
+        return value.value
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if isinstance(value, dict) and properties:
+        absent.update(f"{pointer}/{key}" for key in properties if key not in value)
+        return {key: _unwrapped(item, properties.get(key, {}), f"{pointer}/{key}", fields, absent, floats)
+                for key, item in value.items()}
+    items = schema.get("items") if isinstance(schema, dict) else None
+    if isinstance(value, list) and isinstance(items, dict) and (items.get("properties") or any(
+            isinstance(item, LibraryFloat) for item in value)):
+        return [_unwrapped(item, items, f"{pointer}/*", fields, absent, floats) for item in value]
+    fields.add(pointer)
+    return value
 
 
 @dataclass(frozen=True)
@@ -98,10 +157,10 @@ class Library:
         except importlib.metadata.PackageNotFoundError:
             return ""
 
-    def execute(self, tool_id: str, version: str, payload: Any) -> dict:
-        """The library's answer as the contract's output; ContractError(not_found) for a tool it has no
-        adapter for, NotApplicable for an input it cannot express (or, when it validates nothing, one the
-        contract rejects)."""
+    def execute(self, tool_id: str, version: str, payload: Any) -> dict | Partial:
+        """The library's answer as the contract's output (or the Partial part it computes); ContractError(
+        not_found) for a tool it has no adapter for, NotApplicable for an input it cannot express (or, when
+        it validates nothing, one the contract rejects)."""
         adapter = self.adapter(tool_id)
         if adapter is None:
             raise ContractError(NOT_FOUND, f"{self.name}: {self.not_expressible(tool_id)}")

@@ -2,21 +2,59 @@
 ref_len_method)``.
 
 Its public API returns the corpus score, the precisions as floats, the brevity penalty and the two
-lengths, and tokenizes every text with 13a itself: no tool's output can be built from it without
-inventing the counts (matches, totals) or the per-segment lengths every contract reports, so no
-tool is expressible.
+lengths, and tokenizes every text with 13a itself: it takes strings, not tokens. An input is
+expressible only where joining each segment's tokens with single spaces and tokenizing with its
+own ``tokenizer_13a`` gives back the same tokens (no token holding whitespace or a character 13a
+splits off or rewrites). Its answers are partial: bleu, brevity_penalty and the two lengths of
+bleu-corpus-compute and of bleu-sentence-compute (one segment, ``smoothing`` "none": its ``smooth``
+adds 1 to every order, p_1 included, which is none of the contract's methods); its float precisions
+are not the counts (matches, totals), which are not expressed. It has no effective order;
+``decimals`` rounds its floats with toFixed (``implementations.rounded``). No chrF.
 """
 
 from __future__ import annotations
 
-from conformance.implementations import Implementation
+from conformance.crosscheck.adapters.bleu import max_order
+from conformance.implementations import Implementation, NotApplicable, Partial, rounded
 
 IMPLEMENTATION = Implementation(name="bleuscore", language="Rust", distribution="bleuscore", requires=("bleuscore",),
-                                counterpart="bleuscore.compute(references, predictions, max_order, smooth, "
+                                counterpart="bleuscore.compute(references, predictions, max_order, smooth=False, "
                                             "ref_len_method='closest')")
 
 NOT_EXPRESSIBLE_OTHERWISE = ("bleuscore.compute reports the score, float precisions, brevity penalty and two "
-                             "lengths of 13a-tokenized text: no matches or totals, no per-segment lengths, "
-                             "no pre-tokenized input")
+                             "lengths: no matches or totals, no per-segment lengths")
 NOT_EXPRESSIBLE = {name: "bleuscore has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute",
                                                                "chrf_components")}
+NOT_13A_STABLE = "a token 13a tokenization does not leave unchanged: bleuscore takes strings and tokenizes them itself"
+
+
+def joined(tokens: list[str]) -> str:
+    """A segment as bleuscore takes it; NotApplicable unless its 13a tokenizer gives the tokens back."""
+    from bleuscore import tokenizer_13a
+
+    text = " ".join(tokens)
+    if tokenizer_13a(text) != list(tokens):
+        raise NotApplicable(NOT_13A_STABLE, text[:80])
+    return text
+
+
+def computed(payload: dict, hypotheses: list, references: list) -> Partial:
+    import bleuscore
+
+    result = bleuscore.compute([[joined(r) for r in refs] for refs in references], [joined(h) for h in hypotheses],
+                               max_order=max_order(payload), smooth=False, ref_len_method="closest")
+    return Partial({"bleu": rounded(payload, result["bleu"]), "brevity_penalty": rounded(payload, result["brevity_penalty"]),
+                    "candidate_length": result["translation_length"], "reference_length": result["reference_length"]})
+
+
+def bleu_corpus_compute(payload: dict) -> Partial:
+    return computed(payload, payload["hypotheses"], payload["references"])
+
+
+def bleu_sentence_compute(payload: dict) -> Partial:
+    if payload["smoothing"] != "none":
+        raise NotApplicable("smoothing other than none: bleuscore's smooth adds 1 to every order's counts, "
+                            "none of the contract's methods")
+    if payload.get("effective_order", False):
+        raise NotApplicable("effective_order true: bleuscore has no effective order")
+    return computed(payload, [payload["hypothesis"]], [payload["references"]])

@@ -3,9 +3,17 @@
 (whose numerator and denominator are the counts corpus_bleu sums), ``closest_ref_length`` and
 ``brevity_penalty``.
 
-NLTK takes token lists, so every token is expressible. It has no effective order, no toFixed
-rounding (``decimals``) and no per-n-gram table, so those inputs are not applicable. Its
-``chrf_score`` is another definition (a macro average with its own whitespace) giving a float.
+NLTK takes token lists, so every token is expressible. It has no effective order and no
+per-n-gram table, so those inputs are not applicable; ``decimals`` rounds its floats with toFixed
+(``implementations.rounded``).
+
+``nltk.translate.chrf_score.corpus_chrf`` and ``sentence_chrf(reference, hypothesis, min_len=1,
+max_len=N, beta, ignore_whitespace)`` give chrF scores on 0..1 (its own definition: F per order
+averaged, epsilon smoothing, a macro-averaged corpus score, its own whitespace set; the failure
+groups show where that departs from the contracts): partial answers of chrf-compute and
+chrf-components (character orders only: it has no word n-grams) holding the scores, the exact
+fraction and the statistics not expressed. It has no lowercase option: the texts are lowercased
+with the contracts' toLowerCase (str.lower, as the oracle reads it) before it sees them.
 """
 
 from __future__ import annotations
@@ -14,24 +22,15 @@ import warnings
 
 from conformance.crosscheck.adapters.bleu import max_order
 from conformance.crosscheck.adapters.bleu_sentence_compute import NLTK_SMOOTHING
-from conformance.implementations import Implementation, NotApplicable, float_score_only
+from conformance.crosscheck.adapters.chrf import cased
+from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial, rounded
 
 IMPLEMENTATION = Implementation(
     name="nltk", language="Python", distribution="nltk", requires=("nltk",),
     counterpart="nltk.translate.bleu_score.corpus_bleu / sentence_bleu / modified_precision / "
                 "closest_ref_length / brevity_penalty")
 
-FLOAT_SCORE_ONLY = float_score_only("NLTK's chrf_score")
-NOT_EXPRESSIBLE = {
-    "chrf_compute": FLOAT_SCORE_ONLY,
-    "chrf_plus_plus_compute": FLOAT_SCORE_ONLY + "; it has no word n-grams",
-    "chrf_components": FLOAT_SCORE_ONLY + "; it reports no statistics",
-}
-
-
-def not_rounding(payload: dict) -> None:
-    if "decimals" in payload:
-        raise NotApplicable("decimals: NLTK has no toFixed rounding of its scores")
+NOT_EXPRESSIBLE = {"chrf_plus_plus_compute": "NLTK's chrf_score has no word n-grams"}
 
 
 def segment_counts(references: list, hypothesis: list, n: int) -> tuple[list[int], list[int]]:
@@ -66,11 +65,11 @@ def quietly(function, *args, **kwargs):
 def bleu_corpus_compute(payload: dict) -> dict:
     from nltk.translate.bleu_score import brevity_penalty, corpus_bleu
 
-    not_rounding(payload)
     stats = corpus_statistics(payload)
     n = stats["max_order"]
     bleu = quietly(corpus_bleu, payload["references"], payload["hypotheses"], weights=(1 / n,) * n)
-    return {"bleu": bleu, "brevity_penalty": brevity_penalty(stats["reference_length"], stats["candidate_length"]),
+    return {"bleu": rounded(payload, bleu),
+            "brevity_penalty": rounded(payload, brevity_penalty(stats["reference_length"], stats["candidate_length"])),
             **stats}
 
 
@@ -101,7 +100,6 @@ def bleu_sentence_components(payload: dict) -> dict:
 def bleu_sentence_compute(payload: dict) -> dict:
     from nltk.translate.bleu_score import SmoothingFunction, brevity_penalty, sentence_bleu
 
-    not_rounding(payload)
     if payload.get("effective_order", False):
         raise NotApplicable("effective_order true: NLTK has no effective order")
     stats = sentence_statistics(payload)
@@ -110,7 +108,8 @@ def bleu_sentence_compute(payload: dict) -> dict:
     bleu = quietly(sentence_bleu, payload["references"], payload["hypothesis"], weights=(1 / n,) * n,
                    smoothing_function=smoothing)
     # uniform weights 1/N over all N orders: the orders_used it was given
-    return {"bleu": bleu, "brevity_penalty": brevity_penalty(stats["reference_length"], stats["candidate_length"]),
+    return {"bleu": rounded(payload, bleu),
+            "brevity_penalty": rounded(payload, brevity_penalty(stats["reference_length"], stats["candidate_length"])),
             **stats, "orders_used": n, "smoothing": payload["smoothing"]}
 
 
@@ -119,9 +118,38 @@ def bleu_brevity_penalty(payload: dict) -> dict:
     and brevity_penalty on the sums, as corpus_bleu does."""
     from nltk.translate.bleu_score import brevity_penalty, closest_ref_length
 
-    not_rounding(payload)
     closest = [closest_ref_length([range(int(length)) for length in lengths], c)  # 4.0 is the integer 4
                for c, lengths in zip(payload["candidate_lengths"], payload["reference_lengths"])]
     c, r = sum(payload["candidate_lengths"]), sum(closest)
-    return {"brevity_penalty": brevity_penalty(r, c), "candidate_length": c, "reference_length": r,
+    return {"brevity_penalty": rounded(payload, brevity_penalty(r, c)), "candidate_length": c, "reference_length": r,
             "closest_reference_lengths": closest}
+
+
+# --- chrF: corpus_chrf and sentence_chrf, floats on 0..1 ---------------------------------------------------
+
+
+def chrf_scores(payload: dict, char_order: int, whitespace: bool = False) -> tuple[LibraryFloat, list[LibraryFloat]]:
+    """(corpus_chrf, each segment's sentence_chrf) of the (lowercased where asked) texts, the input's beta."""
+    from nltk.translate.chrf_score import corpus_chrf, sentence_chrf
+
+    options = {"min_len": 1, "max_len": char_order, "beta": int(payload.get("beta", 2)),
+               "ignore_whitespace": not whitespace}
+    hypotheses = [cased(payload, h) for h in payload["hypotheses"]]
+    references = [cased(payload, r) for r in payload["references"]]
+    return (LibraryFloat(corpus_chrf(references, hypotheses, **options), scale=1),
+            [LibraryFloat(sentence_chrf(r, h, **options), scale=1) for h, r in zip(hypotheses, references)])
+
+
+def chrf_compute(payload: dict) -> Partial:
+    score, segments = chrf_scores(payload, 6)
+    return Partial({"score": score, "segment_scores": segments})
+
+
+def chrf_components(payload: dict) -> Partial:
+    from oracle.chrf_components import orders
+
+    char_order, word_order = orders(payload)
+    if word_order:
+        raise NotApplicable("word_order above 0: NLTK's chrf_score has no word n-grams")
+    score, segments = chrf_scores(payload, char_order, payload.get("whitespace", False))
+    return Partial({"score": score, "segments": [{"segment": i, "score": s} for i, s in enumerate(segments)]})

@@ -6,7 +6,9 @@ run's report grouped them), "not_applicable" (the library's API expresses no cas
 every case was not applicable), or "not_run" (the library is not installed). Counts are of checks,
 as every report counts them (a fixture case, a generated property: conformance.reports.document.checks):
 passed, failed (failed or errored), not_applicable; the not-applicable ones are grouped by cause,
-each cause once.
+each cause once. Where the library computes only some output fields (partial answers), the cell names
+the fields its checks were judged on (``judged_fields``) and those it does not compute
+(``not_expressed``): "conformant on fields score, segment_scores; score_fraction not expressed".
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import jsonschema
 
-from conformance.model import NOT_APPLICABLE, is_not_applicable
+from conformance.model import NOT_APPLICABLE, field_name, is_not_applicable
 from conformance.reports.document import checks, tool_label
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "matrix.schema.json"
@@ -52,7 +54,11 @@ def run_cell(implementation: str, tool: str, report: dict) -> dict:
     mine = [check for check in checks(report) if check.tool == tool]
     counts = Counter()
     causes: dict[str, dict[str, int]] = {}
+    judged, not_expressed = set(), set()
     for check in mine:
+        fields, absent = expressed_fields(check)
+        judged.update(fields)
+        not_expressed.update(absent)
         message = check.message()
         if is_not_applicable(check.outcome, message):
             counts["not_applicable"] += 1
@@ -77,22 +83,44 @@ def run_cell(implementation: str, tool: str, report: dict) -> dict:
             "counts": {key: counts[key] for key in ("passed", "failed", "not_applicable")},
             "not_applicable": [{"cause": text, **numbers} for text, numbers in
                                sorted(causes.items(), key=lambda item: (-item[1]["checks"], -item[1]["examples"]))],
-            "failure_groups": groups}
+            "failure_groups": groups, "judged_fields": sorted(judged), "not_expressed": sorted(not_expressed - judged)}
+
+
+def expressed_fields(check) -> tuple[list[str], list[str]]:
+    """(fields judged, fields not expressed) of a check's partial answers: a property's summary says them,
+    a fixture case's response its declaration; ([], []) for whole answers."""
+    if "judged_fields" in check.summary:
+        return check.summary["judged_fields"], check.summary.get("not_expressed", [])
+    fields, absent = [], []
+    for result in check.results:
+        expressed = (result.get("response") or {}).get("expressed")
+        if expressed:
+            fields += map(field_name, expressed["fields"])
+            absent += map(field_name, expressed["not_expressed"])
+    return fields, absent
 
 
 def idle_cell(implementation: str, tool: str, status: str, reason: str) -> dict:
     """A cell of a tool the implementation was not run on: not expressible, or the library missing."""
     return {"implementation": implementation, "tool": tool, "status": status,
             "counts": {"passed": 0, "failed": 0, "not_applicable": 0},
-            "not_applicable": [{"cause": reason, "checks": 0, "examples": 0}], "failure_groups": []}
+            "not_applicable": [{"cause": reason, "checks": 0, "examples": 0}], "failure_groups": [],
+            "judged_fields": [], "not_expressed": []}
 
 
 def cell_summary(cell: dict) -> str:
-    """"conformant", "N failure groups", "not applicable" or "not run"."""
+    """"conformant", "N failure groups", "not applicable" or "not run"; for partial answers followed by
+    "on fields X, Y; Z not expressed"."""
     if cell["status"] == "failing":
         groups = len(cell["failure_groups"])
-        return f"{groups} failure group{'s' if groups != 1 else ''}"
-    return cell["status"].replace("_", " ")
+        summary = f"{groups} failure group{'s' if groups != 1 else ''}"
+    else:
+        summary = cell["status"].replace("_", " ")
+    if cell.get("judged_fields") and cell["status"] in ("failing", "conformant"):
+        summary += " on fields " + ", ".join(cell["judged_fields"])
+        if cell.get("not_expressed"):
+            summary += "; " + ", ".join(cell["not_expressed"]) + " not expressed"
+    return summary
 
 
 def counts_text(cell: dict) -> str:

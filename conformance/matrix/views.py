@@ -65,7 +65,7 @@ def difference_text(difference: dict | None) -> str:
 def run_text(row: dict) -> str:
     if not row["report"]:
         return "not run"
-    return f"exit {row['exit_code']}, {row['duration_s']} s, {row['report']}"
+    return f"exit {row['exit_code']}, {row['duration_s']} s"  # its runs/ report is a working file, not committed
 
 
 def details_cells(document: dict) -> list[dict]:
@@ -112,6 +112,8 @@ def markdown(document: dict) -> str:
                 lines.append(f"   - smallest input: {md_cell_code(value_text(group['smallest']))}")
             if group.get("difference"):
                 lines.append(f"   - first difference: {md_cell_code(difference_text(group['difference']))}")
+            if group.get("judged_on"):
+                lines.append(f"   - judged {md_text(group['judged_on'])}")
         if cell["not_applicable"]:
             if cell["failure_groups"]:
                 lines.append("")
@@ -187,6 +189,8 @@ def _html_cell(cell: dict) -> str:
             items.append(f"<li>smallest input: <code>{_e(value_text(group['smallest']))}</code></li>")
         if group.get("difference"):
             items.append(f"<li>first difference: <code>{_e(difference_text(group['difference']))}</code></li>")
+        if group.get("judged_on"):
+            items.append(f"<li>judged {_e(group['judged_on'])}</li>")
         groups.append(f"<li class=\"group\"><strong>{_e(group['title'])}</strong> ({group['count']} failing)"
                       f"<ul>{''.join(items)}</ul></li>")
     causes = "".join(f"<li class=\"cause\">{_e(na['cause'])}{_e(_na_counts(na))}</li>" for na in cell["not_applicable"])

@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from conformance.compare.signature import Cause, explain
+from conformance.model import Expressed
 
 LIBRARY_NAMES = {"nltk": "NLTK", "sacrebleu": "sacreBLEU"}
 
@@ -84,10 +85,17 @@ def _new_group(result: dict, signature: tuple[str, ...], cause: Cause | None) ->
         "pointer_class": cause.pointer_class if cause is not None else "",
         "clause": clause,
         "divergence": divergence_entry(cause.divergence) if cause is not None else None,
+        "judged_on": judged_on(result),
         "members": [],
         "_smallest_size": float("inf"),
     }
     return group
+
+
+def judged_on(result: dict) -> str:
+    """For a partial answer (an implementation's library computes some fields): "on fields X (Y not expressed)"."""
+    expressed = (result.get("response") or {}).get("expressed")
+    return Expressed(tuple(expressed["fields"]), tuple(expressed["not_expressed"])).judged_on() if expressed else ""
 
 
 def _take_smallest(group: dict, result: dict) -> None:

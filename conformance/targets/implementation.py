@@ -2,7 +2,9 @@
 
 Like a ``python:`` target, except that the adapter's ``NotApplicable`` (an input or output the
 library's public API cannot express) comes back as the response kind ``not_applicable``, which the
-verdict turns into a skipped case "not applicable: CAUSE", never a failure.
+verdict turns into a skipped case "not applicable: CAUSE", never a failure; and a ``Partial`` answer
+(the fields the library computes) comes back as a result with its ``Expressed`` declaration, judged on
+those fields alone. No other kind of target can declare a field not expressed.
 """
 
 from __future__ import annotations
@@ -21,6 +23,15 @@ class ImplementationTarget(InProcessTarget):
         if isinstance(exc, NotApplicable):
             return TargetResponse("not_applicable", detail=exc.cause, raw=exc.detail, duration_ms=elapsed_ms)
         return None
+
+    def answered(self, tool_id: str, version: str, result: Any, elapsed_ms: float) -> TargetResponse:
+        from conformance.implementations import Partial
+        from oracle.registry import tool
+
+        if not isinstance(result, Partial):
+            return super().answered(tool_id, version, result, elapsed_ms)
+        output, expressed = result.resolve(tool(tool_id, version).contract.output_schema)
+        return TargetResponse("result", result=output, duration_ms=elapsed_ms, expressed=expressed)
 
 
 def implementation_target(spec: str, **_options: Any) -> ImplementationTarget:

@@ -49,7 +49,11 @@ class InProcessTarget:
             return TargetResponse("transport_error", raw=excerpt_keeping_end(traceback.format_exc(), TRACEBACK_CHARS),
                                   duration_ms=elapsed,
                                   detail=f"raised {excerpt(last_line, 200)}")
-        return TargetResponse("result", result=result, duration_ms=(time.monotonic() - started) * 1000)
+        return self.answered(tool_id, version, result, (time.monotonic() - started) * 1000)
+
+    def answered(self, tool_id: str, version: str, result: Any, elapsed_ms: float) -> TargetResponse:
+        """A kind of target's own reading of an answer (here: the answer as it is)."""
+        return TargetResponse("result", result=result, duration_ms=elapsed_ms)
 
     def response_to(self, exc: Exception, elapsed_ms: float) -> TargetResponse | None:
         """A kind of target's own reading of an exception (None: a rejection or a target error, as above)."""
