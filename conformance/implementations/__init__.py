@@ -143,7 +143,10 @@ class Library:
         return reasons.get(module_name(tool_id), otherwise)
 
     def missing(self) -> str:
-        """What is not installed ("" when everything it needs imports)."""
+        """What is not installed ("" when everything it needs imports; a module may say it, ``library_missing``)."""
+        reader = getattr(self.module, "library_missing", None)
+        if reader is not None:
+            return reader()
         absent = [name for name in self.implementation.requires if importlib.util.find_spec(name) is None]
         return f"not installed: {', '.join(absent)}" if absent else ""
 
