@@ -59,6 +59,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "or property ids like generated/TOOL/valid/*); fixture cases are not restricted")
     group.addoption("--allow-contract-drift", action="store_true",
                     help="go on when the target publishes a different contract (additive or breaking drift)")
+    group.addoption("--baseline", default=None, metavar="REPORT",
+                    help="compare this run with an earlier report.json (or its directory) at the end")
+    group.addoption("--fail-on", default="new", choices=("new", "any"),
+                    help="with --baseline: exit 1 on new failures only (new) or on any difference in failures (any)")
     group.addoption("--conformance-quiet", action="store_true",
                     help="no per-test characters from pytest (conformance run prints its own progress)")
 
@@ -83,6 +87,7 @@ def options_from(config: pytest.Config) -> RunOptions:
             max_failures_per_property=option("--max-failures-per-property"),
             families=split_patterns(option("--families")), keyword=option("keyword") or "",
             allow_contract_drift=option("--allow-contract-drift"),
+            baseline=option("--baseline"), fail_on=option("--fail-on"),
         )
     except UsageError as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -137,17 +142,19 @@ class ConformanceRun:
             return  # nothing selected (-k, --tools): a usage problem, with nothing to report
         interrupted = session.exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
         record = self.session.finish(command_line(), interrupted=interrupted, pytest=pytest.__version__)
-        paths = write_reports(record, self.options.report_dir, self.options.junit)
+        paths = write_reports(record, self.options.report_dir, self.options.junit, self.session.baseline)
         if self.options.write_known_failures:
             paths["known_failures"] = self.session.write_known_failures()
         self.progress.close()
-        self.summarise(record, paths)
-        session.exitstatus = record.exit_code
+        session.exitstatus = self.summarise(record, paths)
 
-    def summarise(self, record: RunRecord, paths: dict) -> None:
-        from conformance.reports import console, document
+    def summarise(self, record: RunRecord, paths: dict) -> int:
+        """Print the end-of-run summary; the exit status (under --baseline, the diff decides: reports.baseline)."""
+        from conformance.reports import baseline, console, document
 
-        self.progress.line(console.summary(document.build_document(record), paths))
+        built = document.build_document(record, self.session.baseline)
+        self.progress.line(console.summary(built, paths))
+        return baseline.run_exit_code(record.exit_code, built.get("baseline_diff"))
 
     def _write(self, text: str) -> None:
         capture = self.config.pluginmanager.getplugin("capturemanager")
@@ -189,10 +196,10 @@ def failure_text(result: CaseResult) -> str:
     return result_text(result)
 
 
-def write_reports(record: RunRecord, report_dir: Path, junit_path: str | None) -> dict[str, Path]:
+def write_reports(record: RunRecord, report_dir: Path, junit_path: str | None, baseline=None) -> dict[str, Path]:
     from conformance.reports import write_reports as write_all
 
-    return write_all(record, report_dir, Path(junit_path) if junit_path else None)
+    return write_all(record, report_dir, Path(junit_path) if junit_path else None, baseline)
 
 
 # -- pytest hooks ---------------------------------------------------------------------------

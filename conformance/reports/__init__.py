@@ -1,6 +1,6 @@
 """The reports of a run: report.json, junit.xml, report.md and report.html (and the console summary).
 
-    write_reports(record, report_dir, junit_path=None) -> {"json": ..., "junit": ..., "markdown": ..., "html": ...}
+    write_reports(record, report_dir, junit_path=None, baseline=None) -> {"json": ..., "junit": ..., "markdown": ..., "html": ...}
 
 The RunRecord becomes one document, report.json, validated against report.schema.json
 (document.py); every other output is rendered from that document alone, one module per
@@ -143,14 +143,15 @@ __all__ = [
 ]
 
 
-def write_reports(record: RunRecord, report_dir: Path, junit_path: Path | None = None) -> dict[str, Path]:
+def write_reports(record: RunRecord, report_dir: Path, junit_path: Path | None = None,
+                  baseline=None) -> dict[str, Path]:
     """Write report.json, junit.xml, report.md and report.html; return their paths by kind.
 
     report.json is validated first: a record that does not match the schema is a harness bug
     and raises ReportSchemaError before any file is written. The other three are rendered
-    from that document.
+    from that document. With a ``baseline`` (reports.baseline.Baseline), each leads with what changed since it.
     """
-    document = report_document(record)
+    document = report_document(record, baseline)
     report_dir = Path(report_dir)
     report_dir.mkdir(parents=True, exist_ok=True)
     paths = {
