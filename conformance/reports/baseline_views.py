@@ -30,14 +30,19 @@ def _plural(count: int, word: str) -> str:
 
 
 def diff_headline(diff: dict) -> str:
-    """``1 new failure · 1 fixed · 2 still failing (1 changed count) — exit 1 (--fail-on new)``."""
+    """``1 new failure · 1 fixed · 2 still failing (1 changed count): regressions — exit 1 (--fail-on new)``."""
     groups = diff["groups"]
     changed = sum(entry["old_count"] != entry["new_count"] for entry in groups["still_failing"])
     parts = [_plural(diff["new_failures"], "new failure"), f"{len(groups['fixed'])} fixed",
              f"{len(groups['still_failing'])} still failing" + (f" ({changed} changed count)" if changed else "")]
     if groups["no_longer_checked"]:
         parts.append(f"{len(groups['no_longer_checked'])} no longer checked")
-    verdict = "regressions" if diff["new_failures"] else "no regression"
+    if diff["new_failures"]:
+        verdict = "regressions"
+    elif groups["fixed"] or groups["no_longer_checked"] or changed:
+        verdict = "no regression"
+    else:
+        verdict = "nothing changed in failures"
     return prose(f"{' · '.join(parts)}: {verdict} — exit {diff['exit_code']} (--fail-on {diff['fail_on']})")
 
 
