@@ -18,7 +18,7 @@ import conformance.reports.aims as aims
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
 from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION, reading_rows
 from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
-from conformance.reports import baseline_views
+import conformance.reports.baseline_views as baseline_views
 from conformance.reports.text import MAX_LISTED, prose
 
 _CSS = """
