@@ -229,6 +229,43 @@ def test_what_varies_between_runs_of_one_cause_does_not_tell_groups_apart(runs):
     assert listed(found, "new") == listed(found, "fixed") == [] and found["exit_code"] == 0
 
 
+def test_a_cause_only_generated_cases_found_under_another_seed_is_said_to_be_uncertain(runs):
+    old = report(runs["cwd"] / "a")
+    for member in fixture_members(old):  # a cause only the generated cases show
+        old = without_failure(old, member)
+    generated = old["failure_groups"][0]["members"]
+    gone = old
+    for member in generated:
+        gone = without_failure(gone, member)
+    for seed, noted in ((1, False), (2, True)):
+        gone["header"]["seed"] = seed
+        [fixed] = baseline.compare(old, gone)["groups"]["fixed"]
+        assert ("not under this run's seed" in fixed["note"]) is noted
+        [new] = baseline.compare(gone, old)["groups"]["new"]
+        assert ("may predate the baseline" in new["note"]) is noted
+
+
+def test_a_changed_contract_and_a_changed_published_contract_are_listed(runs):
+    from conformance.reports.baseline_views import console_lines
+
+    old = report(runs["cwd"] / "a")
+    [label] = old["header"]["contracts"]
+    assert old["header"]["contract_digests"][label].startswith("sha256:")
+    new = copy.deepcopy(old)
+    new["header"]["contract_digests"][label] = "sha256:" + "0" * 64  # the file changed in place
+    new["header"]["contract_drift"] = [{"tool": label, "status": "breaking", "detail": "", "changes": [
+        {"change_class": "breaking", "pointer": "/limits/max_segments", "kind": "limit", "message": "lowered",
+         "detail": ""}]}]
+    found = baseline.compare(old, new)
+    assert found["contracts"]["changed"] == [label] and found["contracts"]["digests_compared"]
+    assert found["contract_drift"] == [{"tool": label, "old": None, "new": {
+        "status": "breaking", "changes": ["breaking /limits/max_segments"]}}]
+    assert found["exit_code"] == 0  # not a failure of the target: shown, never failed on
+    shown = "\n".join(console_lines(found))
+    assert f"{label}: the contract file differs" in shown
+    assert f"{label}: not asked → breaking (breaking /limits/max_segments)" in shown
+
+
 def test_run_baseline_keeps_exit_3_and_otherwise_lets_the_diff_decide():
     new_failure, none = {"exit_code": 1}, {"exit_code": 0}
     assert [baseline.run_exit_code(code, none) for code in (0, 1, 3)] == [0, 0, 3]

@@ -17,7 +17,8 @@ that did not fail in the baseline is a new failure even when its cause was alrea
 A cause failing only now is **new**; failing in both, **still failing** (with the change in its
 count); failing only in the baseline, **fixed** when some check it failed in ran again, or **no
 longer checked** when none did (not selected, skipped, or listed as a known failure now), which
-is no evidence of a fix. The diff exits 1 under ``--fail-on new`` (the default: a nightly job
+is no evidence of a fix. A cause only generated cases showed, compared across two seeds, gets a
+note: the other seed may just not have drawn it. The diff exits 1 under ``--fail-on new`` (the default: a nightly job
 fails on regressions, not on known failures) when there is a new failure (a new cause, or a
 newly failing fixture case), and under ``--fail-on any`` when the failures differ at all (new,
 fixed, no longer checked, or a count changed); else 0. Pure functions over the documents.
@@ -148,7 +149,8 @@ def compare(old: dict, new: dict, fail_on: str = "new", baseline: str = "") -> d
     for key, group in new_causes.items():
         before = old_causes.get(key)
         if before is None:
-            note = "" if _any_ran(group["members"], old_outcomes) else "the baseline did not run its checks"
+            note = (_seed_note(group, old, new, False) if _any_ran(group["members"], old_outcomes)
+                    else "the baseline did not run its checks")
             groups["new"].append(_entry(key, group, 0, group["count"], note))
         else:
             newly = [m for m in group["members"] if _is_fixture(m) and m not in old_failing]
@@ -156,7 +158,7 @@ def compare(old: dict, new: dict, fail_on: str = "new", baseline: str = "") -> d
     for key, group in old_causes.items():
         if key not in new_causes:
             if _any_ran(group["members"], new_outcomes):
-                groups["fixed"].append(_entry(key, group, group["count"], 0))
+                groups["fixed"].append(_entry(key, group, group["count"], 0, _seed_note(group, old, new, True)))
             else:
                 groups["no_longer_checked"].append(_entry(
                     key, group, group["count"], 0, "none of its checks was judged in this run (not selected, "
@@ -177,6 +179,16 @@ def compare(old: dict, new: dict, fail_on: str = "new", baseline: str = "") -> d
         "contracts": _contract_changes(old["header"], new["header"]),
         "contract_drift": _drift_changes(old["header"], new["header"]),
     }
+
+
+def _seed_note(group: dict, old: dict, new: dict, fixed: bool) -> str:
+    """A cause only generated cases show, under two seeds, may just not have been drawn by one of them."""
+    if any(_is_fixture(member) for member in group["members"]) or old["header"]["seed"] == new["header"]["seed"]:
+        return ""
+    if fixed:
+        return ("found only by generated cases and not under this run's seed: replay the baseline's reproducers "
+                "to confirm the fix")
+    return "found only by generated cases, under another seed than the baseline's: it may predate the baseline"
 
 
 def _run_summary(document: dict, baseline: str) -> dict:
