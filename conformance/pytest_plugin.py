@@ -9,7 +9,8 @@ asks the engine's Session (conformance.engine) to judge it, and turns the result
 pytest's outcome with a readable message. At the end of the session the engine's record
 is written as the reports and gives the exit status: 0 conformant, 1 non-conformant,
 3 could not conclude (target dead or unhealthy, or the harness itself broke), 4 pytest's
-usage error (``conformance run`` reports it as 2).
+usage error (``conformance run`` reports it as 2). With ``--baseline``, the reports lead with
+what changed since that report, and a run that concluded exits as the diff says (0 or 1).
 """
 
 from __future__ import annotations

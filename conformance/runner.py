@@ -9,7 +9,9 @@ pytest's own ``-k``, ``-x``, ``--junitxml`` and plugins::
     pytest --pyargs conformance.suite -p conformance.pytest_plugin --target oracle --profile quick
 
 and maps pytest's exit status onto the command's: 0 conformant, 1 non-conformant,
-2 usage, 3 could not conclude (target unreachable or unhealthy).
+2 usage, 3 could not conclude (target unreachable or unhealthy). With ``--baseline REPORT``
+a run that concluded exits as its diff with that report says (conformance.reports.baseline:
+0 no new failure, 1 a new one); 3 stays 3.
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ property once), one failure view (failures.py) and one set of text helpers (text
 visible code points, budgets and truncation), so every output gives the same counts and
 says the same about each failure.
 
+Under ``run --baseline``, baseline.py compares the document with the baseline's report.json
+(``baseline_diff``) and baseline_views.py puts it in words for every format.
+
 The names below are re-exported for callers of the former single module.
 """
 
