@@ -1,7 +1,7 @@
 """The `conformance` command line.
 
 Interface: ``conformance [--version] COMMAND [OPTIONS]`` with the commands of
-``COMMANDS`` below (exec, list, run, serve, crosscheck, matrix, contracts, replay); each
+``COMMANDS`` below (exec, list, run, serve, crosscheck, matrix, contracts, replay, diff); each
 command's exit codes are documented in its own ``--help``. Usage errors exit 2
 (argparse's own convention), and so does a missing command.
 
@@ -31,6 +31,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("matrix", "conformance.matrix", "run the suite against each real BLEU/chrF library: the compatibility matrix"),
     ("contracts", "conformance.gate", "the contract gate: lint, diff and version-bump rules"),
     ("replay", "conformance.replay", "re-send a saved failing case to its target and show the diff"),
+    ("diff", "conformance.commands.diff_command", "what changed between two runs: new, fixed and still failing groups"),
 ]
 
 

@@ -11,6 +11,8 @@ is written as the reports and gives the exit status: 0 conformant, 1 non-conform
 3 could not conclude (target dead or unhealthy, the harness itself broke, or Ctrl-C), 4 pytest's
 usage error (``conformance run`` reports it as 2), 143 stopped by SIGTERM (conformance.termination:
 handled as Ctrl-C is, with the partial report marked interrupted).
+With ``--baseline``, the reports lead with what changed since that report, and a run that
+concluded exits as the diff says (0 or 1).
 """
 
 from __future__ import annotations
@@ -61,6 +63,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "or property ids like generated/TOOL/valid/*); fixture cases are not restricted")
     group.addoption("--allow-contract-drift", action="store_true",
                     help="go on when the target publishes a different contract (additive or breaking drift)")
+    group.addoption("--baseline", default=None, metavar="REPORT",
+                    help="compare this run with an earlier report.json (or its directory) at the end")
+    group.addoption("--fail-on", default="new", choices=("new", "any"),
+                    help="with --baseline: exit 1 on new failures only (new) or on any difference in failures (any)")
     group.addoption("--conformance-quiet", action="store_true",
                     help="no per-test characters from pytest (conformance run prints its own progress)")
 
@@ -85,6 +91,7 @@ def options_from(config: pytest.Config) -> RunOptions:
             max_failures_per_property=option("--max-failures-per-property"),
             families=split_patterns(option("--families")), keyword=option("keyword") or "",
             allow_contract_drift=option("--allow-contract-drift"),
+            baseline=option("--baseline"), fail_on=option("--fail-on"),
         )
     except UsageError as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -147,17 +154,19 @@ class ConformanceRun:
         if session.exitstatus == pytest.ExitCode.INTERNAL_ERROR:
             self.session.harness_errors.append("pytest stopped with an internal error (see its output)")
         record = self.session.finish(command_line(), interrupted=self.interrupted, pytest=pytest.__version__)
-        paths = write_reports(record, self.options.report_dir, self.options.junit)
+        paths = write_reports(record, self.options.report_dir, self.options.junit, self.session.baseline)
         if self.options.write_known_failures:
             paths["known_failures"] = self.session.write_known_failures()
         self.progress.close()
-        self.summarise(record, paths)
-        session.exitstatus = record.exit_code
+        session.exitstatus = self.summarise(record, paths)
 
-    def summarise(self, record: RunRecord, paths: dict) -> None:
-        from conformance.reports import console, document
+    def summarise(self, record: RunRecord, paths: dict) -> int:
+        """Print the end-of-run summary; the exit status (under --baseline, the diff decides: reports.baseline)."""
+        from conformance.reports import baseline, console, document
 
-        self.progress.line(console.summary(document.build_document(record), paths))
+        built = document.build_document(record, self.session.baseline)
+        self.progress.line(console.summary(built, paths))
+        return baseline.run_exit_code(record.exit_code, built.get("baseline_diff"))
 
     def _write(self, text: str) -> None:
         capture = self.config.pluginmanager.getplugin("capturemanager")
@@ -199,10 +208,10 @@ def failure_text(result: CaseResult) -> str:
     return result_text(result)
 
 
-def write_reports(record: RunRecord, report_dir: Path, junit_path: str | None) -> dict[str, Path]:
+def write_reports(record: RunRecord, report_dir: Path, junit_path: str | None, baseline=None) -> dict[str, Path]:
     from conformance.reports import write_reports as write_all
 
-    return write_all(record, report_dir, Path(junit_path) if junit_path else None)
+    return write_all(record, report_dir, Path(junit_path) if junit_path else None, baseline)
 
 
 # -- pytest hooks ---------------------------------------------------------------------------

@@ -10,7 +10,9 @@ pytest's own ``-k``, ``-x``, ``--junitxml`` and plugins::
 
 and maps pytest's exit status onto the command's: 0 conformant, 1 non-conformant,
 2 usage, 3 could not conclude (target unreachable or unhealthy, or Ctrl-C), 143 stopped by SIGTERM
-(the partial report written, every process of the target ended).
+(the partial report written, every process of the target ended). With ``--baseline REPORT``
+a run that concluded exits as its diff with that report says (conformance.reports.baseline:
+0 no new failure, 1 a new one); 3 and 143 stay.
 """
 
 from __future__ import annotations
@@ -75,6 +77,12 @@ def register(subparsers) -> None:
     parser.add_argument("--allow-contract-drift", action="store_true",
                         help="judge the target against the suite's contracts even when it publishes an additive "
                              "or breaking different one (default: exit 3)")
+    parser.add_argument("--baseline", default=None, metavar="REPORT",
+                        help="an earlier run's report.json or report directory: the reports lead with what changed "
+                             "since it, and the run exits 1 only on new failures (see --fail-on); 3 stays 3")
+    parser.add_argument("--fail-on", default="new", choices=("new", "any"),
+                        help="with --baseline: new (default) fails on new failure groups and newly failing fixture "
+                             "cases; any also on fixed groups and changed counts")
     parser.add_argument("-v", "--verbose", action="store_true", help="pytest's own per-test output")
     parser.set_defaults(func=run)
 
@@ -97,7 +105,8 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
                                                        "--conformance-quiet"]
     optional = {"--seed": args.seed, "--conformance-junit": args.junit, "--known-failures": args.known_failures,
                 "--write-known-failures": args.write_known_failures, "-k": args.keyword,
-                "--max-failures-per-property": args.max_failures_per_property, "--families": args.families}
+                "--max-failures-per-property": args.max_failures_per_property, "--families": args.families,
+                "--baseline": args.baseline}
     for flag, value in optional.items():
         if value is not None:
             argv += [flag, str(value)]
@@ -105,7 +114,7 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
              "--no-generated": args.no_generated, "--no-fixtures": args.no_fixtures,
              "--allow-contract-drift": args.allow_contract_drift}
     argv += [flag for flag, on in flags.items() if on]
-    return argv
+    return argv + ["--fail-on", args.fail_on]
 
 
 def exit_code(status: int) -> int:

@@ -14,6 +14,7 @@ want a dict to keep or change.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import cached_property
@@ -66,6 +67,11 @@ class Contract:
     @property
     def label(self) -> str:
         return f"{self.tool_id}@{self.version}"
+
+    @cached_property
+    def digest(self) -> str:
+        """``sha256:HEX`` of the file: what tells two runs that checked a contract changed in place apart."""
+        return "sha256:" + hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
     @cached_property
     def status(self) -> str:

@@ -58,6 +58,8 @@ class RunOptions:
     families: list[str] = field(default_factory=list)  # --families: fnmatch patterns (empty: every family)
     keyword: str = ""  # pytest's -k expression, as given (pytest applies it; recorded in the report header)
     allow_contract_drift: bool = False  # a target publishing a different contract is judged anyway
+    baseline: str | None = None  # --baseline: a report (file or directory) this run is compared with at its end
+    fail_on: str = "new"  # --fail-on: with --baseline, exit 1 on new failures only (new) or on any difference (any)
 
     def __post_init__(self) -> None:
         if not self.target:
@@ -70,6 +72,8 @@ class RunOptions:
             raise UsageError("--max-failures-per-property must be >= 1 (1 stops each property at its first failure)")
         if not self.fixtures and not self.generated:
             raise UsageError("--no-generated and --no-fixtures together leave nothing to run")
+        if self.fail_on not in ("new", "any"):
+            raise UsageError("--fail-on must be new or any")
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(2**32)
         self.report_dir = Path(self.report_dir)

@@ -100,6 +100,7 @@ class Session:
         self.options = options
         self.events = events or Events()
         self.known_entries = self._load_known_failures(options.known_failures)
+        self.baseline = self._load_baseline(options.baseline)
         self._check_families()
         try:
             self.target = make_target(options.target, timeout=options.timeout)
@@ -140,6 +141,17 @@ class Session:
         if missing:
             raise UsageError(f"{path}: known failure id(s) matching no case or property: {', '.join(missing)}")
         return entries
+
+    def _load_baseline(self, path: str | None):
+        """--baseline: read and checked before anything is sent (reports.baseline)."""
+        if not path:
+            return None
+        from conformance.reports.baseline import Baseline, BaselineError
+
+        try:
+            return Baseline.load(path, self.options.fail_on)
+        except BaselineError as exc:
+            raise UsageError(f"--baseline: {exc}") from None
 
     def fixture_cases(self) -> list[Case]:
         if not self.options.fixtures:
@@ -373,9 +385,13 @@ class Session:
 
         import hypothesis
 
+        import oracle
+
         return build_header(
             target=self.target.spec,
             contracts=[f"{tool_id}@{version}" for tool_id, version in self.options.tools],
+            contract_digests={f"{tool_id}@{version}": oracle.contract(tool_id, version).digest
+                              for tool_id, version in self.options.tools},
             seed=self.seed,
             profile=self.options.profile,
             started=utc_timestamp(self.started),

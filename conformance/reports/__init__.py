@@ -1,6 +1,6 @@
 """The reports of a run: report.json, junit.xml, report.md and report.html (and the console summary).
 
-    write_reports(record, report_dir, junit_path=None) -> {"json": ..., "junit": ..., "markdown": ..., "html": ...}
+    write_reports(record, report_dir, junit_path=None, baseline=None) -> {"json": ..., "junit": ..., "markdown": ..., "html": ...}
 
 The RunRecord becomes one document, report.json, validated against report.schema.json
 (document.py); every other output is rendered from that document alone, one module per
@@ -9,6 +9,9 @@ one definition of what is counted (document.checks: each fixture case and each g
 property once), one failure view (failures.py) and one set of text helpers (text.py:
 visible code points, budgets and truncation), so every output gives the same counts and
 says the same about each failure.
+
+Under ``run --baseline``, baseline.py compares the document with the baseline's report.json
+(``baseline_diff``) and baseline_views.py puts it in words for every format.
 
 The names below are re-exported for callers of the former single module.
 """
@@ -143,14 +146,15 @@ __all__ = [
 ]
 
 
-def write_reports(record: RunRecord, report_dir: Path, junit_path: Path | None = None) -> dict[str, Path]:
+def write_reports(record: RunRecord, report_dir: Path, junit_path: Path | None = None,
+                  baseline=None) -> dict[str, Path]:
     """Write report.json, junit.xml, report.md and report.html; return their paths by kind.
 
     report.json is validated first: a record that does not match the schema is a harness bug
     and raises ReportSchemaError before any file is written. The other three are rendered
-    from that document.
+    from that document. With a ``baseline`` (reports.baseline.Baseline), each leads with what changed since it.
     """
-    document = report_document(record)
+    document = report_document(record, baseline)
     report_dir = Path(report_dir)
     report_dir.mkdir(parents=True, exist_ok=True)
     paths = {

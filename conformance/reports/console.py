@@ -21,6 +21,8 @@ import conformance.reports.document as doc
 from conformance.reports.drift import DRIFT_HEADING, drift_lines
 from conformance.reports.failures import failure_text, failure_view
 from conformance.reports.readings import console_lines as readings_lines
+from conformance.reports.baseline import run_exit_code
+from conformance.reports.baseline_views import console_lines as baseline_lines
 from conformance.reports.group_views import group_views, groups_heading
 from conformance.reports.text import LINE_LIMIT, one_line, prose
 
@@ -101,6 +103,11 @@ def summary(document: dict, paths: dict[str, Path] | None = None) -> str:
         lines.append("\n" + interrupted.replace("interrupted", "INTERRUPTED", 1))
     for error in doc.harness_errors(document):
         lines.append(f"\nHARNESS ERROR (a bug of the suite, please report it): {error}")
+    diff = document.get("baseline_diff")
+    lines += baseline_lines(diff)  # what changed since the baseline, just before the verdict
     lines += ["", verdict_line(document), doc.totals_text(document["totals"])]
+    if diff is not None:
+        lines.append(f"--baseline: exit {run_exit_code(document['exit_code'], diff)} "
+                     f"({'new failures since the baseline' if diff['new_failures'] else 'no new failure'})")
     lines += [f"  {name}: {path}" for name, path in sorted((paths or {}).items())]
     return "\n".join(lines)

@@ -126,7 +126,7 @@ def dump_report_json(document: dict) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _report_validator() -> jsonschema.Draft202012Validator:
+def report_validator() -> jsonschema.Draft202012Validator:
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
@@ -136,8 +136,9 @@ class ReportSchemaError(ValueError):
     """The run record does not match report.schema.json: a bug in the harness, not the target."""
 
 
-def build_document(record: RunRecord) -> dict:
-    """The report.json document, not validated (report_document validates it)."""
+def build_document(record: RunRecord, baseline: Any = None) -> dict:
+    """The report.json document, not validated (report_document validates it); with a ``baseline``
+    (reports.baseline.Baseline, under `run --baseline`), its ``baseline_diff`` against this run."""
     for index, result in enumerate(record.results):
         if result.outcome not in OUTCOMES:  # to_dict() could not even count it
             raise ReportSchemaError(
@@ -147,13 +148,15 @@ def build_document(record: RunRecord) -> dict:
     # the one definition of what is counted: once per fixture case and once per generated property
     document = json_safe({"header": document.pop("header"), "totals": totals(document), **document})
     document["failure_groups"] = json_safe(failure_groups(problem_results(document)))  # the failures by cause
+    if baseline is not None:
+        document["baseline_diff"] = json_safe(baseline.diff(document))
     return document
 
 
-def report_document(record: RunRecord) -> dict:
+def report_document(record: RunRecord, baseline: Any = None) -> dict:
     """The report.json document, validated against report.schema.json."""
-    document = build_document(record)
-    error = jsonschema.exceptions.best_match(_report_validator().iter_errors(document))
+    document = build_document(record, baseline)
+    error = jsonschema.exceptions.best_match(report_validator().iter_errors(document))
     if error is not None:
         where = "/" + "/".join(str(part) for part in error.absolute_path)
         raise ReportSchemaError(f"report.json does not match report.schema.json at {where}: {error.message[:300]}")
@@ -524,6 +527,9 @@ _HEADER_LABELS = {
 }
 
 
+_NOT_SHOWN = ("harness_errors", "contract_digests")  # a section of their own; for `conformance diff` only
+
+
 def header_rows(document: dict) -> list[tuple[str, str]]:
     """The run header as (label, text) rows, known keys first, in a fixed order."""
     header = document["header"]
@@ -545,6 +551,6 @@ def header_rows(document: dict) -> list[tuple[str, str]]:
         if key == "finished" and "started" in header:
             rows.append(("duration", f"{run_duration(header):.1f} s"))
     for key, value in header.items():
-        if key not in _HEADER_LABELS and key != "harness_errors":  # those get a section of their own
+        if key not in _HEADER_LABELS and key not in _NOT_SHOWN:
             rows.append((prose(key), prose(value) if isinstance(value, str) else render_value(value)[0]))
     return rows

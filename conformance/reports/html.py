@@ -18,6 +18,7 @@ import conformance.reports.aims as aims
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
 from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION, reading_rows
 from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
+import conformance.reports.baseline_views as baseline_views
 from conformance.reports.text import MAX_LISTED, prose
 
 _CSS = """
@@ -151,6 +152,38 @@ def html_groups(document: dict) -> list[str]:
             f'<ol class="plain groups">{listed}</ol>', *(_html_group(view) for view in views), "</section>"]
 
 
+def html_baseline(diff: dict | None) -> list[str]:
+    """A baseline diff (baseline_views): its headline, the baseline, then each section as a list."""
+    if diff is None:
+        return []
+    state = "bad" if diff["exit_code"] else "ok"
+    parts = [f'<section id="baseline-diff"><h2>{_e(baseline_views.TITLE)}</h2>',
+             f'<div class="verdict {state}">{_e(baseline_views.diff_headline(diff))}</div>',
+             f"<p>{_e(baseline_views.baseline_line(diff))}</p>"]
+    for section in baseline_views.diff_sections(diff):
+        parts += [f"<h3>{_e(section.title)}</h3>", _html_list(_e(line) for line in section.lines)]
+    return parts + ["</section>"]
+
+
+def _page(title: str, body: list[str]) -> str:
+    """A self-contained page: nothing on it loads or runs anything."""
+    return "\n".join([
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        # Defence in depth: even if some target text escaped escaping, nothing could load or run.
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        *body,
+    ]) + "\n"
+
+
+def render_diff_html(diff: dict) -> str:
+    """diff.html of `conformance diff`: the diff alone."""
+    return _page("Conformance diff", ["<h1>Conformance diff</h1>", *html_baseline(diff), "</body></html>"])
+
+
 def render_html(document: dict, views: list[FailureView] | None = None) -> str:
     header, totals = document["header"], document["totals"]
     strict = doc.is_strict(document)
@@ -158,18 +191,12 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
     target = prose(header.get("target", "?"))
     errors = doc.harness_errors(document)
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        # Defence in depth: even if some target text escaped escaping, nothing could load or run.
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>Conformance report: {_e(target)}</title>",
-        f"<style>{_CSS}</style></head><body>",
         "<h1>Conformance report</h1>",
         f'<div class="verdict {state}">{_e(headline)}</div> '
         f'<span>exit code {document["exit_code"]} · target {_code(target)}</span>',
         '<ul class="totals">' + "".join(f"<li><b>{totals[o]}</b>{_e(o)}</li>" for o in OUTCOMES) + "</ul>",
     ]
+    parts += html_baseline(document.get("baseline_diff"))  # under --baseline, what changed leads
     parts += html_groups(document)  # the failures by cause lead the page
     if errors:
         parts.append(
@@ -226,7 +253,7 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
         "<footer>Strings are shown with visible whitespace: ␣ space, ⇥ tab, ↵ line feed, ⟨U+XXXX⟩ any other "
         "invisible or ambiguous code point. Full values are in report.json.</footer></body></html>"
     )
-    return "\n".join(parts) + "\n"
+    return _page(f"Conformance report: {target}", parts)
 
 
 def _html_aims(document: dict) -> list[str]:

@@ -16,6 +16,7 @@ import conformance.reports.aims as aims
 from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
 from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION, reading_rows
 from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
+import conformance.reports.baseline_views as baseline_views
 from conformance.reports.text import MAX_LISTED, prose
 
 # Markdown's active characters; "_" only where it could open or close emphasis (not inside a word).
@@ -104,6 +105,22 @@ def md_groups(document: dict) -> list[str]:
     return lines
 
 
+def md_baseline(diff: dict | None, level: str = "##") -> list[str]:
+    """A baseline diff (baseline_views): its headline, the baseline, then each section as a list."""
+    if diff is None:
+        return []
+    lines = [f"{level} {baseline_views.TITLE}", "", f"**{md_text(baseline_views.diff_headline(diff))}**", "",
+             md_text(baseline_views.baseline_line(diff)), ""]
+    for section in baseline_views.diff_sections(diff):
+        lines += [f"{level}# {md_text(section.title)}", "", *(f"- {md_text(line)}" for line in section.lines), ""]
+    return lines
+
+
+def render_diff_markdown(diff: dict) -> str:
+    """diff.md of `conformance diff`: the diff alone."""
+    return "\n".join(["# Conformance diff", "", *md_baseline(diff)]) + "\n"
+
+
 def render_markdown(document: dict, views: list[FailureView] | None = None) -> str:
     strict = doc.is_strict(document)
     headline, _ = doc.verdict(document)
@@ -116,6 +133,7 @@ def render_markdown(document: dict, views: list[FailureView] | None = None) -> s
         doc.totals_text(document["totals"]),
         "",
     ]
+    lines += md_baseline(document.get("baseline_diff"))  # under --baseline, what changed leads
     lines += md_groups(document)  # the failures by cause lead the report
     errors = doc.harness_errors(document)
     if errors:
