@@ -368,7 +368,16 @@ def escape(text: str) -> str:
     return text.replace("|", "\\|").replace("`", "'")
 
 
-def render(by_module: dict[str, list[Mutant]], users: dict[str, list[str]], triage: dict, command: str) -> str:
+def session_progress(database: Path) -> tuple[int, int]:
+    """(mutants judged, mutants enumerated) of one session."""
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    with use_db(str(database), WorkDB.Mode.open) as db:
+        return db.num_results, db.num_work_items
+
+
+def render(by_module: dict[str, list[Mutant]], users: dict[str, list[str]], triage: dict, command: str,
+           progress: dict[str, tuple[int, int]]) -> str:
     everything = [mutant for mutants in by_module.values() for mutant in mutants]
     overall = counts(everything, triage)
     out = ["# Mutation testing of the oracle", "",
@@ -384,7 +393,11 @@ def render(by_module: dict[str, list[Mutant]], users: dict[str, list[str]], tria
     out += [table_row(f"`{stem}`", ", ".join(users[stem]), counts(mutants, triage))
             for stem, mutants in sorted(by_module.items())]
     not_run = sorted(stem for stem in users if stem not in by_module)
-    out += ["", "Modules not run yet: " + (", ".join(f"`{stem}`" for stem in not_run) or "none") + "."]
+    unfinished = [f"`{stem}` ({done} of {total} judged)" for stem, (done, total) in sorted(progress.items())
+                  if done < total]
+    out += ["", "Modules not run yet: " + (", ".join(f"`{stem}`" for stem in not_run) or "none") + ".",
+            "", "Sessions not finished (the table counts the mutants judged so far): "
+            + (", ".join(unfinished) or "none") + "."]
     out += ["", "## Per tool", "",
             "A tool's mutants are those of the modules its answers import (`oracle.registry.modules_used`); a "
             "mutant of a shared module is judged on every tool using it and counts as killed for each of them "
@@ -417,10 +430,12 @@ def render(by_module: dict[str, list[Mutant]], users: dict[str, list[str]], tria
 
 def report(args: argparse.Namespace) -> int:
     session_dir = args.work_dir / selection_name(args.tools)
-    by_module = {path.stem: read_session(path) for path in sorted(session_dir.glob("*.sqlite"))}
+    databases = sorted(session_dir.glob("*.sqlite"))
+    by_module = {path.stem: read_session(path) for path in databases}
+    progress = {path.stem: session_progress(path) for path in databases}
     command = "python benchmarks/mutation.py" + "".join(
         f" --{name} {','.join(value)}" for name, value in (("modules", args.modules), ("tools", args.tools)) if value)
-    text = render(by_module, module_users(), load_triage(), command)
+    text = render(by_module, module_users(), load_triage(), command, progress)
     args.report.write_text(text, encoding="utf-8")
     print(text.splitlines()[4])
     print(f"report: {args.report}")
