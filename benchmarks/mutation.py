@@ -433,7 +433,7 @@ def report(args: argparse.Namespace) -> int:
     databases = sorted(session_dir.glob("*.sqlite"))
     by_module = {path.stem: read_session(path) for path in databases}
     progress = {path.stem: session_progress(path) for path in databases}
-    command = "python benchmarks/mutation.py" + "".join(
+    command = "python benchmarks/mutation.py" + " --report-only" * args.report_only + "".join(
         f" --{name} {','.join(value)}" for name, value in (("modules", args.modules), ("tools", args.tools)) if value)
     text = render(by_module, module_users(), load_triage(), command, progress)
     args.report.write_text(text, encoding="utf-8")
