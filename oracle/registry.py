@@ -9,8 +9,10 @@ tool never means writing its id anywhere but in its own unit.
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib
+from pathlib import Path
 
 from oracle.contracts import available, contract
 from oracle.errors import NOT_FOUND, ContractError
@@ -32,6 +34,41 @@ def _module_tools(tool_id: str) -> dict[str, Tool]:
         raise
     declared = getattr(module, "TOOLS", None) or [module.TOOL]
     return {tool.version: tool for tool in declared}
+
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _oracle_imports(stem: str) -> set[str]:
+    """The oracle modules (file stems) one module of the package imports, read from its import statements."""
+    tree = ast.parse((_PACKAGE_DIR / f"{stem}.py").read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[1] for alias in node.names if alias.name.startswith("oracle.")}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "oracle":
+            found |= {alias.name for alias in node.names if (_PACKAGE_DIR / f"{alias.name}.py").is_file()}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("oracle."):
+            found.add(node.module.split(".")[1])
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def modules_used(tool_id: str) -> frozenset[str]:
+    """The oracle modules (file stems: ``bleu_score``, ``__init__``) an answer of the tool may run.
+
+    The package's entry (``oracle.execute``, through this registry) and the tool's module, with
+    every oracle module they import, transitively. Mutation testing (benchmarks/mutation.py)
+    sends the mutants of a module to the tools that use it alone.
+    """
+    seen: set[str] = set()
+    pending = ["__init__", module_name(tool_id)]
+    while pending:
+        stem = pending.pop()
+        if stem not in seen and (_PACKAGE_DIR / f"{stem}.py").is_file():
+            seen.add(stem)
+            pending.extend(_oracle_imports(stem))
+    return frozenset(seen)
 
 
 def tool(tool_id: str, version: str) -> Tool:

@@ -114,6 +114,17 @@ def test_no_import_cycles():
     assert import_cycles() == []
 
 
+def test_a_tools_modules_are_those_its_answers_import():
+    # read by hand from the import lines: bleu-ngrams-count's module imports bleu_statistics, tool and
+    # validation; the package's entry brings contracts, errors and registry; nothing reaches the BLEU
+    # scores, jsnumber or chrF
+    assert oracle.registry.modules_used("bleu-ngrams-count") == {
+        "__init__", "bleu_ngrams_count", "bleu_statistics", "tool", "validation", "contracts", "errors", "registry"}
+    # chrf-compute's module imports chrf and value_clauses by `from oracle import chrf, value_clauses`
+    assert {"chrf", "value_clauses"} <= oracle.registry.modules_used("chrf-compute")
+    assert "bleu_score" not in oracle.registry.modules_used("chrf-compute")
+
+
 # --- one unit per tool --------------------------------------------------------------------
 
 TOOL_IDS = sorted({tool_id for tool_id, _ in oracle.available()})

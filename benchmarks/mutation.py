@@ -1,0 +1,476 @@
+"""The suite's power against every mutation of the oracle, by cosmic-ray (an established mutation tool).
+
+    python benchmarks/mutation.py                                  # every module of oracle/, then the report
+    python benchmarks/mutation.py --modules bleu_brevity_penalty,bleu_score --tools bleu-brevity-penalty
+    python benchmarks/mutation.py --report-only                    # reports/mutation.md from the sessions kept
+    python benchmarks/mutation.py --fresh                          # new session databases (else: resumed)
+
+Why cosmic-ray (8.x) and not mutmut: cosmic-ray's model is a config naming the files to mutate, a
+test command and a timeout; ``cosmic-ray init`` enumerates every mutation into a session database
+(sqlite), ``cosmic-ray exec`` applies each one to the file in place, runs the command, records
+killed/survived and puts the file back. A mutant of the oracle must be judged as a target in a
+separate process while the harness keeps the pristine oracle, which is exactly a test command
+over a copy; mutmut 3 runs trampolined code inside one pytest process, which does not fit.
+
+How one mutant is judged (``judge``, the test command cosmic-ray runs): cosmic-ray mutates a
+scratch copy of the oracle package (WORK_DIR/scratch/oracle, with ``contracts`` beside it), and
+``python -m conformance run`` is run from this tree, whose harness imports the untouched oracle
+(no PYTHONPATH, this tree's root first on its path), against the target
+``jsonl:python WORK_DIR/scratch/jsonl_oracle.py``: a launcher beside the scratch package, so the
+target process alone imports the mutated copy (its script folder comes first on its path) and
+answers every case in one process. Only the tools whose answers import the mutated module run
+(``oracle.registry.modules_used``). Stages, each stopping at the first failure (``-x``,
+``--max-failures-per-property 1``): the golden fixtures and the quick profile, then, for a
+survivor, the default profile's generated cases. A mutant is killed by any failing or errored
+case (exit 1) and by a target that crashes, hangs or answers garbage (exit 3: the harness could
+not conclude because the mutated oracle broke); an exit 2 is the harness's own error, recorded
+as *errored*, never as killed; cosmic-ray's timeout (the whole judgement) also kills.
+
+Before a module's mutants, the pristine scratch copy is judged by the same command: it must
+survive, or the run stops (a kill would then prove nothing). Sessions are kept in
+WORK_DIR/<tool selection>/<module>.sqlite and resumed (a module whose source changed since its
+session was made gets a new one); ``cr-report FILE.sqlite --show-output`` shows one as
+cosmic-ray does. The report (reports/mutation.md) counts per module and per tool and triages
+every survivor from benchmarks/mutation_triage.json (keyed by the stable id
+``module:line:operator:occurrence``, or a scope: a module, a definition, a source line's text);
+survivors without an entry are listed as untriaged, entries naming no survivor as stale.
+It runs for hours in full (one worker: a harness start per mutant); nothing here is asserted by
+the test suite, which keeps a smoke test of three fixed mutants (tests/test_mutation.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ORACLE_DIR = ROOT / "oracle"
+WORK_DIR = ROOT / "build" / "mutation"
+TRIAGE_FILE = ROOT / "benchmarks" / "mutation_triage.json"
+REPORT_FILE = ROOT / "reports" / "mutation.md"
+PROFILES = ("quick", "default")  # the first stage also runs the golden fixtures
+SEED = 1
+REQUEST_TIMEOUT = 10.0  # seconds per request (the harness's --timeout)
+MUTANT_TIMEOUT = 900.0  # seconds for one mutant's whole judgement (cosmic-ray's timeout: killed)
+VERDICT_PREFIX = "mutation-verdict: "  # the judge's last stdout line, kept by cosmic-ray in the session
+LAUNCHER = '''"""The line-protocol oracle over the oracle package beside this file (a mutation-testing copy)."""
+import runpy
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # this folder first: its oracle/ is the one imported
+import oracle  # noqa: E402
+
+if Path(oracle.__file__).resolve().parent != HERE / "oracle":
+    sys.exit(f"the target imported {oracle.__file__}, not the copy beside {__file__}")
+if sys.argv[1:] == ["--where"]:  # which oracle this target runs (checked by tests/test_mutation.py)
+    sys.exit(print(Path(oracle.__file__).resolve()))
+runpy.run_module("conformance.jsonl_oracle", run_name="__main__", alter_sys=True)
+'''
+
+
+# --- the scratch copy and the harness that judges it ----------------------------------------
+
+
+def make_scratch(scratch: Path) -> Path:
+    """A fresh copy of the oracle package (no bytecode) with the contracts beside it and the target's launcher."""
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    shutil.copytree(ORACLE_DIR, scratch / "oracle", ignore=shutil.ignore_patterns("__pycache__", "_data"))
+    (scratch / "contracts").symlink_to(ROOT / "contracts", target_is_directory=True)
+    (scratch / "jsonl_oracle.py").write_text(LAUNCHER, encoding="utf-8")
+    return scratch
+
+
+def target_spec(scratch: Path) -> str:
+    return "jsonl:" + shlex.join([sys.executable, str(scratch / "jsonl_oracle.py")])
+
+
+def harness_env() -> dict[str, str]:
+    """The harness's environment: no PYTHONPATH (its oracle is this tree's), no bytecode written into the copy."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def import_paths(scratch: Path) -> dict[str, Path]:
+    """The oracle package the target and the harness import: the copy and this tree's, or isolation failed."""
+    harness = [sys.executable, "-c", "import oracle, pathlib; print(pathlib.Path(oracle.__file__).resolve())"]
+    target = [sys.executable, str(scratch / "jsonl_oracle.py"), "--where"]
+    return {name: Path(subprocess.run(argv, cwd=ROOT, env=harness_env(), capture_output=True, text=True,
+                                      check=True).stdout.strip())
+            for name, argv in (("harness", harness), ("target", target))}
+
+
+def harness_argv(scratch: Path, tools: list[str], profile: str, first: bool, seed: int) -> list[str]:
+    """One stage: the fixtures and the profile's generated cases (first stage) or its generated cases alone."""
+    argv = [sys.executable, "-m", "conformance", "run", "--target", target_spec(scratch), "--tools", ",".join(tools),
+            "--profile", profile, "--seed", str(seed), "-x", "--max-failures-per-property", "1",
+            "--timeout", str(REQUEST_TIMEOUT), "--report-dir", str(scratch / "report")]
+    return argv if first else [*argv, "--generated-only"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    verdict: str  # killed | survived | errored
+    stage: str = ""
+    exit: int = 0
+    tool: str = ""
+    case: str = ""
+    detail: str = ""
+
+    def line(self) -> str:
+        return VERDICT_PREFIX + json.dumps(self.__dict__, ensure_ascii=False)
+
+
+def first_failure(report_dir: Path) -> tuple[str, str, str]:
+    """(tool, case or property id, reason) of the first failing check of a stage's report.json."""
+    try:
+        record = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "", "", "no report.json"
+    for entry in [*(record.get("results") or []), *(record.get("properties") or [])]:
+        if isinstance(entry, dict) and entry.get("outcome") in ("failed", "errored"):
+            case = entry.get("case") if isinstance(entry.get("case"), dict) else entry  # a result holds its case
+            return (str(case.get("tool_id", "")), str(case.get("case_id") or case.get("id") or ""),
+                    str(entry.get("message", ""))[:200])
+    return "", "", str(record.get("unhealthy_reason") or "")[:200]
+
+
+def judge(scratch: Path, tools: list[str], profiles: tuple[str, ...] = PROFILES, seed: int = SEED) -> Verdict:
+    """The scratch copy (as it is now, mutated or not) judged stage by stage, stopping at the first kill."""
+    for index, profile in enumerate(profiles):
+        argv = harness_argv(scratch, tools, profile, index == 0, seed)
+        done = subprocess.run(argv, cwd=ROOT, env=harness_env(), stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+        if done.returncode in (1, 3):
+            tool, case, reason = first_failure(scratch / "report")
+            return Verdict("killed", profile, done.returncode, tool, case, reason)
+        if done.returncode != 0:
+            return Verdict("errored", profile, done.returncode, detail=done.stdout[-400:])
+    return Verdict("survived", ",".join(profiles))
+
+
+def judge_command(scratch: Path, tools: list[str], profiles, seed: int) -> list[str]:
+    """The test command cosmic-ray runs per mutant: this script's ``judge`` (exit 0 survived, 1 killed, 2 errored)."""
+    return [sys.executable, str(Path(__file__).resolve()), "judge", "--scratch", str(scratch),
+            "--tools", ",".join(tools), "--profiles", ",".join(profiles), "--seed", str(seed)]
+
+
+# --- which modules, which tools -------------------------------------------------------------
+
+
+def module_users() -> dict[str, list[str]]:
+    """Each oracle module (file stem) -> the tools whose answers import it."""
+    from oracle import registry
+
+    users: dict[str, list[str]] = {path.stem: [] for path in sorted(ORACLE_DIR.glob("*.py"))}
+    for tool_id, _version in registry.tool_keys():
+        for stem in registry.modules_used(tool_id):
+            users[stem].append(tool_id)
+    return users
+
+
+def selection_name(tools: list[str] | None) -> str:
+    return "all" if not tools else "+".join(sorted(tools))
+
+
+# --- cosmic-ray sessions --------------------------------------------------------------------
+
+
+def source_digest(stem: str) -> str:
+    return hashlib.sha256((ORACLE_DIR / f"{stem}.py").read_bytes()).hexdigest()
+
+
+def cosmic_ray(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "cosmic_ray.cli", *args], cwd=ROOT, check=True)
+
+
+def write_config(path: Path, module_file: Path, test_command: list[str]) -> None:
+    import toml  # cosmic-ray's own config reader
+
+    config = {"module-path": str(module_file), "timeout": MUTANT_TIMEOUT, "excluded-modules": [],
+              "test-command": shlex.join(test_command), "distributor": {"name": "local"}}
+    path.write_text(toml.dumps({"cosmic-ray": config}), encoding="utf-8")
+
+
+def run_module(stem: str, tools: list[str], session_dir: Path, scratch: Path, args: argparse.Namespace) -> None:
+    """Init (unless a session of the same source exists) and exec one module's session."""
+    database, config, digest_file = (session_dir / f"{stem}{suffix}" for suffix in (".sqlite", ".toml", ".source"))
+    write_config(config, scratch / "oracle" / f"{stem}.py", judge_command(scratch, tools, args.profiles, args.seed))
+    if args.fresh or not database.exists() or digest_file.read_text() != source_digest(stem):
+        database.unlink(missing_ok=True)
+        cosmic_ray("init", str(config), str(database))
+        digest_file.write_text(source_digest(stem))
+    started = time.perf_counter()
+    cosmic_ray("exec", str(config), str(database))
+    print(f"{stem}: executed in {time.perf_counter() - started:.0f} s ({', '.join(tools)})", flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    users = module_users()
+    wanted = args.modules or [stem for stem in users if users[stem]]
+    unknown = [stem for stem in wanted if stem not in users]
+    if unknown:
+        print(f"mutation: no oracle module {', '.join(unknown)} (known: {', '.join(users)})", file=sys.stderr)
+        return 2
+    session_dir = args.work_dir / selection_name(args.tools)
+    session_dir.mkdir(parents=True, exist_ok=True)
+    scratch = make_scratch(args.work_dir / "scratch")
+    baselines: dict[tuple[str, ...], Verdict] = {}
+    for stem in wanted:
+        tools = [tool for tool in users[stem] if not args.tools or tool in args.tools]
+        if not tools:
+            print(f"{stem}: no selected tool uses it, skipped")
+            continue
+        key = tuple(tools)
+        baselines[key] = baselines.get(key) or judge(scratch, tools, tuple(args.profiles), args.seed)
+        if baselines[key].verdict != "survived":
+            print(f"mutation: the unmutated oracle does not pass ({baselines[key].line()}): no mutant can be judged",
+                  file=sys.stderr)
+            return 2
+        run_module(stem, tools, session_dir, scratch, args)
+    return report(args)
+
+
+# --- the report -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    module: str
+    line: int
+    operator: str
+    definition: str
+    source_line: str
+    changed_line: str
+    verdict: str  # killed | survived | errored
+    judged: Verdict
+
+
+def module_level_part(tree: ast.Module, line: int) -> str:
+    """Where a mutation outside any function lies: the assigned name and keyword (``TOOL.clauses``), or ""."""
+    for statement in tree.body:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.lineno <= line <= statement.end_lineno:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            name = ",".join(ast.unparse(target) for target in targets)
+            keyword = next((node.arg for node in ast.walk(statement) if isinstance(node, ast.keyword)
+                            and node.value.lineno <= line <= node.value.end_lineno), None)
+            return f"{name}.{keyword}" if keyword else name
+    return ""
+
+
+def mutant_id(module: str, line: int, operator: str, occurrence: int) -> str:
+    return f"{module}:{line}:{operator}:{occurrence}"
+
+
+def changed_line(diff: str) -> str:
+    return next((line[1:].strip() for line in (diff or "").splitlines()
+                 if line.startswith("+") and not line.startswith("+++")), "")
+
+
+def parse_verdict(output: str) -> Verdict:
+    """The judge's verdict line; without one, cosmic-ray's timeout kills, anything else is the judge's own error."""
+    lines = [line for line in (output or "").splitlines() if line.startswith(VERDICT_PREFIX)]
+    if lines:
+        return Verdict(**json.loads(lines[-1][len(VERDICT_PREFIX):]))
+    if (output or "").strip() == "timeout":  # what cosmic-ray records when it killed the command
+        return Verdict("killed", detail=f"the judgement took over {MUTANT_TIMEOUT:g} s")
+    return Verdict("errored", detail=(output or "")[-200:])
+
+
+def read_session(database: Path) -> list[Mutant]:
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    module = database.stem
+    text = (ORACLE_DIR / f"{module}.py").read_text(encoding="utf-8")
+    source, tree = text.splitlines(), ast.parse(text)
+    mutants = []
+    with use_db(str(database), WorkDB.Mode.open) as db:
+        for item, result in db.completed_work_items:
+            if result.test_outcome is None:  # no mutation applied (cosmic-ray's no-test)
+                continue
+            spec = item.mutations[0]
+            line = spec.start_pos[0]
+            judged = parse_verdict(result.output)
+            definition = spec.definition_name or module_level_part(tree, line)
+            mutants.append(Mutant(mutant_id(module, line, spec.operator_name, spec.occurrence), module, line,
+                                  spec.operator_name, definition, source[line - 1].strip(),
+                                  changed_line(result.diff), judged.verdict, judged))
+    return sorted(mutants, key=lambda m: (m.line, m.operator, m.id))
+
+
+def load_triage(path: Path = TRIAGE_FILE) -> dict:
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"mutants": {}, "scopes": []}
+
+
+def triage_of(mutant: Mutant, triage: dict) -> dict | None:
+    """The triage entry of a survivor: its own id first, else the first scope that covers it."""
+    if mutant.id in triage.get("mutants", {}):
+        return triage["mutants"][mutant.id]
+    for scope in triage.get("scopes", []):
+        if scope["module"] in ("*", mutant.module) \
+                and scope.get("definition", mutant.definition) == mutant.definition \
+                and scope.get("line_contains", "") in mutant.source_line:
+            return scope
+    return None
+
+
+CATEGORIES = ("equivalent", "open-point", "gap")
+
+
+def counts(mutants: list[Mutant], triage: dict) -> dict[str, int]:
+    tally = {"mutants": len(mutants), "killed": 0, "errored": 0, "untriaged": 0, **{c: 0 for c in CATEGORIES}}
+    for mutant in mutants:
+        if mutant.verdict in ("killed", "errored"):
+            tally[mutant.verdict] += 1
+        else:
+            entry = triage_of(mutant, triage)
+            tally[entry["verdict"] if entry else "untriaged"] += 1
+    # equivalent and open-point survivors cannot be killed by a suite that never raises a false alarm
+    tally["killable"] = tally["mutants"] - tally["equivalent"] - tally["open-point"]
+    return tally
+
+
+def score(tally: dict[str, int]) -> str:
+    return f"{100 * tally['killed'] / tally['killable']:.1f} %" if tally["killable"] else "-"
+
+
+def table_row(name: str, tools: str, tally: dict[str, int]) -> str:
+    cells = [name, tools, tally["mutants"], tally["killed"], tally["equivalent"], tally["open-point"], tally["gap"],
+             tally["untriaged"], tally["errored"], f"{tally['killed']} of {tally['killable']}", score(tally)]
+    return "| " + " | ".join(str(cell) for cell in cells) + " |"
+
+
+HEADER = ("| {} | tools | mutants | killed | equivalent | open point | gap | untriaged | errored | killed of "
+          "non-equivalent | score |\n|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def cosmic_ray_version() -> str:
+    from importlib.metadata import version
+
+    return version("cosmic-ray")
+
+
+def escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("`", "'")
+
+
+def session_progress(database: Path) -> tuple[int, int]:
+    """(mutants judged, mutants enumerated) of one session."""
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    with use_db(str(database), WorkDB.Mode.open) as db:
+        return db.num_results, db.num_work_items
+
+
+def render(by_module: dict[str, list[Mutant]], users: dict[str, list[str]], triage: dict, command: str,
+           progress: dict[str, tuple[int, int]]) -> str:
+    everything = [mutant for mutants in by_module.values() for mutant in mutants]
+    overall = counts(everything, triage)
+    out = ["# Mutation testing of the oracle", "",
+           f"Generated by `{command}` with cosmic-ray {cosmic_ray_version()} (benchmarks/mutation.py says how a "
+           "mutant is judged); triage from `benchmarks/mutation_triage.json`.", "",
+           f"all tools: {overall['killed']} of {overall['killable']} non-equivalent killed, {score(overall)}", "",
+           "A mutant is killed by a failing or errored case, or a target that crashed, hung or answered garbage "
+           "(exit 3); *non-equivalent* leaves out the survivors triaged equivalent (no answer the contracts "
+           "determine can change) and open-point (only what an open point leaves open changes: a suite "
+           "that never raises a false alarm cannot kill them). Untriaged survivors and errored judgements "
+           "count as not killed.", "",
+           "## Per oracle module", "", HEADER.format("module")]
+    out += [table_row(f"`{stem}`", ", ".join(users[stem]), counts(mutants, triage))
+            for stem, mutants in sorted(by_module.items())]
+    not_run = sorted(stem for stem in users if stem not in by_module)
+    unfinished = [f"`{stem}` ({done} of {total} judged)" for stem, (done, total) in sorted(progress.items())
+                  if done < total]
+    out += ["", "Modules not run yet: " + (", ".join(f"`{stem}`" for stem in not_run) or "none") + ".",
+            "", "Sessions not finished (the table counts the mutants judged so far): "
+            + (", ".join(unfinished) or "none") + "."]
+    out += ["", "## Per tool", "",
+            "A tool's mutants are those of the modules its answers import (`oracle.registry.modules_used`); a "
+            "mutant of a shared module is judged on every tool using it and counts as killed for each of them "
+            "when any of their cases kills it.", "", HEADER.format("tool")]
+    tool_ids = sorted({tool for tools in users.values() for tool in tools})
+    for tool in tool_ids:
+        reached = [m for stem, mutants in by_module.items() if tool in users[stem] for m in mutants]
+        modules = sorted(stem for stem in by_module if tool in users[stem])
+        out.append(table_row(tool, f"{len(modules)} modules", counts(reached, triage)))
+    out += ["", "## Survivors and errored judgements", ""]
+    for stem, mutants in sorted(by_module.items()):
+        rows = [m for m in mutants if m.verdict != "killed"]
+        if not rows:
+            continue
+        out += [f"### `{stem}`", "", "| id | line | mutated to | triage | reason |", "|---|---|---|---|---|"]
+        for m in rows:
+            entry = triage_of(m, triage) if m.verdict == "survived" else None
+            verdict = m.verdict if m.verdict == "errored" else (entry["verdict"] if entry else "**untriaged**")
+            reason = m.judged.detail if m.verdict == "errored" else (entry or {}).get("reason", "")
+            out.append(f"| `{m.id}` | `{escape(m.source_line)}` | `{escape(m.changed_line)}` | {verdict} | "
+                       f"{escape(reason)} |")
+        out.append("")
+    survivor_ids = {m.id for m in everything if m.verdict == "survived"}
+    stale = sorted(key for key in triage.get("mutants", {}) if key.split(":")[0] in by_module
+                   and key not in survivor_ids)
+    out += ["## Stale triage entries", "", "Entries naming no survivor of a module that was run (the mutant is "
+            "killed now, or the source moved): " + (", ".join(f"`{key}`" for key in stale) or "none") + "."]
+    return "\n".join(out) + "\n"
+
+
+def report(args: argparse.Namespace) -> int:
+    session_dir = args.work_dir / selection_name(args.tools)
+    databases = sorted(session_dir.glob("*.sqlite"))
+    by_module = {path.stem: read_session(path) for path in databases}
+    progress = {path.stem: session_progress(path) for path in databases}
+    command = "python benchmarks/mutation.py" + " --report-only" * args.report_only + "".join(
+        f" --{name} {','.join(value)}" for name, value in (("modules", args.modules), ("tools", args.tools)) if value)
+    text = render(by_module, module_users(), load_triage(), command, progress)
+    args.report.write_text(text, encoding="utf-8")
+    print(text.splitlines()[4])
+    print(f"report: {args.report}")
+    return 0
+
+
+# --- the command line -----------------------------------------------------------------------
+
+
+def split(value: str) -> list[str]:
+    return [part for part in value.split(",") if part]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command")
+    judging = sub.add_parser("judge", help="judge the scratch copy as it is (the test command cosmic-ray runs)")
+    judging.add_argument("--scratch", type=Path, required=True)
+    judging.add_argument("--tools", type=split, required=True)
+    for target in (parser, judging):
+        target.add_argument("--profiles", type=split, default=list(PROFILES), help="stages (default quick,default)")
+        target.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--modules", type=split, default=[], help="oracle modules by file stem (default: all used)")
+    parser.add_argument("--tools", type=split, default=[], help="only these tools (default: every tool using a module)")
+    parser.add_argument("--work-dir", type=Path, default=WORK_DIR, help="sessions and the scratch copy")
+    parser.add_argument("--report", type=Path, default=REPORT_FILE)
+    parser.add_argument("--fresh", action="store_true", help="new sessions (default: resume the kept ones)")
+    parser.add_argument("--report-only", action="store_true", help="only the report, from the kept sessions")
+    args = parser.parse_args(argv)
+    if args.command == "judge":
+        verdict = judge(args.scratch, args.tools, tuple(args.profiles), args.seed)
+        print(verdict.line())
+        return {"survived": 0, "killed": 1}.get(verdict.verdict, 2)
+    return report(args) if args.report_only else run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
