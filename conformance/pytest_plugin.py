@@ -28,6 +28,7 @@ from conformance.engine import PROFILES, PropertySpec, RunOptions, Session, Usag
 from conformance.engine.options import DEFAULT_REPORT_DIR
 from conformance.engine.properties import DEFAULT_MAX_FAILURES, NotServed, Unhealthy
 from conformance.engine.selection import split_patterns
+from conformance.engine.shards import parse_shard
 from conformance.model import Case, CaseResult, RunRecord
 from conformance.targets import DEFAULT_TIMEOUT
 
@@ -61,6 +62,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "or property ids like generated/TOOL/valid/*); fixture cases are not restricted")
     group.addoption("--allow-contract-drift", action="store_true",
                     help="go on when the target publishes a different contract (additive or breaking drift)")
+    group.addoption("--shard", default="", metavar="K/N",
+                    help="only share K of N of the checks (balanced by expected cost, the same on every machine); "
+                         "conformance merge-reports joins the shares' reports")
     group.addoption("--conformance-quiet", action="store_true",
                     help="no per-test characters from pytest (conformance run prints its own progress)")
 
@@ -85,6 +89,7 @@ def options_from(config: pytest.Config) -> RunOptions:
             max_failures_per_property=option("--max-failures-per-property"),
             families=split_patterns(option("--families")), keyword=option("keyword") or "",
             allow_contract_drift=option("--allow-contract-drift"),
+            shard=parse_shard(option("--shard")) if option("--shard") else None,
         )
     except UsageError as exc:
         raise pytest.UsageError(str(exc)) from None

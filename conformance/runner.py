@@ -75,6 +75,9 @@ def register(subparsers) -> None:
     parser.add_argument("--allow-contract-drift", action="store_true",
                         help="judge the target against the suite's contracts even when it publishes an additive "
                              "or breaking different one (default: exit 3)")
+    parser.add_argument("--shard", default=None, metavar="K/N",
+                        help="run share K of N of the checks (deterministic, balanced by expected cost); "
+                             "`conformance merge-reports` joins the shares' report directories into one report")
     parser.add_argument("-v", "--verbose", action="store_true", help="pytest's own per-test output")
     parser.set_defaults(func=run)
 
@@ -97,7 +100,8 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
                                                        "--conformance-quiet"]
     optional = {"--seed": args.seed, "--conformance-junit": args.junit, "--known-failures": args.known_failures,
                 "--write-known-failures": args.write_known_failures, "-k": args.keyword,
-                "--max-failures-per-property": args.max_failures_per_property, "--families": args.families}
+                "--max-failures-per-property": args.max_failures_per_property, "--families": args.families,
+                "--shard": args.shard}
     for flag, value in optional.items():
         if value is not None:
             argv += [flag, str(value)]

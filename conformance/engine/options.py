@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from conformance.engine.properties import DEFAULT_MAX_FAILURES
 from conformance.hypothesis_profiles import RUN_EXAMPLES
@@ -58,6 +59,7 @@ class RunOptions:
     families: list[str] = field(default_factory=list)  # --families: fnmatch patterns (empty: every family)
     keyword: str = ""  # pytest's -k expression, as given (pytest applies it; recorded in the report header)
     allow_contract_drift: bool = False  # a target publishing a different contract is judged anyway
+    shard: Any = None  # --shard K/N: engine.shards.Shard, this run's share of the checks (None: all of them)
 
     def __post_init__(self) -> None:
         if not self.target:
@@ -76,7 +78,8 @@ class RunOptions:
 
     def selection(self) -> dict:
         """What restricted the run's cases, for the report header (nothing when nothing did)."""
-        chosen = {"families": self.families, "keyword": self.keyword}
+        chosen = {"families": self.families, "keyword": self.keyword,
+                  "shard": self.shard.to_dict() if self.shard else None}
         return {name: value for name, value in chosen.items() if value}
 
     @property

@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from conformance import compare, known_failures
 from conformance.compare.readings import ReadingsLog
+from conformance.engine import shards
 from conformance.engine.selection import select_families, unmatched_patterns
 from conformance.engine.drift import DriftFinding, check_drift, stop_reason
 from conformance.engine.health import CONTRACT_DRIFT, PREFLIGHT, HealthMonitor
@@ -64,6 +65,14 @@ def fixture_cases() -> list[Case]:
     from conformance.fixtures import load_cases
 
     return load_cases(None)
+
+
+def check_order(tools: list[tuple[str, str]]) -> list[str]:
+    """The checks of a run over ``tools`` in the order a run makes them: fixture cases, then properties."""
+    from conformance.strategies import families
+
+    return ([case.case_id for case in fixture_cases() if (case.tool_id, case.version) in tools]
+            + [property_id(tool_id, family.name) for tool_id, version in tools for family in families(tool_id, version)])
 
 
 def suite_ids() -> set[str]:
@@ -122,6 +131,7 @@ class Session:
         self.drift: list[DriftFinding] | None = None  # None: the target cannot say which contract it serves
         self._fixture_totals: Counter = Counter()
         self._fixture_done: dict[str, Counter] = defaultdict(Counter)
+        self._shares: dict[str, int] | None = None  # --shard: every check's share, dealt once
 
     @property
     def seed(self) -> int:
@@ -142,14 +152,37 @@ class Session:
         return entries
 
     def fixture_cases(self) -> list[Case]:
+        """The run's fixture cases (its shard's, with --shard)."""
+        return [case for case in self._selected_fixture_cases() if self._in_shard(case.case_id)]
+
+    def property_specs(self) -> list[PropertySpec]:
+        """The run's generated properties (its shard's, with --shard)."""
+        return [spec for spec in self._selected_property_specs() if self._in_shard(spec.id)]
+
+    def _selected_fixture_cases(self) -> list[Case]:
         if not self.options.fixtures:
             return []
         return [case for case in fixture_cases() if (case.tool_id, case.version) in self.options.tools]
 
-    def property_specs(self) -> list[PropertySpec]:
+    def _selected_property_specs(self) -> list[PropertySpec]:
         if not self.options.generated:
             return []
         return select_families(self.options.families, self._all_property_specs())
+
+    def shares(self, total: int) -> dict[str, int]:
+        """Every selected check's id -> its share of ``total`` (engine.shards: by expected cost)."""
+        costs = {case.case_id: shards.FIXTURE_COST for case in self._selected_fixture_cases()}
+        costs.update((spec.id, shards.property_cost(self.options.profile, spec.family.category))
+                     for spec in self._selected_property_specs())
+        return shards.assign(costs, total)
+
+    def _in_shard(self, check_id: str) -> bool:
+        shard = self.options.shard
+        if shard is None:
+            return True
+        if self._shares is None:
+            self._shares = self.shares(shard.total)
+        return self._shares[check_id] == shard.index
 
     def _all_property_specs(self) -> list[PropertySpec]:
         from conformance.strategies import families

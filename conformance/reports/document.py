@@ -143,7 +143,13 @@ def build_document(record: RunRecord) -> dict:
             raise ReportSchemaError(
                 f"report.json: /results/{index}/outcome {result.outcome!r} is not one of {', '.join(OUTCOMES)}"
             )
-    document = record.to_dict()
+    return document_from_parts(record.to_dict())
+
+
+def document_from_parts(parts: dict) -> dict:
+    """The report.json document of a record's parts (``RunRecord.to_dict()``, or several runs' parts
+    merged: reports/merge.py): its totals and failure groups computed, not validated."""
+    document = dict(parts)
     # the one definition of what is counted: once per fixture case and once per generated property
     document = json_safe({"header": document.pop("header"), "totals": totals(document), **document})
     document["failure_groups"] = json_safe(failure_groups(problem_results(document)))  # the failures by cause
@@ -152,11 +158,23 @@ def build_document(record: RunRecord) -> dict:
 
 def report_document(record: RunRecord) -> dict:
     """The report.json document, validated against report.schema.json."""
-    document = build_document(record)
+    return validated(build_document(record))
+
+
+def schema_error(document: Any) -> str:
+    """Where and how a document breaks report.schema.json ("" if it does not)."""
     error = jsonschema.exceptions.best_match(_report_validator().iter_errors(document))
-    if error is not None:
-        where = "/" + "/".join(str(part) for part in error.absolute_path)
-        raise ReportSchemaError(f"report.json does not match report.schema.json at {where}: {error.message[:300]}")
+    if error is None:
+        return ""
+    where = "/" + "/".join(str(part) for part in error.absolute_path)
+    return f"at {where}: {error.message[:300]}"
+
+
+def validated(document: dict) -> dict:
+    """The document, once it matches report.schema.json (ReportSchemaError: a harness bug)."""
+    error = schema_error(document)
+    if error:
+        raise ReportSchemaError(f"report.json does not match report.schema.json {error}")
     return document
 
 
