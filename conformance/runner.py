@@ -75,6 +75,10 @@ def register(subparsers) -> None:
     parser.add_argument("--allow-contract-drift", action="store_true",
                         help="judge the target against the suite's contracts even when it publishes an additive "
                              "or breaking different one (default: exit 3)")
+    parser.add_argument("-n", "--numprocesses", dest="processes", default=None, type=processes, metavar="N",
+                        help="spread the run over N processes (pytest-xdist; auto: one per core; 0: this process "
+                             "only, the default); one report, the same checks and outcomes as one process; "
+                             "--workers applies in each process")
     parser.add_argument("--shard", default=None, metavar="K/N",
                         help="run share K of N of the checks (deterministic, balanced by expected cost); "
                              "`conformance merge-reports` joins the shares' report directories into one report")
@@ -101,7 +105,7 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
     optional = {"--seed": args.seed, "--conformance-junit": args.junit, "--known-failures": args.known_failures,
                 "--write-known-failures": args.write_known_failures, "-k": args.keyword,
                 "--max-failures-per-property": args.max_failures_per_property, "--families": args.families,
-                "--shard": args.shard}
+                "--shard": args.shard, "-n": args.processes}
     for flag, value in optional.items():
         if value is not None:
             argv += [flag, str(value)]
@@ -110,6 +114,13 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
              "--allow-contract-drift": args.allow_contract_drift}
     argv += [flag for flag, on in flags.items() if on]
     return argv
+
+
+def processes(text: str) -> str:
+    """-n: ``auto`` or a count of processes >= 0."""
+    if text == "auto" or (text.isdigit() and int(text) >= 0):
+        return text
+    raise argparse.ArgumentTypeError(f"expected auto or a number of processes, not {text!r}")
 
 
 def exit_code(status: int) -> int:

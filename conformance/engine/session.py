@@ -170,18 +170,21 @@ class Session:
         return select_families(self.options.families, self._all_property_specs())
 
     def shares(self, total: int) -> dict[str, int]:
-        """Every selected check's id -> its share of ``total`` (engine.shards: by expected cost)."""
-        costs = {case.case_id: shards.FIXTURE_COST for case in self._selected_fixture_cases()}
-        costs.update((spec.id, shards.property_cost(self.options.profile, spec.family.category))
-                     for spec in self._selected_property_specs())
+        """Each of the run's checks (its shard's, with --shard) -> its share of ``total`` (the processes of -n)."""
+        return self._deal(self.fixture_cases(), self.property_specs(), total)
+
+    def _deal(self, cases: list[Case], specs: list[PropertySpec], total: int) -> dict[str, int]:
+        """Check id -> its share of ``total``, dealt by expected cost (engine.shards)."""
+        costs = {case.case_id: shards.FIXTURE_COST for case in cases}
+        costs.update((spec.id, shards.property_cost(self.options.profile, spec.family.category)) for spec in specs)
         return shards.assign(costs, total)
 
     def _in_shard(self, check_id: str) -> bool:
         shard = self.options.shard
         if shard is None:
             return True
-        if self._shares is None:
-            self._shares = self.shares(shard.total)
+        if self._shares is None:  # the shares of every selected check, so each shard deals them alike
+            self._shares = self._deal(self._selected_fixture_cases(), self._selected_property_specs(), shard.total)
         return self._shares[check_id] == shard.index
 
     def _all_property_specs(self) -> list[PropertySpec]:
@@ -201,18 +204,25 @@ class Session:
             raise UsageError(f"--families: {', '.join(map(repr, missing))} matches no generated family of the "
                              f"selected tools (families: {', '.join(names)}; or generated/TOOL/FAMILY)")
 
-    def start(self, cases: list[Case]) -> None:
-        """Before the first case: clear old reproducers, preflight, and prefetch the fixture cases."""
+    def start(self, cases: list[Case], prefetch: bool = True) -> None:
+        """Before the first case: clear old reproducers, preflight, and prefetch the fixture cases
+        (``prefetch`` False, in a process of -n: the controller cleared them, and ``prefetch(cases)``
+        sends the process's share once it is known)."""
         for case in cases:
             self._fixture_totals[case.tool_id] += 1
-        for path in (self.options.report_dir / "reproducers").glob("*.json"):
-            path.unlink(missing_ok=True)  # an earlier run's reproducers would pass for this run's
+        if prefetch:
+            self.clear_reproducers()
         self.not_served = set(self.health.preflight(self.target, self.options.tools))
         if self.not_served and len(self.not_served) == len(self.options.tools):
             self.health.trip(f"preflight: the target serves none of the selected tools (not found: "
                              f"{', '.join(sorted(self.not_served))})", PREFLIGHT)
         self._check_contract_drift()
-        self._prefetch([case for case in cases if not self._not_served(case.tool_id, case.version)])
+        if prefetch:
+            self.prefetch(cases)
+
+    def clear_reproducers(self) -> None:
+        for path in (self.options.report_dir / "reproducers").glob("*.json"):
+            path.unlink(missing_ok=True)  # an earlier run's reproducers would pass for this run's
 
     def _check_contract_drift(self) -> None:
         """Compare each served tool's published contract with the suite's (engine.drift); an additive
@@ -223,11 +233,13 @@ class Session:
         if any(finding.blocking for finding in self.drift or ()) and not self.options.allow_contract_drift:
             self.health.trip(stop_reason(self.drift), CONTRACT_DRIFT)
 
-    def _prefetch(self, cases: list[Case]) -> None:
+    def prefetch(self, cases: list[Case]) -> None:
         """With --workers N > 1, send the fixture cases N at a time (their judgements then read the answers)."""
+        cases = [case for case in cases if not self._not_served(case.tool_id, case.version)]
         if self.options.workers < 2 or not cases or self.health.unhealthy:
             return
-        self._pool = concurrent.futures.ThreadPoolExecutor(self.options.workers, thread_name_prefix="conformance")
+        if self._pool is None:
+            self._pool = concurrent.futures.ThreadPoolExecutor(self.options.workers, thread_name_prefix="conformance")
         for case in cases:
             self._prefetched[case.case_id] = self._pool.submit(self._call_unless_unhealthy, case)
 

@@ -120,6 +120,8 @@ def merged_exit_code(codes: list[int]) -> int:
 def merged_header(headers: list[dict], command: str, stopped: dict | None) -> dict:
     header = {key: value for key, value in headers[0].items()
               if key not in ("shard", "stopped_by", "harness_errors", *FIRST_FOUND)}
+    if all(h.get("shard") == headers[0].get("shard") for h in headers) and "shard" in headers[0]:
+        header["shard"] = headers[0]["shard"]  # the processes of one shard's run (-n): still that shard
     header.update(command=command, started=min(h["started"] for h in headers),
                   finished=max(h["finished"] for h in headers))
     if "retries_made" in header:
