@@ -33,6 +33,14 @@ GROUP = "share-{}"  # the xdist_group of a share
 EXIT_FIRST = "exitfirst"  # the stop file's stopped_by after a failure under -x
 
 
+def stopped_by_scheduler(exception: BaseException) -> bool:
+    """pytest-xdist's own stop of the controller (after -x's failure, or a process's Ctrl-C, which that
+    process's report records): not a signal to the run."""
+    from xdist.dsession import Interrupted
+
+    return isinstance(exception, Interrupted)
+
+
 def is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 

@@ -161,7 +161,8 @@ class ConformanceRun:
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo) -> None:
         """Ctrl-C, or SIGTERM (conformance.termination): the session ends early, its report marked."""
-        self.interrupted = interruption(excinfo.value)
+        if not (self.controller and parallel.stopped_by_scheduler(excinfo.value)):
+            self.interrupted = interruption(excinfo.value)
 
     def finish(self, session: pytest.Session) -> None:
         self.sigterm.hold()  # the reports get written whatever comes now

@@ -1,6 +1,6 @@
-"""`conformance run --shard K/N` and `conformance merge-reports`: the shares of a run, joined, are
-the unsharded run (same checks, same outcomes, same failure groups), and reports that are not the
-shares of one run are refused (exit 2).
+"""`conformance run --shard K/N` and `conformance merge-reports`, and `conformance run -n 2`: the
+shares of a run, joined, are the one-process run (same checks, same outcomes, same failure groups),
+and reports that are not the shares of one run are refused (exit 2).
 
 The end-to-end runs are the commands a CI workflow runs, on one cheap tool at the quick profile,
 against the oracle and against a mutant (tests/mutants/brevity_inverted_ratio.py, exp(1 - c/r)),
@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -66,16 +67,31 @@ def report(directory: Path) -> dict:
 
 @pytest.fixture(scope="module", params=["oracle", "python:mutants.brevity_inverted_ratio"])
 def sharded(request, tmp_path_factory) -> tuple[str, Path]:
-    """The unsharded run in DIR/whole and its three shares in DIR/1..3 (same seed)."""
+    """The unsharded run in DIR/whole, its three shares in DIR/1..3 and the run over two processes in
+    DIR/processes (same seed)."""
     target = request.param
     base = tmp_path_factory.mktemp("shards")
     runs = [conformance("run", "--target", target, *RUN, "--report-dir", str(base / "whole"))]
     runs += [conformance("run", "--target", target, *RUN, "--shard", f"{k}/3", "--report-dir", str(base / str(k)))
              for k in (1, 2, 3)]
+    runs.append(conformance("run", "--target", target, *RUN, "-n", "2", "--report-dir", str(base / "processes")))
     expected = 0 if target == "oracle" else 1
     for done in side_by_side(runs):
         assert done.returncode == expected, done.stdout[-2000:] + done.stderr[-2000:]
+    (base / "processes.out").write_text(done.stdout, encoding="utf-8")
     return target, base
+
+
+def test_two_processes_are_the_one_process_run(sharded):
+    target, base = sharded
+    whole, document = report(base / "whole"), report(base / "processes")
+    for key in ("totals", "exit_code", "properties", "results", "failure_groups", "readings"):
+        assert untimed(document[key]) == untimed(whole[key]), key
+    assert document["header"]["processes"] == 2 and document["header"]["seed"] == 7
+    output = (base / "processes.out").read_text(encoding="utf-8")
+    assert output.count("conformance: target") == 1  # one run header, not one per process
+    junit = (base / "processes" / "junit.xml").read_text(encoding="utf-8")
+    assert junit.count("<testcase") == sum(whole["totals"].values())
 
 
 def test_merged_shards_are_the_unsharded_run(sharded, tmp_path, capsys):
@@ -154,3 +170,34 @@ def test_check_shards_order_and_totals():
     assert check_shards(documents, ["b", "a"]) == [documents[1], documents[0]]
     with pytest.raises(MergeError, match="into 2 and 3"):
         check_shards([shard(1, 2), shard(2, 3)], ["a", "b"])
+
+
+def test_processes_share_one_random_seed(tmp_path):
+    done = subprocess.run(conformance("run", "--target", "oracle", "--profile", "quick", "--tools", TOOL,
+                                      "--generated-only", "-n", "2", "--report-dir", str(tmp_path)),
+                          capture_output=True, text=True, env=environment(), timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    document = report(tmp_path)
+    assert {entry["seed"] for entry in document["properties"]} == {document["header"]["seed"]}
+
+
+def test_dead_target_ends_every_process_fast(tmp_path):
+    started = time.monotonic()
+    done = subprocess.run(conformance("run", "--target", "http://127.0.0.1:9", "--profile", "quick", "--tools", TOOL,
+                                      "-n", "2", "--timeout", "2", "--report-dir", str(tmp_path)),
+                          capture_output=True, text=True, env=environment(), timeout=240)
+    assert done.returncode == 3, done.stdout[-2000:] + done.stderr[-2000:]
+    document = report(tmp_path)
+    assert document["header"]["stopped_by"] == "preflight" and document["unhealthy_reason"]
+    assert document["totals"]["skipped"] == sum(document["totals"].values())
+    assert time.monotonic() - started < 60  # preflight fails at once in each process, whatever the cases
+
+
+def test_exitfirst_stops_every_process(tmp_path):
+    done = subprocess.run(conformance("run", "--target", "python:mutants.brevity_inverted_ratio", "--profile",
+                                      "quick", "--tools", TOOL, "--seed", "7", "-x", "-n", "2",
+                                      "--report-dir", str(tmp_path)),
+                          capture_output=True, text=True, env=environment(), timeout=240)
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    totals = report(tmp_path)["totals"]
+    assert totals["failed"] >= 1 and sum(totals.values()) < 40  # the tool has 129 checks

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from conformance import compare, known_failures
 from conformance.compare.readings import ReadingsLog
-from conformance.engine import shards
+from conformance.engine.shards import FIXTURE_COST, assign, property_cost
 from conformance.engine.selection import select_families, unmatched_patterns
 from conformance.engine.drift import DriftFinding, check_drift, stop_reason
 from conformance.engine.health import CONTRACT_DRIFT, PREFLIGHT, HealthMonitor
@@ -175,9 +175,9 @@ class Session:
 
     def _deal(self, cases: list[Case], specs: list[PropertySpec], total: int) -> dict[str, int]:
         """Check id -> its share of ``total``, dealt by expected cost (engine.shards)."""
-        costs = {case.case_id: shards.FIXTURE_COST for case in cases}
-        costs.update((spec.id, shards.property_cost(self.options.profile, spec.family.category)) for spec in specs)
-        return shards.assign(costs, total)
+        costs = {case.case_id: FIXTURE_COST for case in cases}
+        costs.update((spec.id, property_cost(self.options.profile, spec.family.category)) for spec in specs)
+        return assign(costs, total)
 
     def _in_shard(self, check_id: str) -> bool:
         shard = self.options.shard
