@@ -95,16 +95,25 @@ def entries_from_run(results: Iterable[CaseResult], property_id_of) -> list[dict
     The reason starts as the failure message, so the file says what is wrong even
     before anyone edits it; entries already known keep their reason.
     """
+    return _entries((result.case.case_id if result.case.origin == "fixture" else property_id_of(result.case),
+                     result.outcome, result.known_failure_reason, result.message) for result in results)
+
+
+def entries_from_document(results: Iterable[dict], property_of) -> list[dict]:
+    """As entries_from_run, from report.json's results (a run merged from several processes);
+    ``property_of(case_id)`` is a generated case's property id."""
+    return _entries((result["case"]["case_id"] if result["case"]["origin"] == "fixture"
+                     else property_of(result["case"]["case_id"]),
+                     result["outcome"], result["known_failure_reason"], result["message"]) for result in results)
+
+
+def _entries(rows: Iterable[tuple[str, str, str, str]]) -> list[dict]:
+    """(listed id, outcome, known-failure reason, message) per result -> the entries, by id."""
     listed: dict[str, dict] = {}
-    for result in results:
-        if result.outcome not in ("failed", "errored", "xfailed"):
+    for case_id, outcome, known_reason, message in rows:
+        if outcome not in ("failed", "errored", "xfailed") or case_id in listed:
             continue
-        case = result.case
-        case_id = case.case_id if case.origin == "fixture" else property_id_of(case)
-        if case_id in listed:
-            continue
-        reason = result.known_failure_reason or _first_line(result.message) or result.outcome
-        listed[case_id] = {"id": case_id, "reason": reason}
+        listed[case_id] = {"id": case_id, "reason": known_reason or _first_line(message) or outcome}
     return [listed[key] for key in sorted(listed)]
 
 

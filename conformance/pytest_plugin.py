@@ -24,13 +24,14 @@ from pathlib import Path
 import hypothesis
 import pytest
 
-from conformance import progress
+from conformance import parallel, progress
 from conformance.termination import SigtermHandler, interruption
-from conformance.engine import PROFILES, PropertySpec, RunOptions, Session, UsageError, parse_tools
+from conformance.engine import EXIT_UNCONCLUDED, PROFILES, PropertySpec, RunOptions, Session, UsageError, parse_tools
 from conformance.engine.options import DEFAULT_REPORT_DIR
 from conformance.engine.properties import DEFAULT_MAX_FAILURES, NotServed, Unhealthy
 from conformance.engine.selection import split_patterns
-from conformance.model import Case, CaseResult, RunRecord
+from conformance.engine.shards import parse_shard
+from conformance.model import Case, CaseResult
 from conformance.targets import DEFAULT_TIMEOUT
 
 
@@ -67,6 +68,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="compare this run with an earlier report.json (or its directory) at the end")
     group.addoption("--fail-on", default="new", choices=("new", "any"),
                     help="with --baseline: exit 1 on new failures only (new) or on any difference in failures (any)")
+    group.addoption("--shard", default="", metavar="K/N",
+                    help="only share K of N of the checks (balanced by expected cost, the same on every machine); "
+                         "conformance merge-reports joins the shares' reports")
     group.addoption("--conformance-quiet", action="store_true",
                     help="no per-test characters from pytest (conformance run prints its own progress)")
 
@@ -77,12 +81,11 @@ def options_from(config: pytest.Config) -> RunOptions:
         tools = parse_tools(option("--tools"))
     except ValueError as exc:
         raise pytest.UsageError(f"--tools: {exc}") from None
-    if getattr(config.option, "numprocesses", None):
-        raise pytest.UsageError("the conformance suite keeps one run record per session: use --workers "
-                                "(concurrent target calls) instead of pytest-xdist's -n")
+    seed = parallel.worker_seed(config)  # a process of -n: the controller's (chosen once for them all)
     try:
         return RunOptions(
-            target=option("--target"), tools=tools, profile=option("--profile"), seed=option("--seed"),
+            target=option("--target"), tools=tools, profile=option("--profile"),
+            seed=option("--seed") if seed is None else seed,
             report_dir=Path(option("--report-dir")), junit=option("--conformance-junit"),
             known_failures=option("--known-failures"), strict=option("--strict-known-failures"),
             write_known_failures=option("--write-known-failures"), timeout=option("--target-timeout"),
@@ -92,6 +95,7 @@ def options_from(config: pytest.Config) -> RunOptions:
             families=split_patterns(option("--families")), keyword=option("keyword") or "",
             allow_contract_drift=option("--allow-contract-drift"),
             baseline=option("--baseline"), fail_on=option("--fail-on"),
+            shard=parse_shard(option("--shard")) if option("--shard") else None,
         )
     except UsageError as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -105,8 +109,9 @@ class ConformanceRun:
         self.config = config
         options = options_from(config)
         self._stdout = sys.stdout  # the real terminal: pytest captures sys.stdout during tests
-        self.progress = progress.Progress(self._write, live=self._stdout.isatty(),
-                                          per_group=config.getoption("--conformance-quiet"))
+        self.worker = parallel.is_worker(config)  # a process of -n: the controller shows the run
+        self.progress = progress.Progress(self._write, live=self._stdout.isatty() and not self.worker,
+                                          per_group=config.getoption("--conformance-quiet") and not self.worker)
         try:
             self.session = Session(options, events=self.progress)
         except UsageError as exc:
@@ -114,6 +119,9 @@ class ConformanceRun:
         self.options = options
         self.interrupted = ""  # the signal that interrupted the session, if one did
         self.sigterm = SigtermHandler()
+        self.controller = parallel.Controller(config, options.seed) if parallel.is_controller(config) else None
+        self.pytest_session: pytest.Session | None = None
+        self._shares_sent: set[int] = set()  # a process of -n: the shares whose fixture cases it prefetched
 
     @property
     def target(self):
@@ -124,7 +132,23 @@ class ConformanceRun:
         return self.options.seed
 
     def run_fixture_case(self, case: Case) -> None:
+        if self.worker:
+            self._prefetch_share(case)
         settle(self.session.run_fixture_case(case), self.options.strict)
+
+    def _prefetch_share(self, case: Case) -> None:
+        """A process of -n learns its share from its first case of it: its fixture cases go --workers at a time."""
+        shares = self.shares()
+        share = shares.get(case.case_id)
+        if share is not None and share not in self._shares_sent:
+            self._shares_sent.add(share)
+            self.session.prefetch([found for found in self.session.fixture_cases() if shares[found.case_id] == share])
+
+    def shares(self) -> dict[str, int]:
+        """A process of -n: each check's share (one per process), dealt once."""
+        if not hasattr(self, "_shares"):
+            self._shares = self.session.shares(parallel.processes(self.config))
+        return self._shares
 
     def run_property(self, spec: PropertySpec) -> None:
         try:
@@ -144,7 +168,8 @@ class ConformanceRun:
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo) -> None:
         """Ctrl-C, or SIGTERM (conformance.termination): the session ends early, its report marked."""
-        self.interrupted = interruption(excinfo.value)
+        if not (self.controller and parallel.stopped_by_scheduler(excinfo.value)):
+            self.interrupted = interruption(excinfo.value)
 
     def finish(self, session: pytest.Session) -> None:
         self.sigterm.hold()  # the reports get written whatever comes now
@@ -153,20 +178,57 @@ class ConformanceRun:
             return  # nothing selected (-k, --tools): a usage problem, with nothing to report
         if session.exitstatus == pytest.ExitCode.INTERNAL_ERROR:
             self.session.harness_errors.append("pytest stopped with an internal error (see its output)")
+        if self.controller:
+            self.session.harness_errors.extend(self.controller.lost)
         record = self.session.finish(command_line(), interrupted=self.interrupted, pytest=pytest.__version__)
-        paths = write_reports(record, self.options.report_dir, self.options.junit, self.session.baseline)
+        from conformance.reports import baseline, document as report_document
+
+        document = report_document.build_document(record)
+        if self.worker:  # the controller merges the processes' documents and writes the reports
+            self.config.workeroutput[parallel.DOCUMENT] = report_document.dump_report_json(document)
+            return
+        if self.controller:
+            document = self.merged(document)
+            self.controller.close()
+        document = report_document.with_baseline(document, self.session.baseline)
+        paths = write_document(report_document.validated(document), self.options.report_dir, self.options.junit)
         if self.options.write_known_failures:
-            paths["known_failures"] = self.session.write_known_failures()
+            paths["known_failures"] = write_known_failures(document, self.options.write_known_failures)
         self.progress.close()
-        session.exitstatus = self.summarise(record, paths)
+        self.summarise(document, paths)
+        session.exitstatus = baseline.run_exit_code(document["exit_code"], document.get("baseline_diff"))
 
-    def summarise(self, record: RunRecord, paths: dict) -> int:
-        """Print the end-of-run summary; the exit status (under --baseline, the diff decides: reports.baseline)."""
-        from conformance.reports import baseline, console, document
+    def merged(self, own: dict) -> dict:
+        """-n: the processes' documents as one run's (this process's own, which ran no check, last:
+        its start, its harness errors, its interruption)."""
+        from conformance.engine.session import check_order
+        from conformance.reports.merge import MergeError, merge_documents
 
-        built = document.build_document(record, self.session.baseline)
-        self.progress.line(console.summary(built, paths))
-        return baseline.run_exit_code(record.exit_code, built.get("baseline_diff"))
+        documents = [*self.controller.worker_documents(), own]
+        try:
+            merged = merge_documents(documents, check_order(self.options.tools), own["header"]["command"])
+        except MergeError as exc:  # the processes ran overlapping checks: the suite itself broke
+            own["header"].setdefault("harness_errors", []).append(f"-n: {exc}")
+            own["exit_code"] = EXIT_UNCONCLUDED
+            return own
+        merged["header"]["processes"] = parallel.processes(self.config)
+        return merged
+
+    def summarise(self, document: dict, paths: dict) -> None:
+        """Print the end-of-run summary (under --baseline, the diff leads it: reports.baseline)."""
+        from conformance.reports import console
+
+        self.progress.line(console.summary(document, paths))
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.pytest_session = session
+        if self.controller:
+            self.session.clear_reproducers()  # the processes write theirs into the one report directory
+            self.progress.line(f"{_banner(self)}, {parallel.processes(self.config)} processes")
+
+    def pytest_runtest_logfinish(self) -> None:
+        if self.worker and self.pytest_session is not None:
+            parallel.after_test(self.config, self.pytest_session, self.session.health)
 
     def _write(self, text: str) -> None:
         capture = self.config.pluginmanager.getplugin("capturemanager")
@@ -208,10 +270,20 @@ def failure_text(result: CaseResult) -> str:
     return result_text(result)
 
 
-def write_reports(record: RunRecord, report_dir: Path, junit_path: str | None, baseline=None) -> dict[str, Path]:
-    from conformance.reports import write_reports as write_all
+def write_document(document: dict, report_dir: Path, junit_path: str | None) -> dict[str, Path]:
+    from conformance.reports import write_document as write_all
 
-    return write_all(record, report_dir, Path(junit_path) if junit_path else None, baseline)
+    return write_all(document, report_dir, Path(junit_path) if junit_path else None)
+
+
+def write_known_failures(document: dict, path: str) -> Path:
+    """This run's deviations as a known-failures file (from report.json's results: -n merges them)."""
+    from conformance import known_failures
+    from conformance.reports.document import property_of_case
+
+    properties = [entry["id"] for entry in document["properties"]]
+    return known_failures.write(path, known_failures.entries_from_document(
+        document["results"], lambda case_id: property_of_case(case_id, properties)))
 
 
 # -- pytest hooks ---------------------------------------------------------------------------
@@ -221,6 +293,8 @@ def pytest_configure(config: pytest.Config) -> None:
     run = ConformanceRun(config)
     config.stash[RUN_KEY] = run
     config.pluginmanager.register(run, "conformance-run")
+    if run.controller:
+        config.pluginmanager.register(run.controller, "conformance-processes")
     run.sigterm.install()
 
 
@@ -241,12 +315,19 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     session = metafunc.config.stash[RUN_KEY].session
+    run = metafunc.config.stash[RUN_KEY]
+    shares = run.shares() if run.worker else {}  # -n: each process runs one share (conformance.parallel)
+
+    def params(values, ids):
+        return [pytest.param(value, id=id_, marks=[parallel.group_mark(shares[id_])] if shares else [])
+                for value, id_ in zip(values, ids)]
+
     if "fixture_case" in metafunc.fixturenames:
         cases = session.fixture_cases()
-        metafunc.parametrize("fixture_case", cases, ids=[case.case_id for case in cases])
+        metafunc.parametrize("fixture_case", params(cases, [case.case_id for case in cases]))
     if "property_spec" in metafunc.fixturenames:
         specs = session.property_specs()
-        metafunc.parametrize("property_spec", specs, ids=[spec.id for spec in specs])
+        metafunc.parametrize("property_spec", params(specs, [spec.id for spec in specs]))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -257,7 +338,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if run.progress.per_group:  # otherwise pytest's header already says it
         run.progress.line(_banner(run))
     if session.items:
-        run.session.start(cases)
+        run.session.start(cases, prefetch=not run.worker)
         if run.session.health.unhealthy:
             run.progress.line(f"target unhealthy: {run.session.health.reason}")
 

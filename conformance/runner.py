@@ -83,6 +83,13 @@ def register(subparsers) -> None:
     parser.add_argument("--fail-on", default="new", choices=("new", "any"),
                         help="with --baseline: new (default) fails on new failure groups and newly failing fixture "
                              "cases; any also on fixed groups and changed counts")
+    parser.add_argument("-n", "--numprocesses", dest="processes", default=None, type=processes, metavar="N",
+                        help="spread the run over N processes (pytest-xdist; auto: one per core; 0: this process "
+                             "only, the default); one report, the same checks and outcomes as one process; "
+                             "--workers applies in each process")
+    parser.add_argument("--shard", default=None, metavar="K/N",
+                        help="run share K of N of the checks (deterministic, balanced by expected cost); "
+                             "`conformance merge-reports` joins the shares' report directories into one report")
     parser.add_argument("-v", "--verbose", action="store_true", help="pytest's own per-test output")
     parser.set_defaults(func=run)
 
@@ -106,7 +113,7 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
     optional = {"--seed": args.seed, "--conformance-junit": args.junit, "--known-failures": args.known_failures,
                 "--write-known-failures": args.write_known_failures, "-k": args.keyword,
                 "--max-failures-per-property": args.max_failures_per_property, "--families": args.families,
-                "--baseline": args.baseline}
+                "--baseline": args.baseline, "--shard": args.shard, "-n": args.processes}
     for flag, value in optional.items():
         if value is not None:
             argv += [flag, str(value)]
@@ -115,6 +122,13 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
              "--allow-contract-drift": args.allow_contract_drift}
     argv += [flag for flag, on in flags.items() if on]
     return argv + ["--fail-on", args.fail_on]
+
+
+def processes(text: str) -> str:
+    """-n: ``auto`` or a count of processes >= 0."""
+    if text == "auto" or (text.isdigit() and int(text) >= 0):
+        return text
+    raise argparse.ArgumentTypeError(f"expected auto or a number of processes, not {text!r}")
 
 
 def exit_code(status: int) -> int:

@@ -16,7 +16,7 @@ reading answers are not listed: the map shows where the target departs from the 
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Callable
 
 from conformance import open_points
 from conformance.compare.expected import Expected
@@ -105,3 +105,24 @@ class ReadingsLog:
             if others:
                 document[point_id]["other_readings"] = {name: list(ids) for name, ids in others}
         return document
+
+
+def merge_readings(documents: list[dict], case_order: Callable[[str], Any]) -> dict:
+    """Several runs' ``readings`` (ReadingsLog.to_dict) as the one run they share out would give them:
+    counts added, each reading's cases in the run's order (``case_order``: a case id's sort key) and
+    capped as one log caps them, the reading most cases took first."""
+    log = ReadingsLog()
+    found: dict[str, dict[str, list[str]]] = {}
+    for readings in documents:
+        for point_id, entry in readings.items():
+            point = log._points.setdefault(point_id, {"readings": {}, "count": 0})
+            point["count"] += entry["count"]
+            taken = found.setdefault(point_id, {})
+            for reading, cases in [(entry["reading"], entry["cases"]), *entry.get("other_readings", {}).items()]:
+                taken.setdefault(reading, []).extend(cases)
+    for point_id, taken in found.items():
+        ordered = {reading: sorted(dict.fromkeys(cases), key=case_order)[:MAX_LISTED_CASES]
+                   for reading, cases in taken.items()}
+        # a log meets its readings in the order of their first cases
+        log._points[point_id]["readings"] = dict(sorted(ordered.items(), key=lambda item: case_order(item[1][0])))
+    return log.to_dict()

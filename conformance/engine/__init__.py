@@ -6,6 +6,7 @@
     properties.py  one generated family as a Hypothesis property: generate, shrink, keep the minimal failure,
                    and keep going in further rounds for other distinct failures (--max-failures-per-property)
     selection.py   --families: which generated families a run generates cases for
+    shards.py      --shard K/N and -n: a run's checks dealt into shares by expected cost
     session.py     Session: target, prefetch, evaluation (expected output passed explicitly to the
                    verdict), known failures, reproducers, the run record and the exit code
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from conformance.engine.properties import DEFAULT_MAX_FAILURES
 from conformance.hypothesis_profiles import RUN_EXAMPLES
@@ -60,6 +61,7 @@ class RunOptions:
     allow_contract_drift: bool = False  # a target publishing a different contract is judged anyway
     baseline: str | None = None  # --baseline: a report (file or directory) this run is compared with at its end
     fail_on: str = "new"  # --fail-on: with --baseline, exit 1 on new failures only (new) or on any difference (any)
+    shard: Any = None  # --shard K/N: engine.shards.Shard, this run's share of the checks (None: all of them)
 
     def __post_init__(self) -> None:
         if not self.target:
@@ -80,7 +82,8 @@ class RunOptions:
 
     def selection(self) -> dict:
         """What restricted the run's cases, for the report header (nothing when nothing did)."""
-        chosen = {"families": self.families, "keyword": self.keyword}
+        chosen = {"families": self.families, "keyword": self.keyword,
+                  "shard": self.shard.to_dict() if self.shard else None}
         return {name: value for name, value in chosen.items() if value}
 
     @property

@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from conformance import compare, known_failures
 from conformance.compare.readings import ReadingsLog
+from conformance.engine.shards import FIXTURE_COST, assign, property_cost
 from conformance.engine.selection import select_families, unmatched_patterns
 from conformance.engine.drift import DriftFinding, check_drift, stop_reason
 from conformance.engine.health import CONTRACT_DRIFT, PREFLIGHT, HealthMonitor
@@ -64,6 +65,14 @@ def fixture_cases() -> list[Case]:
     from conformance.fixtures import load_cases
 
     return load_cases(None)
+
+
+def check_order(tools: list[tuple[str, str]]) -> list[str]:
+    """The checks of a run over ``tools`` in the order a run makes them: fixture cases, then properties."""
+    from conformance.strategies import families
+
+    return ([case.case_id for case in fixture_cases() if (case.tool_id, case.version) in tools]
+            + [property_id(tool_id, family.name) for tool_id, version in tools for family in families(tool_id, version)])
 
 
 def suite_ids() -> set[str]:
@@ -123,6 +132,7 @@ class Session:
         self.drift: list[DriftFinding] | None = None  # None: the target cannot say which contract it serves
         self._fixture_totals: Counter = Counter()
         self._fixture_done: dict[str, Counter] = defaultdict(Counter)
+        self._shares: dict[str, int] | None = None  # --shard: every check's share, dealt once
 
     @property
     def seed(self) -> int:
@@ -154,14 +164,40 @@ class Session:
             raise UsageError(f"--baseline: {exc}") from None
 
     def fixture_cases(self) -> list[Case]:
+        """The run's fixture cases (its shard's, with --shard)."""
+        return [case for case in self._selected_fixture_cases() if self._in_shard(case.case_id)]
+
+    def property_specs(self) -> list[PropertySpec]:
+        """The run's generated properties (its shard's, with --shard)."""
+        return [spec for spec in self._selected_property_specs() if self._in_shard(spec.id)]
+
+    def _selected_fixture_cases(self) -> list[Case]:
         if not self.options.fixtures:
             return []
         return [case for case in fixture_cases() if (case.tool_id, case.version) in self.options.tools]
 
-    def property_specs(self) -> list[PropertySpec]:
+    def _selected_property_specs(self) -> list[PropertySpec]:
         if not self.options.generated:
             return []
         return select_families(self.options.families, self._all_property_specs())
+
+    def shares(self, total: int) -> dict[str, int]:
+        """Each of the run's checks (its shard's, with --shard) -> its share of ``total`` (the processes of -n)."""
+        return self._deal(self.fixture_cases(), self.property_specs(), total)
+
+    def _deal(self, cases: list[Case], specs: list[PropertySpec], total: int) -> dict[str, int]:
+        """Check id -> its share of ``total``, dealt by expected cost (engine.shards)."""
+        costs = {case.case_id: FIXTURE_COST for case in cases}
+        costs.update((spec.id, property_cost(self.options.profile, spec.family.category)) for spec in specs)
+        return assign(costs, total)
+
+    def _in_shard(self, check_id: str) -> bool:
+        shard = self.options.shard
+        if shard is None:
+            return True
+        if self._shares is None:  # the shares of every selected check, so each shard deals them alike
+            self._shares = self._deal(self._selected_fixture_cases(), self._selected_property_specs(), shard.total)
+        return self._shares[check_id] == shard.index
 
     def _all_property_specs(self) -> list[PropertySpec]:
         from conformance.strategies import families
@@ -180,18 +216,25 @@ class Session:
             raise UsageError(f"--families: {', '.join(map(repr, missing))} matches no generated family of the "
                              f"selected tools (families: {', '.join(names)}; or generated/TOOL/FAMILY)")
 
-    def start(self, cases: list[Case]) -> None:
-        """Before the first case: clear old reproducers, preflight, and prefetch the fixture cases."""
+    def start(self, cases: list[Case], prefetch: bool = True) -> None:
+        """Before the first case: clear old reproducers, preflight, and prefetch the fixture cases
+        (``prefetch`` False, in a process of -n: the controller cleared them, and ``prefetch(cases)``
+        sends the process's share once it is known)."""
         for case in cases:
             self._fixture_totals[case.tool_id] += 1
-        for path in (self.options.report_dir / "reproducers").glob("*.json"):
-            path.unlink(missing_ok=True)  # an earlier run's reproducers would pass for this run's
+        if prefetch:
+            self.clear_reproducers()
         self.not_served = set(self.health.preflight(self.target, self.options.tools))
         if self.not_served and len(self.not_served) == len(self.options.tools):
             self.health.trip(f"preflight: the target serves none of the selected tools (not found: "
                              f"{', '.join(sorted(self.not_served))})", PREFLIGHT)
         self._check_contract_drift()
-        self._prefetch([case for case in cases if not self._not_served(case.tool_id, case.version)])
+        if prefetch:
+            self.prefetch(cases)
+
+    def clear_reproducers(self) -> None:
+        for path in (self.options.report_dir / "reproducers").glob("*.json"):
+            path.unlink(missing_ok=True)  # an earlier run's reproducers would pass for this run's
 
     def _check_contract_drift(self) -> None:
         """Compare each served tool's published contract with the suite's (engine.drift); an additive
@@ -202,11 +245,13 @@ class Session:
         if any(finding.blocking for finding in self.drift or ()) and not self.options.allow_contract_drift:
             self.health.trip(stop_reason(self.drift), CONTRACT_DRIFT)
 
-    def _prefetch(self, cases: list[Case]) -> None:
+    def prefetch(self, cases: list[Case]) -> None:
         """With --workers N > 1, send the fixture cases N at a time (their judgements then read the answers)."""
+        cases = [case for case in cases if not self._not_served(case.tool_id, case.version)]
         if self.options.workers < 2 or not cases or self.health.unhealthy:
             return
-        self._pool = concurrent.futures.ThreadPoolExecutor(self.options.workers, thread_name_prefix="conformance")
+        if self._pool is None:
+            self._pool = concurrent.futures.ThreadPoolExecutor(self.options.workers, thread_name_prefix="conformance")
         for case in cases:
             self._prefetched[case.case_id] = self._pool.submit(self._call_unless_unhealthy, case)
 

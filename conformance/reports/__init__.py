@@ -141,6 +141,7 @@ __all__ = [
     "visible",
     "visible_lines",
     "whole_output_diff",
+    "write_document",
     "write_reports",
     "xml_text",
 ]
@@ -154,7 +155,11 @@ def write_reports(record: RunRecord, report_dir: Path, junit_path: Path | None =
     and raises ReportSchemaError before any file is written. The other three are rendered
     from that document. With a ``baseline`` (reports.baseline.Baseline), each leads with what changed since it.
     """
-    document = report_document(record, baseline)
+    return write_document(report_document(record, baseline), report_dir, junit_path)
+
+
+def write_document(document: dict, report_dir: Path, junit_path: Path | None = None) -> dict[str, Path]:
+    """Write a validated report.json document and every view rendered from it (as write_reports)."""
     report_dir = Path(report_dir)
     report_dir.mkdir(parents=True, exist_ok=True)
     paths = {

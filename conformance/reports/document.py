@@ -144,10 +144,22 @@ def build_document(record: RunRecord, baseline: Any = None) -> dict:
             raise ReportSchemaError(
                 f"report.json: /results/{index}/outcome {result.outcome!r} is not one of {', '.join(OUTCOMES)}"
             )
-    document = record.to_dict()
+    return with_baseline(document_from_parts(record.to_dict()), baseline)
+
+
+def document_from_parts(parts: dict) -> dict:
+    """The report.json document of a record's parts (``RunRecord.to_dict()``, or several runs' parts
+    merged: reports/merge.py): its totals and failure groups computed, not validated."""
+    document = dict(parts)
     # the one definition of what is counted: once per fixture case and once per generated property
     document = json_safe({"header": document.pop("header"), "totals": totals(document), **document})
     document["failure_groups"] = json_safe(failure_groups(problem_results(document)))  # the failures by cause
+    return document
+
+
+def with_baseline(document: dict, baseline: Any = None) -> dict:
+    """The document with its ``baseline_diff`` against a ``baseline`` (reports.baseline.Baseline, under
+    `run --baseline`; computed on the whole run's document, after -n merged its processes')."""
     if baseline is not None:
         document["baseline_diff"] = json_safe(baseline.diff(document))
     return document
@@ -155,11 +167,23 @@ def build_document(record: RunRecord, baseline: Any = None) -> dict:
 
 def report_document(record: RunRecord, baseline: Any = None) -> dict:
     """The report.json document, validated against report.schema.json."""
-    document = build_document(record, baseline)
+    return validated(build_document(record, baseline))
+
+
+def schema_error(document: Any) -> str:
+    """Where and how a document breaks report.schema.json ("" if it does not)."""
     error = jsonschema.exceptions.best_match(report_validator().iter_errors(document))
-    if error is not None:
-        where = "/" + "/".join(str(part) for part in error.absolute_path)
-        raise ReportSchemaError(f"report.json does not match report.schema.json at {where}: {error.message[:300]}")
+    if error is None:
+        return ""
+    where = "/" + "/".join(str(part) for part in error.absolute_path)
+    return f"at {where}: {error.message[:300]}"
+
+
+def validated(document: dict) -> dict:
+    """The document, once it matches report.schema.json (ReportSchemaError: a harness bug)."""
+    error = schema_error(document)
+    if error:
+        raise ReportSchemaError(f"report.json does not match report.schema.json {error}")
     return document
 
 

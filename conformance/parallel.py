@@ -1,0 +1,134 @@
+"""``-n N``: one run spread over N processes by pytest-xdist, one run record in the end.
+
+The controller (the process the user started) runs no check and calls no target. It chooses the
+seed and gives it to every process, deals the checks into N shares by expected cost
+(engine/shards.py, as ``--shard`` does) and has pytest-xdist's ``loadgroup`` scheduler send each
+share to one process, so a process knows from its first test which fixture cases it will judge
+and sends them ``--workers`` at a time, as a one-process run does. Each process is a whole
+Session of its own (target, preflight, breaker, keep-going, known failures, reproducers under
+their case ids in the one report directory) and hands its report.json document back at its end
+(xdist's ``workeroutput``); the controller merges them (reports/merge.py, as ``merge-reports``)
+into the one record every report is rendered from.
+
+The processes share one stop file: a process whose breaker trips, or the controller after the
+first failure under ``-x``, writes it, and every process reads it after each test, so a dead
+target or ``-x`` ends every process, not only the one that saw it (the run ends with exit 3, its
+remaining checks skipped as after a trip in one process).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+SEED = "conformance_seed"
+STOP_FILE = "conformance_stop_file"
+SHARES = "conformance_shares"
+DOCUMENT = "conformance_document"
+GROUP = "share-{}"  # the xdist_group of a share
+EXIT_FIRST = "exitfirst"  # the stop file's stopped_by after a failure under -x
+
+
+def stopped_by_scheduler(exception: BaseException) -> bool:
+    """pytest-xdist's own stop of the controller (after -x's failure, or a process's Ctrl-C, which that
+    process's report records): not a signal to the run."""
+    from xdist.dsession import Interrupted
+
+    return isinstance(exception, Interrupted)
+
+
+def is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def is_controller(config: pytest.Config) -> bool:
+    """pytest-xdist runs this session's tests in other processes (-n N with N >= 1)."""
+    return not is_worker(config) and bool(getattr(config.option, "numprocesses", None)) \
+        and getattr(config.option, "dist", "no") != "no"
+
+
+def processes(config: pytest.Config) -> int:
+    return int(config.workerinput["workercount"]) if is_worker(config) else int(config.option.numprocesses)
+
+
+def worker_seed(config: pytest.Config) -> int | None:
+    """The seed the controller chose (None outside a process of -n)."""
+    return config.workerinput.get(SEED) if is_worker(config) else None
+
+
+def group_mark(share: int) -> pytest.MarkDecorator:
+    return pytest.mark.xdist_group(GROUP.format(share))
+
+
+class StopFile:
+    """The file every process of a run reads after each test: why the run stops (JSON), if it does."""
+
+    def __init__(self, path: str):
+        self.path = Path(path)
+
+    def stop(self, reason: str, stopped_by: str) -> None:
+        if not self.path.exists():
+            temporary = self.path.with_suffix(".tmp")
+            temporary.write_text(json.dumps({"reason": reason, "stopped_by": stopped_by}), encoding="utf-8")
+            temporary.replace(self.path)  # whole or absent, whoever reads it
+
+    def read(self) -> dict:
+        try:
+            return json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+
+
+class Controller:
+    """The controller's side of a run spread over processes (registered as a plugin)."""
+
+    def __init__(self, config: pytest.Config, seed: int):
+        config.option.dist = "loadgroup"  # each share to one process (see the module docstring)
+        self.seed = seed
+        self.directory = tempfile.mkdtemp(prefix="conformance-run-")
+        self.stop_file = StopFile(str(Path(self.directory) / "stop"))
+        self.exit_first = bool(config.getoption("maxfail"))
+        self.documents: dict[str, dict] = {}
+        self.lost: list[str] = []  # processes that ended without their report
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node) -> None:
+        node.workerinput[SEED] = self.seed
+        node.workerinput[STOP_FILE] = str(self.stop_file.path)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        name = node.gateway.id
+        output = getattr(node, "workeroutput", {}) or {}
+        if DOCUMENT in output:
+            self.documents[name] = json.loads(output[DOCUMENT])
+        else:
+            self.lost.append(f"process {name} ended without its report" + (f": {error}" if error else ""))
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if self.exit_first and report.failed:
+            self.stop_file.stop(EXIT_FIRST, EXIT_FIRST)
+
+    def worker_documents(self) -> list[dict]:
+        return [self.documents[name] for name in sorted(self.documents, key=lambda found: (len(found), found))]
+
+    def close(self) -> None:
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def after_test(config: pytest.Config, session: pytest.Session, health) -> None:
+    """In a process of -n, after each test: tell the others of a trip, and stop when told to
+    (a trip elsewhere trips this process's breaker with the same reason: its remaining checks are skipped)."""
+    stop_file = StopFile(config.workerinput[STOP_FILE])
+    if health.unhealthy:
+        stop_file.stop(health.reason, health.stopped_by)
+        return
+    stop = stop_file.read()
+    if stop.get("stopped_by") == EXIT_FIRST:
+        session.shouldstop = EXIT_FIRST
+    elif stop.get("reason"):
+        health.trip(stop["reason"], stop.get("stopped_by") or "breaker")
