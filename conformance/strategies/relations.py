@@ -67,6 +67,8 @@ def _is_texts(prop: dict) -> bool:
 
 def _segment_keys(x: dict) -> list[str]:
     """The parallel per-segment lists of a corpus input (empty for a one-segment input)."""
+    if "hypothesis" in x:
+        return []
     return [key for key in ("hypotheses", "references", "candidate_lengths", "reference_lengths") if key in x]
 
 
@@ -90,6 +92,13 @@ def _has_reference_lists(tool_id: str, version: str) -> bool:
 def _with_groups(x: dict, groups: list[list]) -> dict:
     key = "reference_lengths" if "reference_lengths" in x else "references"
     return {**x, key: groups[0] if "hypothesis" in x else groups}
+
+
+def _shares_input(tool_id: str, version: str) -> bool:
+    """Does another tool take the same data fields (so a step may send the same input to it)?"""
+    data = {name for name, prop in _properties(tool_id, version).items() if prop.get("type") == "array"}
+    return any(other != tool_id and data <= set(_properties(other, other_version))
+               for other, other_version in tool_keys())
 
 
 def accepts(tool_id: str, version: str, payload: dict) -> bool:
@@ -224,7 +233,9 @@ def _step(tool_id: str, version: str, x: dict, description: str) -> dict:
     return step_dict(tool_id, version, x, EXPECT_OUTPUT, description)
 
 
-_operation = st.tuples(st.integers(0, 2), st.integers(0, 7), st.integers(0, 15), st.integers(0, 15))
+# (kind: again, changed or another tool; which earlier input; which change; the value it takes): wide
+# ranges, so every change is drawn about as often (small values shrink first all the same).
+_operation = st.tuples(st.integers(0, 2), st.integers(0, 255), st.integers(0, 255), st.integers(0, 255))
 
 
 def sequence(tool_id: str, version: str) -> st.SearchStrategy[GeneratedCase]:
@@ -238,7 +249,10 @@ def sequence(tool_id: str, version: str) -> st.SearchStrategy[GeneratedCase]:
             if kind == 1:
                 found = changes(tool_id, version, earlier, value)
                 if found:
-                    aim, changed = found[choice % len(found)]
+                    kinds = sorted({aim for aim, _ in found})  # each kind of change as likely as any other
+                    wanted = kinds[choice % len(kinds)]
+                    variants = [item for item in found if item[0] == wanted]
+                    aim, changed = variants[(choice // len(kinds)) % len(variants)]
                     step = _step(tool_id, version, changed, f"{aim}, from input {own.index(earlier) + 1}")
                     own.append(changed)
             elif kind == 2:
@@ -290,6 +304,19 @@ def _duplicated(x: dict, which: int) -> dict | None:
     return _with_groups(x, [[*groups[0], groups[0][which % len(groups[0])]], *groups[1:]])
 
 
+def _clipping(x: dict, at: int) -> dict:
+    """Half the time, the first hypothesis made of its first reference twice over: its n-grams then
+    occur more often than in any single reference, so clipping bounds them (where a duplicated
+    reference can matter at all)."""
+    groups = _groups(x)
+    if at % 2 == 0 or groups is None or "reference_lengths" in x:
+        return x
+    twice = groups[0][0] * 2
+    if "hypothesis" in x:
+        return {**x, "hypothesis": twice}
+    return {**x, "hypotheses": [twice, *x["hypotheses"][1:]]}
+
+
 def _split(x: dict, at: int) -> list[dict] | None:
     keys = _segment_keys(x)
     if not keys or len(x[keys[0]]) < 2:
@@ -299,12 +326,15 @@ def _split(x: dict, at: int) -> list[dict] | None:
 
 
 def relation(tool_id: str, version: str, aim: str, related: Callable[[dict, int], list[dict] | None],
-             segments: int) -> st.SearchStrategy[GeneratedCase]:
-    """The input and the inputs related to it, sent in order."""
+             segments: int, prepare: Callable[[dict, int], dict] = lambda x, _: x) -> st.SearchStrategy[GeneratedCase]:
+    """The input (``prepare`` may shape it for the relation) and the inputs related to it, sent in order."""
     @st.composite
     def draw_related(draw) -> GeneratedCase:
+        at = draw(st.integers(0, 7))
         x = draw(small_input(tool_id, version, segments))
-        others = [item for item in related(x, draw(st.integers(0, 7))) or () if accepts(tool_id, version, item)]
+        if accepts(tool_id, version, prepared := prepare(x, at)):
+            x = prepared
+        others = [item for item in related(x, at) or () if accepts(tool_id, version, item)]
         if others:
             aimed(aim)
         steps = [_step(tool_id, version, x, "the input"), *(_step(tool_id, version, item, aim) for item in others)]
@@ -329,6 +359,7 @@ def _quoted(lines: list[str]) -> str:
 def families(tool_id: str, version: str) -> list[Family]:
     """The tool's families of several requests (appended to its own by strategies.families)."""
     shape = dict.fromkeys(_properties(tool_id, version))
+    shared = _shares_input(tool_id, version)
     aims = [AGAIN, CHANGED, TOKEN if ("hypothesis" in shape or "hypotheses" in shape) else None, REFERENCE,
             SEGMENT if _segment_keys(shape) else None,
             LEFT_OUT if any(name not in input_schema(tool_id, version).get("required", [])
@@ -337,10 +368,10 @@ def families(tool_id: str, version: str) -> list[Family]:
         Family("valid/sequence", "valid", sequence(tool_id, version),
                "an input, then the same again and inputs differing in one field or option, interleaved "
                "across tools; every answer judged by the oracle against its own input",
-               aims=tuple(aim for aim in aims if aim) + (OTHER_TOOL,), examples_share=SHARES["sequence"]),
+               aims=tuple(aim for aim in aims if aim) + ((OTHER_TOOL,) if shared else ()), examples_share=SHARES["sequence"]),
         Family("valid/burst", "valid", burst(tool_id, version),
                f"{BURST_SIZE} distinct requests released together by a barrier, from threads of their own",
-               aims=(AT_ONCE, BURST_OTHER_TOOL), examples_share=SHARES["burst"]),
+               aims=(AT_ONCE, BURST_OTHER_TOOL) if shared else (AT_ONCE,), examples_share=SHARES["burst"]),
     ]
     reorder = implying(tool_id, version, REORDER_LINES)
     if reorder and _has_reference_lists(tool_id, version):
@@ -350,7 +381,8 @@ def families(tool_id: str, version: str) -> list[Family]:
                    "the references of a segment reordered: " + _quoted(reorder),
                    aims=(REORDERED,), examples_share=SHARES["relation"]),
             Family("valid/relation-duplicated-reference", "valid",
-                   relation(tool_id, version, DUPLICATED, lambda x, at: [y] if (y := _duplicated(x, at)) else None, 1),
+                   relation(tool_id, version, DUPLICATED, lambda x, at: [y] if (y := _duplicated(x, at // 2)) else None, 1,
+                            prepare=_clipping),
                    "a reference duplicated: " + _quoted(reorder),
                    aims=(DUPLICATED,), examples_share=SHARES["relation"]),
         ]
