@@ -240,12 +240,8 @@ class Session:
         if any(response is None for response in responses):
             return CaseResult(case, "skipped", f"not run: the run stopped early ({self.health.reason})")
         verdicts = [Verdict(*self._judged(step, response)) for step, response in zip(cases, responses)]
-        index = steps.deciding_step(verdicts)
-        verdict, shown = verdicts[index], steps.at_step(case, index, verdicts)
-        message = verdict.message
-        if verdict.outcome in steps.WRONG:
-            message = f"{steps.step_label(index, len(cases), case.sending)}: {message}"
-        return CaseResult(shown, verdict.outcome, message, verdict.mismatch, responses[index])
+        shown, index, verdict = steps.judged(case, verdicts)
+        return CaseResult(shown, verdict.outcome, verdict.message, verdict.mismatch, responses[index])
 
     def finalise(self, result: CaseResult) -> CaseResult:
         """A failure gets its expected output, reproducer file, replay line and reproduce hint."""

@@ -93,6 +93,17 @@ def at_step(case: Case, index: int, verdicts: Sequence[Verdict]) -> Case:
                    expect=Expectation(**step["expect"]), steps=steps, failing_step=wrong)
 
 
+def judged(case: Case, verdicts: Sequence[Verdict]) -> tuple[Case, int, Verdict]:
+    """The case's verdict from its steps': (the case as its record shows it, the deciding step, the
+    verdict, its message saying which step went wrong)."""
+    index = deciding_step(verdicts)
+    verdict = verdicts[index]
+    if verdict.outcome in WRONG:
+        verdict = Verdict(verdict.outcome, f"{step_label(index, len(verdicts), case.sending)}: {verdict.message}",
+                          verdict.mismatch)
+    return at_step(case, index, verdicts), index, verdict
+
+
 def step_label(index: int, count: int, sending: str) -> str:
     """"step 2 of 3 (sequence)"."""
     return f"step {index + 1} of {count} ({sending})"

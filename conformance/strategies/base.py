@@ -50,7 +50,7 @@ class Family:
     # by the strategy when a drawn example has it; the project's tests check each is reached.
     aims: tuple[str, ...] = ()
     # The share of the profile's examples this family runs: a case of several requests costs several
-    # (strategies/relations.py), so those families run fewer examples, at least one.
+    # (strategies/relations.py), so those families run fewer examples, at least MIN_SHARED_EXAMPLES.
     examples_share: float = 1.0
 
     def __post_init__(self) -> None:
@@ -61,8 +61,11 @@ class Family:
         """The run's settings for this family: the profile's, with its share of the examples."""
         if self.examples_share == 1.0:
             return profile
-        return settings(profile, max_examples=max(1, math.ceil(profile.max_examples * self.examples_share)))
+        share = math.ceil(profile.max_examples * self.examples_share)
+        return settings(profile, max_examples=max(min(MIN_SHARED_EXAMPLES, profile.max_examples), share))
 
+
+MIN_SHARED_EXAMPLES = 5  # a family with a share of the examples still runs this many (or the profile's, if fewer)
 
 AIMED_EVENT_PREFIX = "aimed: "
 

@@ -233,9 +233,9 @@ def _step(tool_id: str, version: str, x: dict, description: str) -> dict:
     return step_dict(tool_id, version, x, EXPECT_OUTPUT, description)
 
 
-# (kind: again, changed or another tool; which earlier input; which change; the value it takes): wide
-# ranges, so every change is drawn about as often (small values shrink first all the same).
-_operation = st.tuples(st.integers(0, 2), st.integers(0, 255), st.integers(0, 255), st.integers(0, 255))
+# (kind: again, changed or another tool; which earlier input; which change; the value it takes).
+CHANGE_AIMS = (CHANGED, LEFT_OUT, REFERENCE, TOKEN, SEGMENT)
+_operation = st.tuples(st.integers(0, 2), st.integers(0, 255), st.sampled_from(CHANGE_AIMS), st.integers(0, 255))
 
 
 def sequence(tool_id: str, version: str) -> st.SearchStrategy[GeneratedCase]:
@@ -243,22 +243,20 @@ def sequence(tool_id: str, version: str) -> st.SearchStrategy[GeneratedCase]:
     def draw_sequence(draw) -> GeneratedCase:
         first = draw(small_input(tool_id, version))
         steps, own = [_step(tool_id, version, first, "the first input")], [first]
-        for kind, which, choice, value in draw(st.lists(_operation, min_size=1, max_size=MAX_STEPS - 1)):
+        for kind, which, wanted, value in draw(st.lists(_operation, min_size=1, max_size=MAX_STEPS - 1)):
             earlier = own[which % len(own)]
             step = None
             if kind == 1:
                 found = changes(tool_id, version, earlier, value)
                 if found:
-                    kinds = sorted({aim for aim, _ in found})  # each kind of change as likely as any other
-                    wanted = kinds[choice % len(kinds)]
-                    variants = [item for item in found if item[0] == wanted]
-                    aim, changed = variants[(choice // len(kinds)) % len(variants)]
+                    variants = [item for item in found if item[0] == wanted] or found
+                    aim, changed = variants[value % len(variants)]
                     step = _step(tool_id, version, changed, f"{aim}, from input {own.index(earlier) + 1}")
                     own.append(changed)
             elif kind == 2:
                 found = other_tools(tool_id, version, earlier, value)
                 if found:
-                    other_id, other_version, converted = found[choice % len(found)]
+                    other_id, other_version, converted = found[value % len(found)]
                     aim = OTHER_TOOL
                     step = _step(other_id, other_version, converted, f"{aim} ({other_id})")
             if step is None:
