@@ -96,7 +96,7 @@ def judge(case: Case, target) -> tuple[Case, object, Verdict]:
     """Re-send the case (every step of a case of several requests, in order or as a burst, as the run
     did) and judge it: (the case as judged, the deciding answer, its verdict)."""
     from conformance.compare import check
-    from conformance.engine import steps
+    from conformance import steps
 
     if not case.steps:
         response = target.call(case.tool_id, case.version, case.input)

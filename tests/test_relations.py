@@ -1,5 +1,5 @@
 """Cases of several requests: sequences, bursts and metamorphic relations (strategies/relations.py,
-engine/steps.py). Every step is judged by the oracle against its own input; these tests check that
+conformance/steps.py). Every step is judged by the oracle against its own input; these tests check that
 the families reach what they aim at, that a target right alone and wrong together fails, that a
 failing sequence shrinks to the shortest one and that its reproducer replays every step."""
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conformance.compare import check
-from conformance.engine import steps
+from conformance import steps
 from conformance.engine.properties import PropertyRun, run_property
 from conformance.hypothesis_profiles import run_settings
 from conformance.model import Case, CaseResult

@@ -29,7 +29,7 @@ from conformance.engine.drift import DriftFinding, check_drift, stop_reason
 from conformance.engine.health import CONTRACT_DRIFT, PREFLIGHT, HealthMonitor
 from conformance.engine.options import RunOptions, UsageError
 from conformance.engine.properties import NotServed, PropertyRun, Unhealthy, run_property
-from conformance.engine import steps
+from conformance import steps
 from conformance.hypothesis_profiles import run_settings
 from conformance.model import Case, CaseResult, Expectation, RunRecord, TargetResponse, Verdict
 from conformance.targets import TargetSpecError, make_target
@@ -231,7 +231,7 @@ class Session:
         return verdict.outcome, verdict.message, verdict.mismatch
 
     def _evaluate_steps(self, case: Case) -> CaseResult:
-        """A case of several requests (engine/steps.py): each step of a selected, served tool sent, in
+        """A case of several requests (conformance/steps.py): each step of a selected, served tool sent, in
         order or as a burst, and judged against its own oracle answer; the first wrong step decides."""
         case = steps.keeping(case, lambda step: (step["tool_id"], step["version"]) in self.options.tools
                              and not self._not_served(step["tool_id"], step["version"]))

@@ -34,7 +34,7 @@ class GeneratedCase:
     input: Any
     expect: Expectation
     description: str  # what this case aims at
-    # A case of several requests (engine/steps.py): each step a dict {tool_id, version, input, expect,
+    # A case of several requests (conformance/steps.py): each step a dict {tool_id, version, input, expect,
     # description} and how they are sent, "sequence" or "burst"; ``input`` is then the first step's.
     steps: tuple[dict, ...] = ()
     sending: str = ""

@@ -2,7 +2,7 @@
 
 Answers right one at a time can be wrong together. These families choose which inputs go
 together, and in which order; each answer is still judged by the oracle against its own input
-(engine/steps.py), so nothing is asserted beyond the contracts:
+(conformance/steps.py), so nothing is asserted beyond the contracts:
 
 - ``valid/sequence``: an input, then steps each the same input again, or an earlier input with
   exactly one field or option changed (another reference, one token changed, one segment added,
@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from hypothesis import strategies as st
 
-from conformance.engine.steps import BURST, SEQUENCE, step_dict
+from conformance.steps import BURST, SEQUENCE, step_dict
 from conformance.strategies.base import EXPECT_OUTPUT, Family, GeneratedCase, aimed, input_schema, semantics
 from oracle.errors import ContractError
 from oracle.registry import tool, tool_keys
