@@ -93,6 +93,12 @@ class Case:
     description: str = ""
     tags: list[str] = field(default_factory=list)
     seed: int | None = None
+    # A case made of several requests (conformance/steps.py): every step {tool_id, version, input, expect,
+    # description}, sent in order ("sequence") or released together ("burst"). The case itself then
+    # holds the step that went wrong first (``failing_step``, 0-based) once judged, or the first step.
+    steps: list[dict] = field(default_factory=list)
+    sending: str = ""
+    failing_step: int | None = None
 
     def to_dict(self) -> dict:
         return record_dict(self)

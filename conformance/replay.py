@@ -8,8 +8,8 @@ generated example under ``<report-dir>/reproducers/<safe-id>.json`` (schema
      "seed": ..., "case": {case_id, origin, category, input, expect, description, ...},
      "outcome": "failed", "message": ..., "mismatch": {...}, "expected": ..., "actual": {...}}
 
-``conformance replay FILE [--target T]`` re-sends the input to the target named in the
-file (or T), judges the answer as the run did, prints the difference, and exits 0 if the
+``conformance replay FILE [--target T]`` re-sends the input (every step of a sequence or burst,
+sent as the run sent them) to the target named in the file (or T), judges the answer as the run did, prints the difference, and exits 0 if the
 case now passes, 1 if it still fails (a transport error counts as failing), 2 on usage.
 
 ``conformance replay FILE --promote fixtures/<tool>/<version>/<topic>.json --id NAME``
@@ -92,11 +92,19 @@ def read_reproducer(path: str | Path) -> tuple[Case, dict]:
     return case, data
 
 
-def judge(case: Case, target) -> tuple[object, Verdict]:
+def judge(case: Case, target) -> tuple[Case, object, Verdict]:
+    """Re-send the case (every step of a case of several requests, in order or as a burst, as the run
+    did) and judge it: (the case as judged, the deciding answer, its verdict)."""
     from conformance.compare import check
+    from conformance import steps
 
-    response = target.call(case.tool_id, case.version, case.input)
-    return response, check(case, response)
+    if not case.steps:
+        response = target.call(case.tool_id, case.version, case.input)
+        return case, response, check(case, response)
+    cases = steps.step_cases(case)
+    responses = steps.send(lambda step: target.call(step.tool_id, step.version, step.input), cases, case.sending)
+    shown, index, verdict = steps.judged(case, [check(step, response) for step, response in zip(cases, responses)])
+    return shown, responses[index], verdict
 
 
 def describe(case: Case, response, verdict: Verdict) -> str:
@@ -176,7 +184,7 @@ def run(args) -> int:
         print(f"conformance replay: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        response, verdict = judge(case, target)
+        case, response, verdict = judge(case, target)
     finally:
         target.close()
     print(describe(case, response, verdict))

@@ -16,7 +16,9 @@ import mutants  # noqa: E402
 
 # What a bug breaks; the last five are the representation boundaries of issue 14.
 CLASSES = {"semantics", "unicode", "rounding", "output-shape", "validation", "over-rejection",
-           "integer-width", "derived-key", "plain-object-map", "in-key-check", "precision-rounding"}
+           "integer-width", "derived-key", "plain-object-map", "in-key-check", "precision-rounding",
+           # answers right one at a time, wrong together (strategies/relations.py)
+           "caching", "state", "concurrency", "relation"}
 
 
 @pytest.mark.parametrize("name", mutants.names())

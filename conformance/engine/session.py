@@ -30,6 +30,7 @@ from conformance.engine.drift import DriftFinding, check_drift, stop_reason
 from conformance.engine.health import CONTRACT_DRIFT, PREFLIGHT, HealthMonitor
 from conformance.engine.options import RunOptions, UsageError
 from conformance.engine.properties import NotServed, PropertyRun, Unhealthy, run_property
+from conformance import steps
 from conformance.hypothesis_profiles import run_settings
 from conformance.model import Case, CaseResult, Expectation, RunRecord, TargetResponse, Verdict
 from conformance.targets import TargetSpecError, make_target
@@ -271,14 +272,33 @@ class Session:
         if self._not_served(case.tool_id, case.version):
             return CaseResult(case, "skipped", f"not served: the target answers 'not found' for the draft tool "
                                                f"{case.tool_id}@{case.version}")
+        if case.steps:
+            return self._evaluate_steps(case)
         future = self._prefetched.pop(case.case_id, None)
         response = future.result() if future else self._call_unless_unhealthy(case)
         if response is None:
             return CaseResult(case, "skipped", f"not run: the run stopped early ({self.health.reason})")
+        return CaseResult(case, *self._judged(case, response), response)
+
+    def _judged(self, case: Case, response: TargetResponse) -> tuple[str, str, Any]:
+        """(outcome, message, mismatch) of one answer, noting the open points' readings it took."""
         expected = compare.expect(case)
         verdict = compare.judge(case, expected, response)
-        self.readings.note(case, expected, response, verdict)  # the open points' readings it took
-        return CaseResult(case, verdict.outcome, verdict.message, verdict.mismatch, response)
+        self.readings.note(case, expected, response, verdict)
+        return verdict.outcome, verdict.message, verdict.mismatch
+
+    def _evaluate_steps(self, case: Case) -> CaseResult:
+        """A case of several requests (conformance/steps.py): each step of a selected, served tool sent, in
+        order or as a burst, and judged against its own oracle answer; the first wrong step decides."""
+        case = steps.keeping(case, lambda step: (step["tool_id"], step["version"]) in self.options.tools
+                             and not self._not_served(step["tool_id"], step["version"]))
+        cases = steps.step_cases(case)
+        responses = steps.send(self._call_unless_unhealthy, cases, case.sending)
+        if any(response is None for response in responses):
+            return CaseResult(case, "skipped", f"not run: the run stopped early ({self.health.reason})")
+        verdicts = [Verdict(*self._judged(step, response)) for step, response in zip(cases, responses)]
+        shown, index, verdict = steps.judged(case, verdicts)
+        return CaseResult(shown, verdict.outcome, verdict.message, verdict.mismatch, responses[index])
 
     def finalise(self, result: CaseResult) -> CaseResult:
         """A failure gets its expected output, reproducer file, replay line and reproduce hint."""
@@ -332,7 +352,8 @@ class Session:
             aims.example_done()  # called once per example, as it is judged
             return Case(tool_id=spec.tool_id, version=spec.version, case_id=f"{spec.id}/{number}",
                         origin="generated", category=family.category, input=generated.input,
-                        expect=generated.expect, description=generated.description, seed=self.seed)
+                        expect=generated.expect, description=generated.description, seed=self.seed,
+                        steps=list(generated.steps), sending=generated.sending)
 
         def judge(case: Case) -> CaseResult:
             result = self.evaluate(case)
@@ -348,7 +369,7 @@ class Session:
             raise NotServed(entry["message"])
         counting = aim_counts.start(aims)
         try:
-            run_property(family.strategy, run_settings(self.options.profile, family.category), self.seed,
+            run_property(family.strategy, family.settings(run_settings(self.options.profile, family.category)), self.seed,
                          make_case, judge, outcome, max_failures=self.options.max_failures_per_property)
         except Unhealthy:
             entry.update(outcome="skipped", message=f"not finished: the run stopped early ({self.health.reason})")

@@ -214,6 +214,24 @@ def _answer_parts(result: dict) -> tuple[list[tuple[str, str]], list[Block]]:
     return facts, blocks
 
 
+def _steps_blocks(case: dict) -> list[Block]:
+    """A case of several requests: every step (tool, outcome, input), the first wrong one marked; the
+    input, diff and answer shown below are that step's."""
+    steps = case.get("steps") or []
+    if not steps:
+        return []
+    wrong = case.get("failing_step")
+    lines = []
+    for index, step in enumerate(steps):
+        mark = "  <- went wrong first" if index == wrong else ""
+        text, _ = render_value(step["input"], 300)
+        lines.append(f"{index + 1}. {step['tool_id']}@{step['version']} [{step.get('outcome', '')}] "
+                     f"{step.get('description', '')}: {text}{mark}")
+    sent = "sent one after the other" if case.get("sending") == "sequence" else "released together"
+    where = f"; step {wrong + 1} went wrong first (its input, diff and answer below)" if wrong is not None else ""
+    return [Block(f"steps ({len(steps)} requests {sent}{where})", "\n".join(lines), kind="text")]
+
+
 def reproduce_label(command: str) -> str:
     """What a reproduce line is: "curl" only when it is a curl command."""
     return "curl" if command.startswith("curl ") else "shell"
@@ -234,7 +252,7 @@ def failure_view(number: int, result: dict, header: dict) -> FailureView:
         facts.append(("known failure reason", prose(result["known_failure_reason"])))
     input_facts, input_block = _input_parts(result)
     answer_facts, answer_blocks = _answer_parts(result)
-    blocks = [input_block, *answer_blocks]
+    blocks = [*_steps_blocks(case), input_block, *answer_blocks]
     if result["replay"]:
         blocks.append(Block("replay", *command_text(result["replay"]), kind="command"))
     if result["curl"]:  # the target's own reproduce line: curl for HTTP, a shell pipe for a command

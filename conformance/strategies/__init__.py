@@ -58,7 +58,9 @@ def families(tool_id: str, version: str) -> list[Family]:
     build = _builder(tool_id)
     if build is None:
         return []
-    found = build(tool_id, version)
+    from conformance.strategies import relations  # the families of several requests, for every tool
+
+    found = build(tool_id, version) + relations.families(tool_id, version)
     return sorted(found, key=lambda family: CATEGORIES.index(family.category))
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis import event
+import math
+
+from hypothesis import event, settings
 from hypothesis.strategies import SearchStrategy
 
 from conformance.model import Expectation
@@ -32,6 +34,10 @@ class GeneratedCase:
     input: Any
     expect: Expectation
     description: str  # what this case aims at
+    # A case of several requests (conformance/steps.py): each step a dict {tool_id, version, input, expect,
+    # description} and how they are sent, "sequence" or "burst"; ``input`` is then the first step's.
+    steps: tuple[dict, ...] = ()
+    sending: str = ""
 
 
 @dataclass(frozen=True)
@@ -43,11 +49,23 @@ class Family:
     # The aimed features this family promises to produce, each recorded with ``aimed(feature)``
     # by the strategy when a drawn example has it; the project's tests check each is reached.
     aims: tuple[str, ...] = ()
+    # The share of the profile's examples this family runs: a case of several requests costs several
+    # (strategies/relations.py), so those families run fewer examples, at least MIN_SHARED_EXAMPLES.
+    examples_share: float = 1.0
 
     def __post_init__(self) -> None:
         if self.category not in CATEGORIES or not self.name.startswith(self.category + "/"):
             raise ValueError(f"family {self.name!r}: category must be one of {CATEGORIES} and prefix the name")
 
+    def settings(self, profile: settings) -> settings:
+        """The run's settings for this family: the profile's, with its share of the examples."""
+        if self.examples_share == 1.0:
+            return profile
+        share = math.ceil(profile.max_examples * self.examples_share)
+        return settings(profile, max_examples=max(min(MIN_SHARED_EXAMPLES, profile.max_examples), share))
+
+
+MIN_SHARED_EXAMPLES = 5  # a family with a share of the examples still runs this many (or the profile's, if fewer)
 
 AIMED_EVENT_PREFIX = "aimed: "
 
