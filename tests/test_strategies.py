@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 
 import oracle
+from conformance.model import Expectation
 from conformance.strategies import GeneratedCase, describe_families, draw_examples, families, supported
 from conformance.strategies.alphabets import (
     ASCII_PUNCTUATION,
@@ -38,8 +39,19 @@ def examples_per_family(name: str) -> int:
 
 @functools.lru_cache(maxsize=None)
 def drawn(tool_id: str, version: str, family_name: str) -> tuple[GeneratedCase, ...]:
+    """The family's drawn requests of this tool: a case of several requests (a sequence, a burst)
+    gives each of its steps sent to this tool, as one case each (a step sent to another tool is
+    that tool's input: tests/test_relations.py checks every step against its own tool)."""
     family = next(f for f in families(tool_id, version) if f.name == family_name)
-    return tuple(draw_examples(family.strategy, examples_per_family(family_name), seed=SEED))
+    return tuple(request for generated in draw_examples(family.strategy, examples_per_family(family_name), seed=SEED)
+                 for request in requests_of(generated, tool_id, version))
+
+
+def requests_of(generated: GeneratedCase, tool_id: str, version: str) -> list[GeneratedCase]:
+    if not generated.steps:
+        return [generated]
+    return [GeneratedCase(step["input"], Expectation(**step["expect"]), step.get("description") or generated.description)
+            for step in generated.steps if (step["tool_id"], step["version"]) == (tool_id, version)]
 
 
 @functools.lru_cache(maxsize=None)
