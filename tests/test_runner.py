@@ -184,7 +184,7 @@ def test_same_seed_same_cases(tmp_path, monkeypatch, capfd):
         assert code == 0, output
         logs.append(log.read_text(encoding="utf-8").splitlines())
     assert len(logs[0]) > 10
-    assert logs[0] == logs[1]
+    assert sorted(logs[0]) == sorted(logs[1])  # a burst sends its requests at once, in any order
 
 
 @pytest.mark.parametrize(
