@@ -101,9 +101,11 @@ def output_size_forms(max_output_bytes: int) -> Family:
     points and UTF-16 units. (At the limit, every larger form is a reading of A2: not tested.)"""
     def past(prefix: str):
         def build():
-            count = smallest_count_over(prefix, 1, max_output_bytes)
+            # one more than the fewest past the limit: past it by a row's width at least (a few
+            # hundred bytes), still far more than code points and UTF-16 units save
+            count = smallest_count_over(prefix, 1, max_output_bytes) + 1
             return _output_size_payload(prefix, count, 1), LIMIT_EXCEEDED, \
-                f"detail ngrams over {count} distinct tokens starting {prefix!r}, the fewest past the limit"
+                f"detail ngrams over {count} distinct tokens starting {prefix!r}, one more than the fewest past the limit"
         return build
 
     limit = limit_forms.Limit("max_output_bytes", max_output_bytes, compact_output_sizes)
