@@ -24,7 +24,7 @@ from conformance.strategies.alphabets import (
     lowercase_safe,
 )
 from conformance.model import Expectation
-from conformance.strategies import aiming, limit_forms
+from conformance.strategies import aiming
 from conformance.strategies.aiming import any_text, integral_float, option
 from conformance.strategies.base import (
     ANY_ERROR,
@@ -407,7 +407,6 @@ def boundary_families(tool_id: str, version: str, segments_expect: Expectation =
         Family("boundary/text-bytes", "boundary", text_bytes(),
                "65,536 text bytes (accepted) and 65,537 (rejected), multi-byte characters straddling the limit"),
         Family("boundary/beta", "boundary", beta_extremes(), "beta 1 and 16"),
-        limit_forms.chrf_text_family(tool_id, version),
     ], {
         "boundary/max-segments": LIMIT_SIDES,
         "boundary/text-bytes": {

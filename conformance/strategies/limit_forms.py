@@ -236,7 +236,6 @@ def bleu_token_families(tool_id: str, version: str, shape: Callable[[list[list[s
         return shape([["the", "cat"]], [[["the", "cat"]] * (most_references + 1)]), references_expect, \
             f"{most_references + 1} identical references"
 
-    sentence_form = segments == 1
     return [
         forms_family("boundary/token-bytes-forms", Limit("max_token_bytes", max_token, longest_token_sizes),
                      (token_at, token_past),
@@ -262,10 +261,9 @@ def bleu_token_families(tool_id: str, version: str, shape: Callable[[list[list[s
                      "50,000 tokens of two words; 50,001 repeated tokens spread over the token lists"),
         forms_family("boundary/references-forms", Limit("max_references_per_segment", most_references, references_sizes),
                      (references_at, references_past),
-                     (aim("references in a segment",
-                          "token lists in a segment, the hypothesis included" if sentence_form
-                          else "references of every segment together"),
-                      aim("distinct references in a segment", "references in a segment")),
+                     (aim("references in a segment", "token lists in a segment, the hypothesis included"),
+                      aim("distinct references in a segment", "references in a segment"),
+                      *([aim("references in a segment", "references of every segment together")] if segments > 1 else [])),
                      "8 references per segment (in 2 segments); 9 identical references"),
     ]
 
