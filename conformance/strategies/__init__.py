@@ -10,7 +10,9 @@
 
 Across the categories, ``widths``, ``keys`` and ``magnitudes`` build the families aimed at how an
 implementation represents values: counts past 2^15/2^16/2^20, n-grams a joined or packed key
-would merge, names a JavaScript object treats specially, and rounding across magnitudes.
+would merge, names a JavaScript object treats specially, and rounding across magnitudes;
+``limit_forms`` puts every size limit's cases in content whose size differs between the contract's
+form and the ones an implementation might measure instead (escaped, lowercased, UTF-16 units...).
 
 No generated case depends on an open point of the contracts (reports/ambiguities.md),
 except A4, whose readings the comparison computes. Examples are reproducible: a

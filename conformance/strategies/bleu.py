@@ -16,7 +16,7 @@ from typing import Callable
 
 from hypothesis import strategies as st
 
-from conformance.strategies import aiming
+from conformance.strategies import aiming, limit_forms
 from conformance.strategies.aiming import any_token, in_a_segment, option
 from conformance.strategies.alphabets import ASTRAL_CHARACTERS, CHARACTER_OF_WIDTH
 from conformance.strategies.base import (
@@ -482,6 +482,8 @@ def boundary_families(
         Family("boundary/total-token-bytes", "boundary", total_token_bytes(),
                "1,048,576 token bytes in all (accepted) and 1,048,577 in hypotheses alone (rejected)"),
         Family("boundary/max-order", "boundary", max_order_extremes(), "max_order 1 and 8"),
+        # maxItems mirrors max_references_per_segment (A6)
+        *limit_forms.bleu_token_families(tool_id, version, limit_forms.corpus_shape, limit["max_segments"], ANY_ERROR),
     ], boundary_features())
 
 

@@ -4,13 +4,14 @@ and the output-size limit on both sides of open point A2."""
 from __future__ import annotations
 
 import functools
+import json
 
 from hypothesis import strategies as st
 
 from oracle import bleu_ngrams_count as oracle_ngrams
 from oracle.validation import output_size as compact_output_size
 
-from conformance.strategies import bleu, keys, aiming
+from conformance.strategies import bleu, keys, aiming, limit_forms
 from conformance.strategies.aiming import accepted, option, rejected
 from conformance.strategies.base import EXPECT_OUTPUT, LIMIT_EXCEEDED, Family, case, limits
 
@@ -88,6 +89,32 @@ def output_size(draw, max_output_bytes: int):
                 f"detail ngrams over {count} distinct tokens: clearly under {max_output_bytes} bytes of JSON")
 
 
+def compact_output_sizes(payload: dict) -> dict[str, int]:
+    """The output's compact JSON in UTF-8 bytes (the oracle's reading of A2), code points and UTF-16 units."""
+    text = json.dumps(oracle_ngrams.compute(payload), ensure_ascii=False, separators=(",", ":"))
+    return {"compact JSON UTF-8 bytes": limit_forms.utf8_bytes(text), "compact JSON code points": len(text),
+            "compact JSON UTF-16 units": limit_forms.utf16_units(text)}
+
+
+def output_size_forms(max_output_bytes: int) -> Family:
+    """Just past the limit in compact JSON, of tokens with 2- and 4-byte characters: inside in code
+    points and UTF-16 units. (At the limit, every larger form is a reading of A2: not tested.)"""
+    def past(prefix: str):
+        def build():
+            # one more than the fewest past the limit: past it by a row's width at least (a few
+            # hundred bytes), still far more than code points and UTF-16 units save
+            count = smallest_count_over(prefix, 1, max_output_bytes) + 1
+            return _output_size_payload(prefix, count, 1), LIMIT_EXCEEDED, \
+                f"detail ngrams over {count} distinct tokens starting {prefix!r}, one more than the fewest past the limit"
+        return build
+
+    limit = limit_forms.Limit("max_output_bytes", max_output_bytes, compact_output_sizes)
+    return limit_forms.forms_family(
+        "boundary/output-size-forms", limit, (past(TOKEN_PREFIXES[1]), past(TOKEN_PREFIXES[2])),
+        tuple(limit_forms.aim(form, "compact JSON UTF-8 bytes") for form in ("compact JSON code points", "compact JSON UTF-16 units")),
+        "an output just past max_output_bytes in compact JSON, under it in code points and UTF-16 units")
+
+
 @st.composite
 def every_detail(draw):
     hypothesis, references, how = draw(bleu.derived_segment())
@@ -107,6 +134,7 @@ def families(tool_id: str, version: str) -> list[Family]:
         *bleu.boundary_families(tool_id, version, OPTIONS, LARGE_INPUT_OPTIONS),
         Family("boundary/output-size", "boundary", output_size(limit["max_output_bytes"]),
                "detail ngrams output clearly over max_output_bytes (rejected) and clearly under (accepted)"),
+        output_size_forms(limit["max_output_bytes"]),
         *bleu.invalid_families(tool_id, version, OPTIONS, (BAD_DETAIL,)),
         *bleu.representation_families(tool_id, version, OPTIONS, {"detail": "segments"},
                                       ({"detail": "ngrams", "max_order": 8}, {"detail": "segments"})),

@@ -15,9 +15,9 @@ from typing import Callable
 
 from hypothesis import strategies as st
 
-from conformance.strategies import aiming, bleu
+from conformance.strategies import aiming, bleu, limit_forms
 from conformance.strategies.aiming import any_token, integral_float, option
-from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, aimed, case, limits
+from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, aimed, case, input_schema, limits
 
 Tokens = list[str]
 
@@ -120,6 +120,15 @@ VALID_FEATURES: dict[str, aiming.Features] = {
 # --- boundary ----------------------------------------------------------------------------
 
 
+def with_required_options(tool_id: str, version: str):
+    """The one-segment shape of the limit-form cases, with every required option at its first
+    value (bleu-sentence-compute requires smoothing: "none")."""
+    schema = input_schema(tool_id, version)
+    required = {key: schema["properties"][key]["enum"][0] for key in schema.get("required", [])
+                if "enum" in schema["properties"][key]}
+    return lambda hypotheses, references: {**limit_forms.sentence_shape(hypotheses, references), **required}
+
+
 def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dict]) -> list[Family]:
     limit = limits(tool_id, version)
 
@@ -195,6 +204,7 @@ def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dic
         Family("boundary/total-token-bytes", "boundary", total_token_bytes(),
                "1,048,576 and 1,048,577 UTF-8 bytes of tokens in all"),
         Family("boundary/max-order", "boundary", max_order_extremes(), "max_order 1 and 8, also written 1.0 and 8.0"),
+        *limit_forms.bleu_token_families(tool_id, version, with_required_options(tool_id, version), 1, LIMIT_EXCEEDED),
     ], {
         "boundary/max-references": bleu.LIMIT_SIDES,
         "boundary/token-bytes": {

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.strategies import aiming, chrf, keys, magnitudes, widths
+from conformance.strategies import aiming, chrf, keys, limit_forms, magnitudes, widths
 from conformance.strategies.aiming import integral_float, option
 from conformance.strategies.alphabets import contract_whitespace
 from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, aimed, case, limits
@@ -117,6 +117,7 @@ def families(tool_id: str, version: str) -> list[Family]:
         Family("valid/integers-as-floats", "valid", chrf.integers_as_floats({"char_order": 6.0, "word_order": 2.0}),
                "beta and the orders written 2.0: integers"),
         *(with_orders(family) for family in chrf.boundary_families(tool_id, version, segments_expect=LIMIT_EXCEEDED)),
+        limit_forms.chrf_text_family(tool_id, version),  # the default orders: three cases, all drawn at quick
         Family("invalid/surrogate-bytes", "invalid", chrf.surrogate_bytes(tool_id, version),
                "a lone surrogate counting 3 bytes at the byte limit and one past it"),
         Family("invalid/order-bounds", "invalid", order_bounds(),

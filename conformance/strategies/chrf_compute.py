@@ -5,7 +5,7 @@ codes: 257 segments answer limit_exceeded."""
 from __future__ import annotations
 
 from hypothesis import strategies as st
-from conformance.strategies import chrf, keys, magnitudes, widths, aiming
+from conformance.strategies import chrf, keys, limit_forms, magnitudes, widths, aiming
 from conformance.strategies.base import LIMIT_EXCEEDED, Family, limits
 
 
@@ -14,6 +14,7 @@ def families(tool_id: str, version: str) -> list[Family]:
         *chrf.valid_families(tool_id, version),
         Family("valid/integers-as-floats", "valid", chrf.integers_as_floats(), "beta written 2.0: the integer 2"),
         *chrf.boundary_families(tool_id, version, segments_expect=LIMIT_EXCEEDED),
+        limit_forms.chrf_text_family(tool_id, version),
         Family("invalid/surrogate-bytes", "invalid", chrf.surrogate_bytes(tool_id, version),
                "a lone surrogate counting 3 bytes at the byte limit and one past it"),
         *chrf.invalid_families(tool_id, version, segments_expect=LIMIT_EXCEEDED),

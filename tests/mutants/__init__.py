@@ -5,7 +5,7 @@ exposes ``execute(tool_id, version, payload)``; tests/test_power.py shows the su
 catches every one of them. Each also says which class of bug it is, ``CLASS = "..."`` (what it
 breaks: semantics, unicode, rounding, output-shape, validation, over-rejection, or a
 representation boundary: integer-width, derived-key, plain-object-map, in-key-check,
-precision-rounding); benchmarks/bench_classes.py gives the suite's catch rate per class.
+precision-rounding; or limit-form, a limit measured on the wrong form); benchmarks/bench_classes.py gives the suite's catch rate per class.
 """
 
 from __future__ import annotations

@@ -1,0 +1,21 @@
+"""Counts max_total_tokens over distinct tokens, not every occurrence."""
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
+from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
+
+from mutants._bleu_totals import MeasuredTotals
+
+
+class Distinct(MeasuredTotals):
+    def total_tokens(self, lists):
+        return len({token for tokens in lists for token in tokens})
+
+
+class NgramsCount(Distinct, BleuNgramsCount):
+    pass
+
+
+class CorpusCompute(Distinct, BleuCorpusCompute):
+    pass
+
+
+execute = Implementation(ngrams_count=NgramsCount(), corpus_compute=CorpusCompute()).execute
