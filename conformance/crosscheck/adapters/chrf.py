@@ -251,3 +251,42 @@ def nltk_whitespace_statistics(payload: dict, char_order: int, word_order: int,
                                              char_order, 0, whitespace=True)
         rows.append(characters + (chrf.segment_statistics(h, r, 0, word_order) if word_order else []))
     return rows
+
+
+
+FASTCHRF_WHITESPACE_MECHANISM = (
+    "pairwise_chrf(remove_whitespace=True) drops the characters Rust's char::is_whitespace accepts, Unicode "
+    "White_Space, which lacks the information separators U+001C-U+001F (checked over every code point: the only "
+    "difference from the contract's list)")
+
+
+def fastchrf_sentence_scores(payload: dict, char_order: int, whitespace: bool = False) -> list[float]:
+    """fastchrf's pairwise_chrf of each segment against its own reference (the diagonal), 0..100: its
+    char_order, the input's beta, remove_whitespace = not whitespace, no epsilon smoothing; texts lowercased
+    first where asked (it has no option)."""
+    from fastchrf import pairwise_chrf
+
+    hypotheses = [cased(payload, h) for h in payload["hypotheses"]]
+    references = [cased(payload, r) for r in payload["references"]]
+    pairs = pairwise_chrf([hypotheses], [references], char_order=char_order, beta=float(payload.get("beta", 2)),
+                          remove_whitespace=not whitespace, eps_smoothing=False)[0]
+    return [pairs[i][i] for i in range(len(hypotheses))]
+
+
+def fastchrf_corpus_of_one(segments: list) -> dict:
+    """{"score": the segment's} for one segment (the contract's corpus score of one segment is its score),
+    else {}: fastchrf has no corpus score of several segments."""
+    return {"score": segments[0]} if len(segments) == 1 else {}
+
+
+def fastchrf_scores(tool, payload: dict, expected: dict, char_order: int, whitespace: bool,
+                    segment_name: str) -> Comparison:
+    """Each segment's pairwise_chrf against the tool's exact segment score (and, for one segment, the corpus
+    score), on the percent scale; ``segment_name`` formats a segment's value name from its index."""
+    comparison = Comparison()
+    scores = fastchrf_sentence_scores(payload, char_order, whitespace)
+    if len(scores) == 1:
+        comparison.close("score", Fraction(expected["score_fraction"]), scores[0])
+    for i, (hypothesis, reference) in enumerate(zip(payload["hypotheses"], payload["references"])):
+        comparison.close(segment_name.format(i), exact_segment_score(tool, hypothesis, reference, payload), scores[i])
+    return comparison
