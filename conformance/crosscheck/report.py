@@ -11,7 +11,8 @@ from conformance.crosscheck.catalogue import AGREEMENTS, CATALOGUE_BY_ID
 from conformance.crosscheck.checks import CHECKS_BY_ID
 from conformance.crosscheck.runner import CrosscheckResult, Reproducer
 
-PACKAGE_NAMES = {"sacrebleu": "sacrebleu", "nltk": "nltk"}
+PACKAGE_NAMES = {"sacrebleu": "sacrebleu", "nltk": "nltk", "fastchrf": "fastchrf", "fast-bleu": "fast-bleu",
+                 "torchmetrics": "torchmetrics"}
 
 
 def show(value: Any) -> str:
