@@ -316,3 +316,29 @@ BLEU_ABOVE_ONE = dict(
               "score / 100 a wrapper reports is then 1 + 2^-51 (the precisions and the brevity penalty are exact)",
     clause="Scores are on the 0-1 scale",  # and the output_schema's bleu maximum 1
 )
+
+
+# --- torchmetrics: functional.text.bleu_score, in its default dtype (float32) ---------------------------------
+
+TORCHMETRICS_SMOOTH = {"none": False, "chen-cherry-2": True}  # its smooth: add one to orders n >= 2 (Lin and Och)
+
+
+def torchmetrics_bleu(hypotheses: list[list[str]], references: list[list[list[str]]], n: int, smooth: bool) -> float:
+    """bleu_score(preds, target, n_gram=n, smooth=smooth), the tokens joined with spaces (it splits strings with
+    str.split()), read with .item(): the float32 a user gets, as a Python float."""
+    from torchmetrics.functional.text import bleu_score
+
+    preds = [" ".join(tokens) for tokens in hypotheses]
+    target = [[" ".join(tokens) for tokens in segment] for segment in references]
+    return bleu_score(preds, target, n_gram=n, smooth=smooth).item()
+
+
+def torchmetrics_bleu_of_statistics(matches: list[int], totals: list[int], c: int, r: int, smooth: bool) -> float:
+    """torchmetrics' own scoring step (_bleu_score_compute, float32 tensors, weights 1/N) on the contract's
+    counts and lengths: its arithmetic alone, without its counting."""
+    import torch
+    from torchmetrics.functional.text.bleu import _bleu_score_compute
+
+    n = len(matches)
+    return _bleu_score_compute(torch.tensor(float(c)), torch.tensor(float(r)), torch.tensor(matches, dtype=torch.float32),
+                               torch.tensor(totals, dtype=torch.float32), n, [1.0 / n] * n, smooth).item()

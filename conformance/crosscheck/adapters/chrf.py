@@ -290,3 +290,16 @@ def fastchrf_scores(tool, payload: dict, expected: dict, char_order: int, whites
     for i, (hypothesis, reference) in enumerate(zip(payload["hypotheses"], payload["references"])):
         comparison.close(segment_name.format(i), exact_segment_score(tool, hypothesis, reference, payload), scores[i])
     return comparison
+
+
+def torchmetrics_chrf(payload: dict, char_order: int, word_order: int, whitespace: bool = False
+                      ) -> tuple[float, list[float]]:
+    """torchmetrics' chrf_score (corpus, and each sentence), 0..1, in its default dtype read with .item():
+    the input's beta and lowercase (its option: str.lower, the contracts' toLowerCase as the oracle reads it)."""
+    from torchmetrics.functional.text import chrf_score
+
+    score, sentences = chrf_score(list(payload["hypotheses"]), [[r] for r in payload["references"]],
+                                  n_char_order=char_order, n_word_order=word_order,
+                                  beta=float(payload.get("beta", 2)), lowercase=payload.get("lowercase", False),
+                                  whitespace=whitespace, return_sentence_level_score=True)
+    return score.item(), [s.item() for s in sentences]
