@@ -9,7 +9,8 @@ import warnings
 
 from hypothesis import strategies as st
 
-from conformance.crosscheck.adapters.bleu import (BLEU_ABOVE_ONE, bleu_schema, every_ngram_matched,
+from conformance.crosscheck.adapters.bleu import (torchmetrics_bleu_comparison, torchmetrics_bleu_divergences,
+                                                  BLEU_ABOVE_ONE, bleu_schema, every_ngram_matched,
                                                   empty_hypothesis_and_reference, library_answer, max_order,
                                                   sacrebleu_bleu, sacrebleu_quiet, sacrebleu_segment,
                                                   sentence_inputs, sentence_statistics, unsplittable)
@@ -260,6 +261,9 @@ CHECKS = [
     Check(FAST_BLEU_CHECK, "fast-bleu",
           "fast_bleu.BLEU(references, {N: (1/N,)*N}, smoothing_func=0|1).get_score([hypothesis]); max_order >= 2, "
           "smoothing none or chen-cherry-1, effective_order false only", fast_bleu_sentence_score),
+    Check("torchmetrics/bleu_score:sentence", "torchmetrics",
+          "torchmetrics.functional.text.bleu_score(preds, target, n_gram=N, smooth=False|True).item(), the tokens "
+          "joined with spaces", torchmetrics_bleu_comparison),
 ]
 
 DIVERGENCES = [
@@ -371,6 +375,7 @@ DIVERGENCES = [
         applies=floor_on_a_missing_order,
         library_output=fast_bleu_output,
     ),
+    *torchmetrics_bleu_divergences(TOOL, "torchmetrics/bleu_score:sentence", "Arithmetic is IEEE-754 double: each p_n is one division of the exact values shown", True),
 ]
 
 AGREEMENTS = [

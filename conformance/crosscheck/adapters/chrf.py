@@ -303,3 +303,96 @@ def torchmetrics_chrf(payload: dict, char_order: int, word_order: int, whitespac
                                   beta=float(payload.get("beta", 2)), lowercase=payload.get("lowercase", False),
                                   whitespace=whitespace, return_sentence_level_score=True)
     return score.item(), [s.item() for s in sentences]
+
+
+# --- torchmetrics' chrf_score: checks and divergences shared by the chrF tools -------------------------------
+
+
+def torchmetrics_chrf_comparison(tool, orders, segment_name: str):
+    """A Check's compare: chrf_score's corpus and sentence scores (0..1) against the tool's exact ones;
+    ``orders(payload)`` -> (char_order, word_order, whitespace), ``segment_name`` formats a segment's name."""
+    def compare(payload: dict, expected: dict) -> Comparison:
+        char_order, word_order, whitespace = orders(payload)
+        if char_order < 1:
+            return Comparison(not_comparable="char_order 0: chrf_score takes n_char_order >= 1")
+        score, segments = torchmetrics_chrf(payload, char_order, word_order, whitespace)
+        comparison = Comparison()
+        comparison.close("score / 100", Fraction(expected["score_fraction"]) / 100, score)
+        for i, (hypothesis, reference) in enumerate(zip(payload["hypotheses"], payload["references"])):
+            comparison.close(segment_name.format(i), exact_segment_score(tool, hypothesis, reference, payload) / 100,
+                             segments[i])
+        return comparison
+
+    return compare
+
+
+def torchmetrics_chrf_output(orders, segments_key: str):
+    """A Divergence.library_output: chrf_score's scores on the 0..100 scale, as the tool writes them."""
+    def answer(payload: dict) -> dict | None:
+        char_order, word_order, whitespace = orders(payload)
+        try:
+            score, segments = torchmetrics_chrf(payload, char_order, word_order, whitespace)
+        except ImportError:
+            return None
+        scaled = [100 * s for s in segments]
+        return {"score": 100 * score, segments_key: scaled if segments_key == "segment_scores" else
+                [{"score": s} for s in scaled]}
+
+    return answer
+
+
+WHITESPACE_KEPT_BY_STRIP = frozenset(chrf.WHITESPACE) - {" "}
+
+
+def inner_whitespace_kept(orders):
+    """whitespace false and a text holds, between non-whitespace, a whitespace code point other than U+0020:
+    torchmetrics removes only spaces (and strips the ends)."""
+    def applies(payload: dict) -> bool:
+        if orders(payload)[2]:
+            return False
+        return any(ch in WHITESPACE_KEPT_BY_STRIP for text in (*payload["hypotheses"], *payload["references"])
+                   for ch in text.strip())
+
+    return applies
+
+
+def outside_torchmetrics_agreement(orders):
+    """Word orders asked for, or outside the domain where an F averaged per order is the contract's score
+    (every segment's hypothesis its reference, with every character order present)."""
+    def applies(payload: dict) -> bool:
+        char_order, word_order, whitespace = orders(payload)
+        return bool(word_order) or outside_nltk_agreement(payload, char_order, whitespace)
+
+    return applies
+
+
+def torchmetrics_chrf_divergences(tool, check_id: str, orders, segments_key: str) -> list:
+    """torchmetrics' departures in a chrF tool, the more specific first."""
+    from conformance.crosscheck.model import Divergence
+
+    fields = ("score / 100", f"{segments_key}[[]*[]]*")
+    output = torchmetrics_chrf_output(orders, segments_key)
+    return [
+        Divergence(
+            id=f"torchmetrics-{tool.id}-whitespace-set", libraries=("torchmetrics",), checks=(check_id,),
+            fields=fields,
+            what_differs="character n-grams of a text holding whitespace other than U+0020 between other "
+                         "characters (a tab, a newline, U+00A0, ...): torchmetrics keeps it as a character",
+            mechanism="_get_characters(sentence, whitespace=False) is list(sentence.strip().replace(' ', '')): "
+                      "only the ASCII space is removed inside the text",
+            clause="Character n-grams are Unicode code point sequences of the text with every whitespace code "
+                   "point removed",
+            applies=inner_whitespace_kept(orders), library_output=output),
+        Divergence(
+            id=f"torchmetrics-{tool.id}-definition", libraries=("torchmetrics",), checks=(check_id,),
+            fields=fields,
+            what_differs="the score itself: torchmetrics' chrF averages F over every order (an order without "
+                         "n-grams counts as F = 0), in float32; they agree only where every segment's hypothesis "
+                         "equals its reference and has every order",
+            mechanism="_calculate_fscore computes F-beta per order (precision or recall 0 for an order without "
+                      "n-grams, the denominator at least 1e-16) and divides their sum by n_char_order + "
+                      "n_word_order (not P and R averaged over the effective orders, then F), with float32 "
+                      "tensors (torch's default dtype)",
+            clause="An order enters the averages only when both sides have at least one n-gram of that order",
+            applies=outside_torchmetrics_agreement(orders), library_output=output),
+    ]

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 from conformance.crosscheck.adapters import chrf as chrf_adapters
 from conformance.crosscheck.adapters.bleu import library_answer
-from conformance.crosscheck.adapters.chrf import (FASTCHRF_WHITESPACE_MECHANISM, cased, fastchrf_corpus_of_one, fastchrf_scores,
+from conformance.crosscheck.adapters.chrf import (torchmetrics_chrf_comparison, torchmetrics_chrf_divergences,
+                                                  FASTCHRF_WHITESPACE_MECHANISM, cased, fastchrf_corpus_of_one, fastchrf_scores,
                                                   fastchrf_sentence_scores, nltk_chrf_scores, nltk_whitespace_statistics,
                                                   outside_nltk_agreement, related_chrf_inputs, rule_score,
                                                   sacrebleu_corpus_chrf, segment_order_missing_from_reference,
@@ -131,6 +132,10 @@ def fastchrf_output(payload: dict) -> dict:
     return {**fastchrf_corpus_of_one(segments), "segment_scores": segments}
 
 
+def torchmetrics_orders(payload: dict) -> tuple[int, int, bool]:
+    return CHAR_ORDER, WORD_ORDER, False
+
+
 CHECKS = [
     Check("sacrebleu/chrf:chrf6", "sacrebleu",
           "CHRF(beta=beta, lowercase=lowercase).corpus_score / sentence_score", sacrebleu_chrf_scores),
@@ -143,6 +148,10 @@ CHECKS = [
     Check("fastchrf/pairwise_chrf:chrf6", "fastchrf",
           "fastchrf.pairwise_chrf([hypotheses], [references], char_order=6, beta=beta, remove_whitespace=True, "
           "eps_smoothing=False), each segment against its own reference", fastchrf_chrf_scores),
+    Check("torchmetrics/chrf_score:chrf6", "torchmetrics",
+          "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], n_char_order=6, n_word_order=0, beta, "
+          "lowercase, return_sentence_level_score=True)",
+          torchmetrics_chrf_comparison(TOOL, torchmetrics_orders, "segment_scores[{}] / 100")),
 ]
 
 DIVERGENCES = [
@@ -200,6 +209,7 @@ DIVERGENCES = [
         applies=text_with_information_separator,
         library_output=fastchrf_output,
     ),
+    *torchmetrics_chrf_divergences(TOOL, "torchmetrics/chrf_score:chrf6", torchmetrics_orders, "segment_scores"),
 ]
 
 AGREEMENTS = [
