@@ -356,12 +356,11 @@ def inner_whitespace_kept(orders):
     return applies
 
 
-def outside_torchmetrics_agreement(orders):
-    """Word orders asked for, or outside the domain where an F averaged per order is the contract's score
-    (every segment's hypothesis its reference, with every character order present)."""
+def torchmetrics_expresses(orders):
+    """chrf_score takes the input (n_char_order >= 1): its definition and its float32 arithmetic can change any
+    score but an exact 0 or 100 (one F over one order, char_order 1, is the contract's, in float32)."""
     def applies(payload: dict) -> bool:
-        char_order, word_order, whitespace = orders(payload)
-        return bool(word_order) or outside_nltk_agreement(payload, char_order, whitespace)
+        return orders(payload)[0] >= 1
 
     return applies
 
@@ -388,11 +387,11 @@ def torchmetrics_chrf_divergences(tool, check_id: str, orders, segments_key: str
             fields=fields,
             what_differs="the score itself: torchmetrics' chrF averages F over every order (an order without "
                          "n-grams counts as F = 0), in float32; they agree only where every segment's hypothesis "
-                         "equals its reference and has every order",
+                         "equals its reference and has every order, or (float32 apart) one order is scored",
             mechanism="_calculate_fscore computes F-beta per order (precision or recall 0 for an order without "
                       "n-grams, the denominator at least 1e-16) and divides their sum by n_char_order + "
                       "n_word_order (not P and R averaged over the effective orders, then F), with float32 "
                       "tensors (torch's default dtype)",
             clause="An order enters the averages only when both sides have at least one n-gram of that order",
-            applies=outside_torchmetrics_agreement(orders), library_output=output),
+            applies=torchmetrics_expresses(orders), library_output=output),
     ]
