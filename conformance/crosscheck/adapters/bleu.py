@@ -420,6 +420,7 @@ def smoothed_zero_match(payload: dict) -> bool:
 
 
 def torchmetrics_expressible(payload: dict) -> bool:
+    """bleu_score takes the input: its float32 arithmetic can change any score but an exact 0 or 1."""
     return not torchmetrics_inexpressible(payload)
 
 
@@ -437,8 +438,9 @@ def torchmetrics_bleu_divergences(tool, check_id: str, arithmetic_clause: str, s
                          "longer listed first: torchmetrics takes the longer",
             mechanism="_bleu_score_update takes target_len_list[target_len_diff.index(min(target_len_diff))]: "
                       "the first closest reference in list order, not the shorter of a tie",
-            clause="reference_length r sums, per segment, the reference length closest to the hypothesis length, "
-                   "ties going to the shorter reference",
+            clause=("r is the length of the reference closest to c, ties going to the shorter" if smoothed else
+                    "reference_length r sums, per segment, the reference length closest to the hypothesis length, "
+                    "ties going to the shorter reference"),
             applies=closest_reference_tie_longer_first, library_output=torchmetrics_bleu_output),
         Divergence(
             id=f"torchmetrics-{tool.id}-smooth-zero-match", libraries=("torchmetrics",), checks=(check_id,),

@@ -348,6 +348,7 @@ def inner_whitespace_kept(orders):
     """whitespace false and a text holds, between non-whitespace, a whitespace code point other than U+0020:
     torchmetrics removes only spaces (and strips the ends)."""
     def applies(payload: dict) -> bool:
+        """whitespace false and a text holds whitespace other than U+0020 between other characters."""
         if orders(payload)[2]:
             return False
         return any(ch in WHITESPACE_KEPT_BY_STRIP for text in (*payload["hypotheses"], *payload["references"])
@@ -360,6 +361,7 @@ def torchmetrics_expresses(orders):
     """chrf_score takes the input (n_char_order >= 1): its definition and its float32 arithmetic can change any
     score but an exact 0 or 100 (one F over one order, char_order 1, is the contract's, in float32)."""
     def applies(payload: dict) -> bool:
+        """chrf_score takes the input (n_char_order >= 1)."""
         return orders(payload)[0] >= 1
 
     return applies
