@@ -382,3 +382,17 @@ def test_torchmetrics_mechanisms_are_named(tool_id, payload, pointer, value, ent
         assert result["response"]["result"]["bleu"] == pytest.approx(value, rel=1e-6)
         assert result["response"]["result"]["bleu"] != oracle.execute(tool_id, V, payload)["bleu"]
     assert named(result, "torchmetrics") == entry
+
+
+@requires("fast-bleu")
+def test_fast_bleus_space_joined_ngram_keys_are_named():
+    """Hypothesis "a", "a a", "b" against "a a", "a", "b", max_order 2: every unigram matches (3/3); the
+    bigrams (a, "a a"), ("a a", b) and ("a a", a), (a, b) share none as token pairs (m_2 = 0, contract bleu 0),
+    but joined with spaces (a, "a a") and ("a a", a) are both "a a a": fast-bleu's p_2 = 1/2, bleu
+    sqrt(1 * 1/2) = 0.7071067811865476 (bp 1: c = r = 3)."""
+    payload = {"hypothesis": ["a", "a a", "b"], "references": [["a a", "a", "b"]], "smoothing": "none",
+               "max_order": 2}
+    assert oracle.execute(SENTENCE, V, payload)["bleu"] == 0
+    result = implementation_result("fast-bleu", SENTENCE, payload, "/bleu")
+    assert result["response"]["result"]["bleu"] == pytest.approx(0.5 ** 0.5, rel=1e-15)
+    assert named(result, "fast-bleu") == "fast-bleu-space-joined-ngrams"

@@ -238,6 +238,12 @@ def single_precision_weight_rounded(payload: dict) -> bool:
     return not fast_bleu_inexpressible(payload) and single_precision(1 / n) != 1 / n
 
 
+def token_holding_a_space(payload: dict) -> bool:
+    """fast-bleu expresses the input and some token holds U+0020 (its n-gram keys join tokens with spaces)."""
+    tokens = [*payload["hypothesis"], *(token for reference in payload["references"] for token in reference)]
+    return not fast_bleu_inexpressible(payload) and any(" " in token for token in tokens)
+
+
 def floor_on_a_missing_order(payload: dict) -> bool:
     """fast-bleu expresses the input, smoothing chen-cherry-1, a hypothesis shorter than max_order, and some
     unigram matched: an order has l_n = 0."""
@@ -346,6 +352,20 @@ DIVERGENCES = [
         applies=every_ngram_matched,
         library_output=sacrebleu_output,
         **BLEU_ABOVE_ONE,
+    ),
+    Divergence(
+        id="fast-bleu-space-joined-ngrams",
+        libraries=("fast-bleu",),
+        checks=(FAST_BLEU_CHECK,),
+        fields=("bleu",),
+        what_differs="BLEU of tokens holding a space: n-grams that differ as token sequences count as one, e.g. "
+                     "(\"a\", \"a a\") matching (\"a a\", \"a\")",
+        mechanism="fast_bleu keys each n-gram by its tokens joined with a single space, so two n-grams whose "
+                  "joined strings are equal are the same key (checked: a space-joined count reproduces its "
+                  "scores, a NUL-joined one does not)",
+        clause="Tokens are compared by exact string equality",
+        applies=token_holding_a_space,
+        library_output=fast_bleu_output,
     ),
     Divergence(
         id="fast-bleu-single-precision-weights",
