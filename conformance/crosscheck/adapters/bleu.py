@@ -8,13 +8,14 @@ Corpus tools take ``hypotheses`` and ``references`` (one list per segment); sent
 from __future__ import annotations
 
 import logging
+import math
 import warnings
 from contextlib import contextmanager
 from functools import lru_cache
 
 from hypothesis import strategies as st
 
-from conformance.crosscheck.comparison import Comparison, not_comparable
+from conformance.crosscheck.comparison import REL_TOL, Comparison, not_comparable
 from conformance.crosscheck.model import NOT_MODELLED
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER, SegmentStatistics, corpus_sums, segment_statistics
 from oracle.jsnumber import round_to_fixed
@@ -385,15 +386,16 @@ def torchmetrics_bleu_output(payload: dict) -> dict:
 
 def torchmetrics_scoring_output(tool):
     """torchmetrics' scoring step on the contract's own counts and lengths (the tool's output), as a partial
-    output: its arithmetic (float32, the early return) without its counting."""
+    output: its arithmetic (float32, the early return) without its counting; not modelled where it gives the
+    contract's score (an exact 0 or 1): the mechanism changes nothing there, so it explains no failure."""
     @library_answer
-    def answer(payload: dict) -> dict:
+    def answer(payload: dict) -> dict | None:
         from oracle import execute
 
         expected = execute(tool.id, tool.version, payload)
-        return {"bleu": torchmetrics_bleu_of_statistics(expected["matches"], expected["totals"],
-                                                        expected["candidate_length"], expected["reference_length"],
-                                                        bool(torchmetrics_smooth(payload)))}
+        bleu = torchmetrics_bleu_of_statistics(expected["matches"], expected["totals"], expected["candidate_length"],
+                                               expected["reference_length"], bool(torchmetrics_smooth(payload)))
+        return None if math.isclose(bleu, expected["bleu"], rel_tol=REL_TOL, abs_tol=0.0) else {"bleu": bleu}
 
     return answer
 

@@ -16,7 +16,7 @@ from conformance.crosscheck.adapters.bleu import (torchmetrics_bleu_comparison, 
                                                   sentence_inputs, sentence_statistics, unsplittable)
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
-from conformance.crosscheck.comparison import not_comparable
+from conformance.crosscheck.comparison import REL_TOL, not_comparable
 from oracle.bleu_score import SMOOTHING_METHODS, smoothed_precisions
 from oracle.bleu_sentence_compute import TOOL
 
@@ -186,7 +186,8 @@ def single_precision(value: float) -> float:
 @library_answer
 def single_precision_weights_output(payload: dict) -> dict | None:
     """The mechanism written out: the contract's bp * exp(sum of w * ln(p_n)) with the weight w = 1/N rounded to
-    float32, on the contract's own p_n; not modelled where the contract's score is 0 (no weight changes it)."""
+    float32, on the contract's own p_n; not modelled where that is the contract's score (0, or every p_n 1):
+    the weight changes nothing there, so it explains no failure."""
     from oracle import execute
 
     expected = execute(TOOL.id, TOOL.version, payload)
@@ -197,7 +198,8 @@ def single_precision_weights_output(payload: dict) -> dict | None:
     log_sum = 0.0
     for numerator, denominator in precisions:
         log_sum += weight * math.log(numerator / denominator)
-    return {"bleu": expected["brevity_penalty"] * math.exp(log_sum)}
+    bleu = expected["brevity_penalty"] * math.exp(log_sum)
+    return None if math.isclose(bleu, expected["bleu"], rel_tol=REL_TOL, abs_tol=0.0) else {"bleu": bleu}
 
 
 # --- conditions ---------------------------------------------------------------------------
