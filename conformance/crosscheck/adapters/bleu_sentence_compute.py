@@ -16,7 +16,7 @@ from conformance.crosscheck.adapters.bleu import (torchmetrics_bleu_comparison, 
                                                   sentence_inputs, sentence_statistics, unsplittable)
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
-from conformance.crosscheck.comparison import REL_TOL, not_comparable
+from conformance.crosscheck.comparison import not_comparable
 from oracle.bleu_score import SMOOTHING_METHODS, smoothed_precisions
 from oracle.bleu_sentence_compute import TOOL
 
@@ -199,7 +199,7 @@ def single_precision_weights_output(payload: dict) -> dict | None:
     for numerator, denominator in precisions:
         log_sum += weight * math.log(numerator / denominator)
     bleu = expected["brevity_penalty"] * math.exp(log_sum)
-    return None if math.isclose(bleu, expected["bleu"], rel_tol=REL_TOL, abs_tol=0.0) else {"bleu": bleu}
+    return None if bleu == expected["bleu"] else {"bleu": bleu}
 
 
 # --- conditions ---------------------------------------------------------------------------
