@@ -31,7 +31,8 @@ def parse_libraries(text: str) -> list[str]:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("crosscheck", help="cross-check the oracle against sacreBLEU, NLTK and the libraries installed")
+    parser = subparsers.add_parser("crosscheck",
+                                   help="cross-check the oracle against sacreBLEU, NLTK and the libraries installed")
     parser.add_argument("--against", default=None, metavar="LIBS",
                         help=f"comma-separated subset of {','.join(LIBRARIES)} (default: {','.join(REQUIRED)} and "
                              "every other one installed)")

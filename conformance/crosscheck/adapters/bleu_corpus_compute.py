@@ -181,7 +181,10 @@ DIVERGENCES = [
         library_output=sacrebleu_corpus_output("none"),
         **BLEU_ABOVE_ONE,
     ),
-    *torchmetrics_bleu_divergences(TOOL, "torchmetrics/bleu_score:corpus", "bleu = brevity_penalty * exp((1/N) * sum of ln(m_n / l_n)) ... omitted means full IEEE-754 double precision", False),
+    *torchmetrics_bleu_divergences(TOOL, "torchmetrics/bleu_score:corpus",
+                                   "bleu = brevity_penalty * exp((1/N) * sum of ln(m_n / l_n)) ... omitted means "
+                                   "full IEEE-754 double precision",
+                                   smoothed=False),
 ]
 
 AGREEMENTS = [

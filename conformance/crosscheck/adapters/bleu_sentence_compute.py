@@ -397,7 +397,9 @@ DIVERGENCES = [
         applies=floor_on_a_missing_order,
         library_output=fast_bleu_output,
     ),
-    *torchmetrics_bleu_divergences(TOOL, "torchmetrics/bleu_score:sentence", "Arithmetic is IEEE-754 double: each p_n is one division of the exact values shown", True),
+    *torchmetrics_bleu_divergences(TOOL, "torchmetrics/bleu_score:sentence",
+                                   "Arithmetic is IEEE-754 double: each p_n is one division of the exact values shown",
+                                   smoothed=True),
 ]
 
 AGREEMENTS = [

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from conformance.crosscheck.adapters import chrf as chrf_adapters
 from conformance.crosscheck.adapters.bleu import library_answer
-from conformance.crosscheck.adapters.chrf import (torchmetrics_chrf_comparison, torchmetrics_chrf_divergences,
-                                                  FASTCHRF_WHITESPACE_MECHANISM, cased, corpus_order_missing_from_a_reference,
+from conformance.crosscheck.adapters.chrf import (FASTCHRF_WHITESPACE_MECHANISM, torchmetrics_chrf_comparison,
+                                                  torchmetrics_chrf_divergences, cased,
+                                                  corpus_order_missing_from_a_reference,
                                                   fastchrf_corpus_of_one, fastchrf_scores, fastchrf_sentence_scores,
                                                   nltk_chrf_scores,
                                                   nltk_whitespace_statistics, outside_nltk_agreement,
@@ -273,7 +274,8 @@ CHECKS = [
           "fastchrf.pairwise_chrf([hypotheses], [references], char_order, beta, remove_whitespace=not whitespace, "
           "eps_smoothing=False), each segment against its own reference; word_order 0 only", fastchrf_chrf_scores),
     Check("torchmetrics/chrf_score:orders", "torchmetrics",
-          "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], n_char_order=char_order, n_word_order=word_order, whitespace=whitespace, beta, "
+          "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], "
+          "n_char_order=char_order, n_word_order=word_order, whitespace=whitespace, beta, "
           "lowercase, return_sentence_level_score=True)",
           torchmetrics_chrf_comparison(TOOL, options, "segments[{}].score / 100")),
 ]

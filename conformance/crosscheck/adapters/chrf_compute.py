@@ -6,8 +6,9 @@ from fractions import Fraction
 
 from conformance.crosscheck.adapters import chrf as chrf_adapters
 from conformance.crosscheck.adapters.bleu import library_answer
-from conformance.crosscheck.adapters.chrf import (torchmetrics_chrf_comparison, torchmetrics_chrf_divergences,
-                                                  FASTCHRF_WHITESPACE_MECHANISM, cased, fastchrf_corpus_of_one, fastchrf_scores,
+from conformance.crosscheck.adapters.chrf import (FASTCHRF_WHITESPACE_MECHANISM, torchmetrics_chrf_comparison,
+                                                  torchmetrics_chrf_divergences, cased, fastchrf_corpus_of_one,
+                                                  fastchrf_scores,
                                                   fastchrf_sentence_scores, nltk_chrf_scores, nltk_whitespace_statistics,
                                                   outside_nltk_agreement, related_chrf_inputs, rule_score,
                                                   sacrebleu_corpus_chrf, segment_order_missing_from_reference,
@@ -149,7 +150,8 @@ CHECKS = [
           "fastchrf.pairwise_chrf([hypotheses], [references], char_order=6, beta=beta, remove_whitespace=True, "
           "eps_smoothing=False), each segment against its own reference", fastchrf_chrf_scores),
     Check("torchmetrics/chrf_score:chrf6", "torchmetrics",
-          "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], n_char_order=6, n_word_order=0, beta, "
+          "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], "
+          "n_char_order=6, n_word_order=0, beta, "
           "lowercase, return_sentence_level_score=True)",
           torchmetrics_chrf_comparison(TOOL, torchmetrics_orders, "segment_scores[{}] / 100")),
 ]

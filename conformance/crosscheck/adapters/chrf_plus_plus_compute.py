@@ -121,7 +121,8 @@ CHECKS = [
     Check("nltk/corpus_chrf", "nltk",
           "nltk.translate.chrf_score.corpus_chrf(references, hypotheses, beta=beta)", nltk_chrf_score),
     Check("torchmetrics/chrf_score:chrf++", "torchmetrics",
-          "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], n_char_order=6, n_word_order=2, beta, "
+          "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], "
+          "n_char_order=6, n_word_order=2, beta, "
           "lowercase, return_sentence_level_score=True)",
           torchmetrics_chrf_comparison(TOOL, torchmetrics_orders, "segment_scores[{}] / 100")),
 ]
