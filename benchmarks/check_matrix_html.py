@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from check_report_html import HOSTILE, DomSummary, find_browser, run_browser  # noqa: E402
+from check_report_html import HOSTILE, NO_BROWSER, DomSummary, find_browser, rendered_dom  # noqa: E402
 
 from conformance.matrix.document import cell_summary, validate  # noqa: E402
 from conformance.matrix.views import write_views  # noqa: E402
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     browser = find_browser()
     if browser is None:
-        print("no headless Chromium found (apt-get install chromium)", file=sys.stderr)
+        print(NO_BROWSER, file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as scratch:
         if args.report_dir:
@@ -98,11 +98,10 @@ def main(argv: list[str] | None = None) -> int:
             document = sample_document()
             write_views(document, Path(scratch))
             page = Path(scratch) / "matrix.html"
-        rendered = run_browser(browser, page.resolve(), "--dump-dom")
-    if rendered.returncode != 0:
-        print(f"the browser failed: {rendered.stderr[-500:]}", file=sys.stderr)
+        dom = rendered_dom(browser, page)
+    if dom is None:
         return 1
-    problems = check_dom(rendered.stdout, document)
+    problems = check_dom(dom, document)
     for problem in problems:
         print(f"PROBLEM: {problem}")
     print(f"{page}: {len(document['cells'])} cells, " + ("all checks hold" if not problems else

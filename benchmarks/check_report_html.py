@@ -191,6 +191,18 @@ def run_browser(browser: str, page: Path, *extra: str) -> subprocess.CompletedPr
         )
 
 
+NO_BROWSER = "no chromium on PATH (apt-get install chromium)"
+
+
+def rendered_dom(browser: str, page: Path) -> str | None:
+    """The page's DOM as headless Chromium renders it, or None (why printed on stderr): both checks' one call."""
+    dumped = run_browser(browser, page.resolve(), "--dump-dom")
+    if dumped.returncode != 0 or "<html" not in dumped.stdout:
+        print(f"{browser} failed (exit {dumped.returncode}): {dumped.stderr[-2000:]}", file=sys.stderr)
+        return None
+    return dumped.stdout
+
+
 def check_dom(dom: str, expected_text: list[str], failures: int) -> list[str]:
     """Problems with the DOM the browser built; empty when the page is right."""
     summary = DomSummary()
@@ -235,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     browser = find_browser()
     if browser is None:
-        print("no chromium on PATH (apt-get install chromium)", file=sys.stderr)
+        print(NO_BROWSER, file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as scratch:
         if args.report_dir:
@@ -244,11 +256,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             page = write_reports(sample_record(), args.keep or Path(scratch))["html"]
             expected_text, failures = EXPECTED_TEXT, FAILURES
-        dumped = run_browser(browser, page.resolve(), "--dump-dom")
-        if dumped.returncode != 0 or "<html" not in dumped.stdout:
-            print(f"{browser} failed (exit {dumped.returncode}): {dumped.stderr[-2000:]}", file=sys.stderr)
+        dom = rendered_dom(browser, page)
+        if dom is None:
             return 1
-        problems = check_dom(dumped.stdout, expected_text, failures)
+        problems = check_dom(dom, expected_text, failures)
         if args.screenshot:
             shot = run_browser(
                 browser, page.resolve(), "--window-size=1280,3000", f"--screenshot={args.screenshot.resolve()}"

@@ -18,7 +18,7 @@ import pytest
 from conformance import compare
 from conformance.engine.properties import PropertyRun, run_property
 from conformance.implementations import NotApplicable, implementations, library
-from conformance.matrix.document import cell_summary, run_cell, validate
+from conformance.matrix.document import cell_summary, fields_text, run_cell, validate
 from conformance.matrix.views import markdown, write_views
 from conformance.model import Case, CaseResult, Expectation, TargetResponse
 from conformance.targets import TargetSpecError, make_target
@@ -380,3 +380,33 @@ def test_fast_bleu_answers_sentence_bleu_with_method1():
     response = make_target("implementation:fast-bleu").call(*TOOLS["bleu_sentence_compute"], payload)
     assert response.result == {"bleu": pytest.approx(0.025 ** 0.25, rel=1e-15)}
     assert judged("bleu_sentence_compute", payload, response).outcome == "passed"
+
+
+def test_a_failure_card_diffs_only_the_fields_a_partial_answer_expresses():
+    """A wrong segment index in a partial chrF answer: the card's diff shows score and segments (segment,
+    score), not score_fraction, statistics or the options the library does not report."""
+    from conformance.implementations import LibraryFloat
+    from conformance.reports.failures import result_text
+
+    answer = partial({"score": LibraryFloat(500 / 11), "segments": [{"segment": 1, "score": LibraryFloat(500 / 11)}]},
+                     "chrf_components")
+    tool_id, version = TOOLS["chrf_components"]
+    case = Case(tool_id, version, "x", "fixture", "valid", CHRF_EXAMPLE, Expectation("output"))
+    expected = compare.expect(case)
+    verdict = compare.judge(case, expected, answer)
+    result = CaseResult(case, verdict.outcome, verdict.message, verdict.mismatch, answer,
+                        expected=expected.readings[0].output)
+    text = result_text(result)
+    assert "the fields the library expresses" in text
+    diff = text[text.index("the fields the library expresses"):]
+    assert '"segment": 0' in diff and '"segment": 1' in diff
+    for absent in ("score_fraction", "statistics", "char_order", "whitespace"):
+        assert absent not in diff, absent
+
+
+def test_a_cell_of_partial_answers_counts_its_fields_and_its_section_lists_them():
+    cell = {"implementation": "x", "tool": "chrf-compute@1.0.0", "status": "conformant",
+            "judged_fields": ["score", "segment_scores"], "not_expressed": ["beta", "metric", "score_fraction"]}
+    assert cell_summary(cell) == "conformant on 2 of 5 fields"
+    assert fields_text(cell) == "Judged on fields score, segment_scores; beta, metric, score_fraction not expressed"
+    assert fields_text({**cell, "judged_fields": [], "not_expressed": []}) == ""

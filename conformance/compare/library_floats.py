@@ -86,3 +86,24 @@ def compare_library_float(pointer: str, exact: Fraction, actual: Any, scale: flo
                     f"expected {float(wanted)!r} ({where}) within {float(TOLERANCE):.3g} relative (the float error "
                     f"bound of chrF), got {actual!r}: off by {float(delta / wanted):.3g} relative",
                     delta=float(delta), tolerance=float(allowed))
+
+
+def on_percent_scale(output: Any, library_floats: dict) -> Any:
+    """The answer with each library float on the 0..100 scale the catalogue's models give a chrF score in
+    (a float on 0..1, scale 1, times 100: the same float a model computes as 100 * its library's value).
+    ``library_floats``: pointer class -> scale, as a response's ``expressed`` records it."""
+    for pointer_class, scale in (library_floats or {}).items():
+        if scale != 100:
+            output = _scaled(output, pointer_class.strip("/").split("/"), 100 / scale)
+    return output
+
+
+def _scaled(value: Any, parts: list[str], factor: float) -> Any:
+    if not parts:
+        return factor * value if is_number(value) else value
+    head, rest = parts[0], parts[1:]
+    if head == "*" and isinstance(value, list):
+        return [_scaled(item, rest, factor) for item in value]
+    if isinstance(value, dict) and head in value:
+        return {**value, head: _scaled(value[head], rest, factor)}
+    return value

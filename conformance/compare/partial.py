@@ -45,7 +45,7 @@ def partial_difference(tool: Tool, payload: Any, expected: dict, actual: dict, e
     wrong score), then the library floats, in the answer's order."""
     floats = expressed.library_floats
     plain = _without(actual, floats)
-    exact = compare_output(tool, payload, _projected(_without(expected, floats), plain), plain, statistics=expected)
+    exact = compare_output(tool, payload, projected(_without(expected, floats), plain), plain, statistics=expected)
     if exact is not None:
         return exact
     for pointer_class, scale in floats.items():
@@ -56,13 +56,13 @@ def partial_difference(tool: Tool, payload: Any, expected: dict, actual: dict, e
     return None
 
 
-def _projected(expected: Any, actual: Any) -> Any:
+def projected(expected: Any, actual: Any) -> Any:
     """The expected value restricted to what the answer holds: an object to the answer's keys (a key the
     expected output lacks stays out, for the diff to show), arrays of the same length item by item."""
     if isinstance(expected, dict) and isinstance(actual, dict):
-        return {key: _projected(value, actual[key]) for key, value in expected.items() if key in actual}
+        return {key: projected(value, actual[key]) for key, value in expected.items() if key in actual}
     if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
-        return [_projected(e, a) for e, a in zip(expected, actual)]
+        return [projected(e, a) for e, a in zip(expected, actual)]
     return expected
 
 

@@ -24,6 +24,7 @@ from conformance.compare.clause import (Clause, fixture_clause, output_clause, p
                                         schema_clause, unattributed)
 from conformance.compare.diff import is_number
 from conformance.compare.floats import FIXED_BY_CONTRACT, on_decimal_grid
+from conformance.compare.library_floats import on_percent_scale
 from conformance.compare.schema import SCHEMA_VIOLATION
 from conformance.model import CaseResult
 
@@ -78,9 +79,10 @@ def failure_kind(result: CaseResult | dict) -> str:
     return "wrong value" if mismatch else "other"
 
 
-def explain(result: CaseResult | dict, divergence: bool = True) -> Cause:
+def explain(result: CaseResult | dict, divergence: bool = True, implementation: str = "") -> Cause:
     """The cause of a failed or errored case: its kind, where, the clause it breaks, and (unless
-    ``divergence`` is false) the catalogued divergence explaining it."""
+    ``divergence`` is false) the catalogued divergence explaining it (``implementation``: the library the
+    target is, whose own entry is preferred)."""
     import oracle
 
     entry = _as_dict(result)
@@ -92,7 +94,8 @@ def explain(result: CaseResult | dict, divergence: bool = True) -> Cause:
         clause = _clause(tool, entry, kind, pointer)
     except (RecursionError, ArithmeticError, LookupError, TypeError, ValueError) as exc:  # a pathological input
         clause = unattributed(tool, f"the suite could not attribute it ({type(exc).__name__})")
-    found = _divergence(case, pointer, entry["response"], kind) if divergence and kind in DIVERGING_KINDS else None
+    found = (_divergence(case, pointer, entry["response"], kind, implementation)
+             if divergence and kind in DIVERGING_KINDS else None)
     return Cause(case["tool_id"], pointer_class(pointer), kind, clause, found)
 
 
@@ -131,15 +134,17 @@ def _rounding_settled(payload: Any, mismatch: dict | None) -> bool | None:
     return None
 
 
-def _divergence(case: dict, pointer: str, response: dict | None, kind: str):
+def _divergence(case: dict, pointer: str, response: dict | None, kind: str, implementation: str = ""):
     """The catalogued divergence whose library answer is the target's, or None; never raises (a model
-    that fails is "not modelled", and a failure of the catalogue itself names nothing)."""
+    that fails is "not modelled", and a failure of the catalogue itself names nothing). A library's float
+    on 0..1 is compared on the models' 0..100 scale."""
     from conformance.crosscheck.catalogue import explaining_failure  # the catalogue's second use
 
     output = response.get("result") if response else None
     try:
+        output = on_percent_scale(output, (response.get("expressed") or {}).get("library_floats"))
         return explaining_failure(case["tool_id"], case["input"], pointer, output,
-                                  out_of_bounds=kind == "violates the output_schema")
+                                  out_of_bounds=kind == "violates the output_schema", implementation=implementation)
     except Exception:  # noqa: BLE001 - naming a divergence is an addition to the cause, never its condition
         return None
 

@@ -1,6 +1,10 @@
-"""`conformance crosscheck`: the oracle against sacreBLEU and NLTK, divergences catalogued.
+"""`conformance crosscheck`: the oracle against sacreBLEU, NLTK and the matrix's libraries, divergences catalogued.
 
-    conformance crosscheck [--against sacrebleu,nltk] [--examples N] [--seed N] [--output FILE]
+    conformance crosscheck [--against sacrebleu,nltk,fastchrf,fast-bleu,torchmetrics] [--examples N] [--seed N]
+                           [--output FILE]
+
+Without --against: sacreBLEU and NLTK, and each other library that is installed (an absent one is skipped,
+named on stderr); a library named in --against must be installed.
 
 Exit 0 when every disagreement is explained by the catalogue
 (declared by the tools' adapters, conformance/crosscheck/adapters/), 1 otherwise (each unexplained one is
@@ -9,12 +13,11 @@ printed with a shrunk reproducer), 2 on usage errors.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import time
 from pathlib import Path
 
-from conformance.crosscheck.checks import LIBRARIES
+from conformance.crosscheck.checks import LIBRARIES, REQUIRED, installed
 
 DEFAULT_OUTPUT = "reports/divergences.md"
 
@@ -28,9 +31,11 @@ def parse_libraries(text: str) -> list[str]:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("crosscheck", help="cross-check the oracle against sacreBLEU and NLTK")
-    parser.add_argument("--against", default=",".join(LIBRARIES), metavar="LIBS",
-                        help="comma-separated libraries (default: %(default)s)")
+    parser = subparsers.add_parser("crosscheck",
+                                   help="cross-check the oracle against sacreBLEU, NLTK and the libraries installed")
+    parser.add_argument("--against", default=None, metavar="LIBS",
+                        help=f"comma-separated subset of {','.join(LIBRARIES)} (default: {','.join(REQUIRED)} and "
+                             "every other one installed)")
     parser.add_argument("--examples", type=int, default=200, metavar="N", help="generated inputs per tool")
     parser.add_argument("--seed", type=int, default=0, metavar="N", help="same seed, same inputs")
     parser.add_argument("--output", default=DEFAULT_OUTPUT, metavar="FILE", help="the catalogue to write")
@@ -39,14 +44,20 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     try:
-        libraries = parse_libraries(args.against)
+        libraries = parse_libraries(args.against or ",".join(LIBRARIES))
     except ValueError as exc:
         print(f"conformance crosscheck: {exc}", file=sys.stderr)
         return 2
-    missing = [name for name in libraries if importlib.util.find_spec(name) is None]
+    if args.against is None:
+        skipped = [name for name in libraries if name not in REQUIRED and not installed(name)]
+        if skipped:
+            print(f"conformance crosscheck: skipping {', '.join(skipped)} (not installed)", file=sys.stderr)
+        libraries = [name for name in libraries if name not in skipped]
+    missing = [name for name in libraries if not installed(name)]
     if missing:
         print(f"conformance crosscheck: {', '.join(missing)} not installed; "
-              "pip install 'mt-metric-conformance[crosscheck]'", file=sys.stderr)
+              "pip install 'mt-metric-conformance[crosscheck]' (fastchrf, fast-bleu: [matrix]; torchmetrics: "
+              "[torchmetrics] and torch)", file=sys.stderr)
         return 2
     if args.examples < 1:
         print("conformance crosscheck: --examples must be at least 1", file=sys.stderr)

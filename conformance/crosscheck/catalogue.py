@@ -47,7 +47,7 @@ def explains(divergence_ids: list[str], differences: list[str]) -> bool:
 
 
 def explaining_failure(tool_id: str, payload: Any, pointer: str, output: Any,
-                       out_of_bounds: bool = False) -> Divergence | None:
+                       out_of_bounds: bool = False, implementation: str = "") -> Divergence | None:
     """The catalogued divergence that explains a run failure, or None.
 
     ``pointer`` is where the target's ``output`` first differs from the contract's, or (``out_of_bounds``)
@@ -57,15 +57,18 @@ def explaining_failure(tool_id: str, payload: Any, pointer: str, output: Any,
     answer (``Divergence.answer``) is the target's in every output field the entry can change that the
     tool's output has, not only the first differing one: the same "looks like" a cross-check would see.
     A value near the library's but not it, or an input the model cannot take, explains nothing.
+    Where several entries do (two libraries sharing a mechanism), the first whose ``libraries`` include
+    ``implementation`` (the library the target is, ``implementation:NAME``) is named, else the first.
     """
     field = pointer.split("/")[1].replace("~1", "/").replace("~0", "~") if pointer.count("/") else None
     if field is None or not isinstance(output, dict) or field not in output or not isinstance(payload, dict):
         return None
     about_tool = {check.id for check in checks() if check.tool_id == tool_id}
-    for divergence in CATALOGUE:
-        if divergence.library_output is None or divergence.out_of_bounds != out_of_bounds \
-                or not about_tool.intersection(divergence.checks) \
-                or not divergence.changes_output_field(field) or not _applies(divergence, payload):
+    candidates = [d for d in CATALOGUE if d.library_output is not None and d.out_of_bounds == out_of_bounds
+                  and about_tool.intersection(d.checks) and d.changes_output_field(field)]
+    own = [d for d in candidates if implementation in d.libraries]
+    for divergence in [*own, *(d for d in candidates if d not in own)]:
+        if not _applies(divergence, payload):
             continue
         answer = divergence.answer(payload)
         if answer is not None and field in answer and _whole_answer_agrees(

@@ -9,7 +9,15 @@ from conformance.crosscheck.model import Check
 
 CHECKS: list[Check] = list(checks())
 CHECKS_BY_ID = {check.id: check for check in CHECKS}
-LIBRARIES = ("sacrebleu", "nltk")
+LIBRARIES = ("sacrebleu", "nltk", "fastchrf", "fast-bleu", "torchmetrics")
+REQUIRED = ("sacrebleu", "nltk")  # the crosscheck extra; the others are checked where installed (the matrix extra)
+MODULES = {"fast-bleu": ("fast_bleu",), "torchmetrics": ("torchmetrics", "torch")}  # what each needs to import
+
+
+def installed(library: str) -> bool:
+    import importlib.util
+
+    return all(importlib.util.find_spec(module) is not None for module in MODULES.get(library, (library,)))
 
 
 def oracle_output(check: Check, payload: dict) -> dict:

@@ -11,7 +11,7 @@ segment: not expressible, nor is chrF.
 
 from __future__ import annotations
 
-from conformance.crosscheck.adapters.bleu import max_order
+from conformance.crosscheck.adapters.bleu_sentence_compute import fast_bleu_inexpressible, fast_bleu_score
 from conformance.implementations import Implementation, NotApplicable, Partial, rounded
 
 IMPLEMENTATION = Implementation(name="fast-bleu", language="C++", distribution="fast-bleu", requires=("fast_bleu",),
@@ -21,18 +21,10 @@ NOT_EXPRESSIBLE_OTHERWISE = ("fast_bleu.BLEU scores each hypothesis against one 
                              "and returns the score only: no counts, totals or lengths")
 NOT_EXPRESSIBLE = {name: "fast-bleu has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute",
                                                                "chrf_components")}
-SMOOTHING_FUNCTIONS = {"none": 0, "chen-cherry-1": 1}  # its method_0 and method_1, "the same as NLTK"
 
 
 def bleu_sentence_compute(payload: dict) -> Partial:
-    from fast_bleu import BLEU
-
-    n = max_order(payload)
-    if n < 2:
-        raise NotApplicable("max_order 1: fast_bleu.BLEU asserts a maximum order of at least 2")
-    if payload["smoothing"] not in SMOOTHING_FUNCTIONS:
-        raise NotApplicable("smoothing chen-cherry-2 or chen-cherry-3: fast-bleu has only NLTK's method0 and method1")
-    if payload.get("effective_order", False):
-        raise NotApplicable("effective_order true: fast-bleu has no effective order")
-    scorer = BLEU(payload["references"], {n: (1 / n,) * n}, smoothing_func=SMOOTHING_FUNCTIONS[payload["smoothing"]])
-    return Partial({"bleu": rounded(payload, scorer.get_score([payload["hypothesis"]])[n][0])})
+    reason = fast_bleu_inexpressible(payload)
+    if reason:
+        raise NotApplicable(reason)
+    return Partial({"bleu": rounded(payload, fast_bleu_score(payload))})

@@ -12,7 +12,7 @@ n-grams (chrF++), no statistics, no exact fraction, no BLEU.
 
 from __future__ import annotations
 
-from conformance.crosscheck.adapters.chrf import cased
+from conformance.crosscheck.adapters.chrf import fastchrf_corpus_of_one, fastchrf_sentence_scores
 from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial
 
 IMPLEMENTATION = Implementation(name="fastchrf", language="Rust", distribution="fastchrf", requires=("fastchrf",),
@@ -25,23 +25,12 @@ NOT_EXPRESSIBLE = {"chrf_plus_plus_compute": "fastchrf has no word n-grams"}
 
 def sentence_scores(payload: dict, char_order: int, whitespace: bool = False) -> list[LibraryFloat]:
     """Each segment's pairwise_chrf against its own reference (the diagonal), on 0..100."""
-    from fastchrf import pairwise_chrf
-
-    hypotheses = [cased(payload, h) for h in payload["hypotheses"]]
-    references = [cased(payload, r) for r in payload["references"]]
-    pairs = pairwise_chrf([hypotheses], [references], char_order=char_order, beta=float(payload.get("beta", 2)),
-                          remove_whitespace=not whitespace, eps_smoothing=False)[0]
-    return [LibraryFloat(pairs[i][i]) for i in range(len(hypotheses))]
-
-
-def corpus_of_one(segments: list[LibraryFloat]) -> dict:
-    """{"score": the segment's} for one segment (the contract's corpus score of one segment is its score)."""
-    return {"score": segments[0]} if len(segments) == 1 else {}
+    return [LibraryFloat(score) for score in fastchrf_sentence_scores(payload, char_order, whitespace)]
 
 
 def chrf_compute(payload: dict) -> Partial:
     segments = sentence_scores(payload, 6)
-    return Partial({**corpus_of_one(segments), "segment_scores": segments})
+    return Partial({**fastchrf_corpus_of_one(segments), "segment_scores": segments})
 
 
 def chrf_components(payload: dict) -> Partial:
@@ -51,5 +40,5 @@ def chrf_components(payload: dict) -> Partial:
     if word_order:
         raise NotApplicable("word_order above 0: fastchrf has no word n-grams")
     segments = sentence_scores(payload, char_order, payload.get("whitespace", False))
-    return Partial({**corpus_of_one(segments),
+    return Partial({**fastchrf_corpus_of_one(segments),
                     "segments": [{"segment": i, "score": score} for i, score in enumerate(segments)]})

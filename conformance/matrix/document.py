@@ -8,7 +8,8 @@ as every report counts them (a fixture case, a generated property: conformance.r
 passed, failed (failed or errored), not_applicable; the not-applicable ones are grouped by cause,
 each cause once. Where the library computes only some output fields (partial answers), the cell names
 the fields its checks were judged on (``judged_fields``) and those it does not compute
-(``not_expressed``): "conformant on fields score, segment_scores; score_fraction not expressed".
+(``not_expressed``): the cell says "conformant on 2 of 9 fields", its section lists them
+("judged on fields score, segment_scores; beta, ..., score_fraction not expressed").
 """
 
 from __future__ import annotations
@@ -110,17 +111,24 @@ def idle_cell(implementation: str, tool: str, status: str, reason: str) -> dict:
 
 def cell_summary(cell: dict) -> str:
     """"conformant", "N failure groups", "not applicable" or "not run"; for partial answers followed by
-    "on fields X, Y; Z not expressed"."""
+    "on 2 of 9 fields" (the lists are the section's: ``fields_text``), so that a cell stays short."""
     if cell["status"] == "failing":
         groups = len(cell["failure_groups"])
         summary = f"{groups} failure group{'s' if groups != 1 else ''}"
     else:
         summary = cell["status"].replace("_", " ")
     if cell.get("judged_fields") and cell["status"] in ("failing", "conformant"):
-        summary += " on fields " + ", ".join(cell["judged_fields"])
-        if cell.get("not_expressed"):
-            summary += "; " + ", ".join(cell["not_expressed"]) + " not expressed"
+        judged = len(cell["judged_fields"])
+        summary += f" on {judged} of {judged + len(cell.get('not_expressed', []))} fields"
     return summary
+
+
+def fields_text(cell: dict) -> str:
+    """"Judged on fields X, Y; Z not expressed" for a cell of partial answers ("" otherwise)."""
+    if not cell.get("judged_fields") or cell["status"] not in ("failing", "conformant"):
+        return ""
+    text = "Judged on fields " + ", ".join(cell["judged_fields"])
+    return text + ("; " + ", ".join(cell["not_expressed"]) + " not expressed" if cell.get("not_expressed") else "")
 
 
 def counts_text(cell: dict) -> str:

@@ -11,7 +11,7 @@ import html
 import json
 from pathlib import Path
 
-from conformance.matrix.document import cell_summary, counts_text
+from conformance.matrix.document import cell_summary, counts_text, fields_text
 from conformance.reports.markdown import md_cell_code, md_text
 from conformance.reports.text import prose, render_value
 
@@ -104,6 +104,8 @@ def markdown(document: dict) -> str:
     for cell in details_cells(document):
         lines += ["", f"## {md_text(cell['implementation'])} × {md_text(cell['tool'])}: "
                       f"{md_text(cell_summary(cell))}", ""]
+        if fields_text(cell):
+            lines += [f"{md_text(fields_text(cell))}.", ""]
         for number, group in enumerate(cell["failure_groups"], 1):
             lines += [f"{number}. **{md_text(prose(group['title']))}** ({group['count']} failing)",
                       f"   - clause: {md_text(prose(clause_text(group['clause'])))}",
@@ -196,5 +198,6 @@ def _html_cell(cell: dict) -> str:
     causes = "".join(f"<li class=\"cause\">{_e(na['cause'])}{_e(_na_counts(na))}</li>" for na in cell["not_applicable"])
     return (f"<section id=\"{_anchor(cell)}\"><h2>{_e(cell['implementation'])} × {_e(cell['tool'])}: "
             f"{_e(cell_summary(cell))}</h2>"
+            + (f"<p>{_e(fields_text(cell))}.</p>" if fields_text(cell) else "")
             + (f"<ol>{''.join(groups)}</ol>" if groups else "")
             + (f"<p>Not applicable:</p><ul>{causes}</ul>" if causes else "") + "</section>")

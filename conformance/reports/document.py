@@ -37,6 +37,7 @@ from conformance.model import OUTCOMES, RunRecord
 from conformance.reports.groups import failure_groups
 from conformance.reports.drift import DRIFT_HEADING, drift_lines
 from conformance.reports.text import LONE_SURROGATE, MAX_DEPTH, json_scalar, prose, render_value
+from conformance.targets.implementation import implementation_name
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "report.schema.json"
 
@@ -153,7 +154,8 @@ def document_from_parts(parts: dict) -> dict:
     document = dict(parts)
     # the one definition of what is counted: once per fixture case and once per generated property
     document = json_safe({"header": document.pop("header"), "totals": totals(document), **document})
-    document["failure_groups"] = json_safe(failure_groups(problem_results(document)))  # the failures by cause
+    implementation = implementation_name(str(document["header"].get("target", "")))
+    document["failure_groups"] = json_safe(failure_groups(problem_results(document), implementation))  # by cause
     return document
 
 

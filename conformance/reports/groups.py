@@ -40,9 +40,9 @@ def divergence_entry(divergence: Any) -> dict | None:
     }
 
 
-def _cause(result: dict) -> Cause | None:
+def _cause(result: dict, implementation: str = "") -> Cause | None:
     try:
-        return explain(result)
+        return explain(result, implementation=implementation)
     except Exception:  # noqa: BLE001 - a result the suite cannot explain still gets reported, in a group of its own
         return None
 
@@ -52,11 +52,13 @@ def _unexplained_signature(result: dict) -> tuple[str, ...]:
     return (case["tool_id"], "", result["outcome"], "unattributed:")
 
 
-def failure_groups(problems: list[dict]) -> list[dict]:
-    """The groups of the failing results, biggest first (ties: in the order their first member failed)."""
+def failure_groups(problems: list[dict], implementation: str = "") -> list[dict]:
+    """The groups of the failing results, biggest first (ties: in the order their first member failed);
+    ``implementation``: the library the target is (``implementation:NAME``), whose own catalogued entries
+    name its failures before another library's with the same answer."""
     groups: dict[tuple[str, ...], dict] = {}
     for result in problems:
-        cause = _cause(result)
+        cause = _cause(result, implementation)
         signature = cause.signature if cause is not None else _unexplained_signature(result)
         divergence = cause.divergence.id if cause is not None and cause.divergence is not None else ""
         group = groups.get((*signature, divergence))

@@ -16,6 +16,14 @@ from conformance.targets.base import TargetSpecError
 from conformance.targets.inprocess import InProcessTarget
 
 
+PREFIX = "implementation:"
+
+
+def implementation_name(spec: str) -> str:
+    """The library named by an ``implementation:NAME`` target ("" for any other target)."""
+    return spec.removeprefix(PREFIX).strip() if spec.startswith(PREFIX) else ""
+
+
 class ImplementationTarget(InProcessTarget):
     def response_to(self, exc: Exception, elapsed_ms: float) -> TargetResponse | None:
         from conformance.implementations import NotApplicable
@@ -38,7 +46,7 @@ def implementation_target(spec: str, **_options: Any) -> ImplementationTarget:
     """``implementation:NAME``: TargetSpecError when there is no such library or it is not installed."""
     from conformance.implementations import library
 
-    name = spec.removeprefix("implementation:").strip()
+    name = implementation_name(spec)
     try:
         found = library(name)
     except KeyError as exc:

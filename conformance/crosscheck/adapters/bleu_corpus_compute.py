@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import warnings
 
-from conformance.crosscheck.adapters.bleu import (BLEU_ABOVE_ONE, bleu_inputs, bleu_schema, every_ngram_matched,
+from conformance.crosscheck.adapters.bleu import (torchmetrics_bleu_comparison, torchmetrics_bleu_divergences,
+                                                  BLEU_ABOVE_ONE, bleu_inputs, bleu_schema, every_ngram_matched,
                                                   empty_candidate_and_reference, library_answer,
                                                   nltk_corpus_bleu_score,
                                                   max_order, sacrebleu_bleu, sacrebleu_streams,
@@ -113,6 +114,9 @@ CHECKS = [
           "nltk.translate.bleu_score.corpus_bleu(references, hypotheses, weights=(1/N,)*N)", nltk_corpus_bleu),
     Check("nltk/closest_ref_length+brevity_penalty", "nltk",
           "nltk.translate.bleu_score.closest_ref_length / brevity_penalty", nltk_lengths),
+    Check("torchmetrics/bleu_score:corpus", "torchmetrics",
+          "torchmetrics.functional.text.bleu_score(preds, target, n_gram=N, smooth=False|True).item(), the tokens "
+          "joined with spaces", torchmetrics_bleu_comparison),
 ]
 
 DIVERGENCES = [
@@ -177,6 +181,10 @@ DIVERGENCES = [
         library_output=sacrebleu_corpus_output("none"),
         **BLEU_ABOVE_ONE,
     ),
+    *torchmetrics_bleu_divergences(TOOL, "torchmetrics/bleu_score:corpus",
+                                   "bleu = brevity_penalty * exp((1/N) * sum of ln(m_n / l_n)) ... omitted means "
+                                   "full IEEE-754 double precision",
+                                   smoothed=False),
 ]
 
 AGREEMENTS = [

@@ -251,3 +251,149 @@ def nltk_whitespace_statistics(payload: dict, char_order: int, word_order: int,
                                              char_order, 0, whitespace=True)
         rows.append(characters + (chrf.segment_statistics(h, r, 0, word_order) if word_order else []))
     return rows
+
+
+
+FASTCHRF_WHITESPACE_MECHANISM = (
+    "pairwise_chrf(remove_whitespace=True) drops the characters Rust's char::is_whitespace accepts, Unicode "
+    "White_Space, which lacks the information separators U+001C-U+001F (checked over every code point: the only "
+    "difference from the contract's list)")
+
+
+def fastchrf_sentence_scores(payload: dict, char_order: int, whitespace: bool = False) -> list[float]:
+    """fastchrf's pairwise_chrf of each segment against its own reference (the diagonal), 0..100: its
+    char_order, the input's beta, remove_whitespace = not whitespace, no epsilon smoothing; texts lowercased
+    first where asked (it has no option)."""
+    from fastchrf import pairwise_chrf
+
+    hypotheses = [cased(payload, h) for h in payload["hypotheses"]]
+    references = [cased(payload, r) for r in payload["references"]]
+    pairs = pairwise_chrf([hypotheses], [references], char_order=char_order, beta=float(payload.get("beta", 2)),
+                          remove_whitespace=not whitespace, eps_smoothing=False)[0]
+    return [pairs[i][i] for i in range(len(hypotheses))]
+
+
+def fastchrf_corpus_of_one(segments: list) -> dict:
+    """{"score": the segment's} for one segment (the contract's corpus score of one segment is its score),
+    else {}: fastchrf has no corpus score of several segments."""
+    return {"score": segments[0]} if len(segments) == 1 else {}
+
+
+def fastchrf_scores(tool, payload: dict, expected: dict, char_order: int, whitespace: bool,
+                    segment_name: str) -> Comparison:
+    """Each segment's pairwise_chrf against the tool's exact segment score (and, for one segment, the corpus
+    score), on the percent scale; ``segment_name`` formats a segment's value name from its index."""
+    comparison = Comparison()
+    scores = fastchrf_sentence_scores(payload, char_order, whitespace)
+    if len(scores) == 1:
+        comparison.close("score", Fraction(expected["score_fraction"]), scores[0])
+    for i, (hypothesis, reference) in enumerate(zip(payload["hypotheses"], payload["references"])):
+        comparison.close(segment_name.format(i), exact_segment_score(tool, hypothesis, reference, payload), scores[i])
+    return comparison
+
+
+def torchmetrics_chrf(payload: dict, char_order: int, word_order: int, whitespace: bool = False
+                      ) -> tuple[float, list[float]]:
+    """torchmetrics' chrf_score (corpus, and each sentence), 0..1, in its default dtype read with .item():
+    the input's beta and lowercase (its option: str.lower, the contracts' toLowerCase as the oracle reads it)."""
+    from torchmetrics.functional.text import chrf_score
+
+    score, sentences = chrf_score(list(payload["hypotheses"]), [[r] for r in payload["references"]],
+                                  n_char_order=char_order, n_word_order=word_order,
+                                  beta=float(payload.get("beta", 2)), lowercase=payload.get("lowercase", False),
+                                  whitespace=whitespace, return_sentence_level_score=True)
+    return score.item(), [s.item() for s in sentences]
+
+
+# --- torchmetrics' chrf_score: checks and divergences shared by the chrF tools -------------------------------
+
+
+def torchmetrics_chrf_comparison(tool, orders, segment_name: str):
+    """A Check's compare: chrf_score's corpus and sentence scores (0..1) against the tool's exact ones;
+    ``orders(payload)`` -> (char_order, word_order, whitespace), ``segment_name`` formats a segment's name."""
+    def compare(payload: dict, expected: dict) -> Comparison:
+        char_order, word_order, whitespace = orders(payload)
+        if char_order < 1:
+            return Comparison(not_comparable="char_order 0: chrf_score takes n_char_order >= 1")
+        score, segments = torchmetrics_chrf(payload, char_order, word_order, whitespace)
+        comparison = Comparison()
+        comparison.close("score / 100", Fraction(expected["score_fraction"]) / 100, score)
+        for i, (hypothesis, reference) in enumerate(zip(payload["hypotheses"], payload["references"])):
+            comparison.close(segment_name.format(i), exact_segment_score(tool, hypothesis, reference, payload) / 100,
+                             segments[i])
+        return comparison
+
+    return compare
+
+
+def torchmetrics_chrf_output(orders, segments_key: str):
+    """A Divergence.library_output: chrf_score's scores on the 0..100 scale, as the tool writes them."""
+    def answer(payload: dict) -> dict | None:
+        char_order, word_order, whitespace = orders(payload)
+        try:
+            score, segments = torchmetrics_chrf(payload, char_order, word_order, whitespace)
+        except ImportError:
+            return None
+        scaled = [100 * s for s in segments]
+        return {"score": 100 * score, segments_key: scaled if segments_key == "segment_scores" else
+                [{"score": s} for s in scaled]}
+
+    return answer
+
+
+WHITESPACE_KEPT_BY_STRIP = frozenset(chrf.WHITESPACE) - {" "}
+
+
+def inner_whitespace_kept(orders):
+    """whitespace false and a text holds, between non-whitespace, a whitespace code point other than U+0020:
+    torchmetrics removes only spaces (and strips the ends)."""
+    def applies(payload: dict) -> bool:
+        """whitespace false and a text holds whitespace other than U+0020 between other characters."""
+        if orders(payload)[2]:
+            return False
+        return any(ch in WHITESPACE_KEPT_BY_STRIP for text in (*payload["hypotheses"], *payload["references"])
+                   for ch in text.strip())
+
+    return applies
+
+
+def torchmetrics_expresses(orders):
+    """chrf_score takes the input (n_char_order >= 1): its definition and its float32 arithmetic can change any
+    score but an exact 0 or 100 (one F over one order, char_order 1, is the contract's, in float32)."""
+    def applies(payload: dict) -> bool:
+        """chrf_score takes the input (n_char_order >= 1)."""
+        return orders(payload)[0] >= 1
+
+    return applies
+
+
+def torchmetrics_chrf_divergences(tool, check_id: str, orders, segments_key: str) -> list:
+    """torchmetrics' departures in a chrF tool, the more specific first."""
+    from conformance.crosscheck.model import Divergence
+
+    fields = ("score / 100", f"{segments_key}[[]*[]]*")
+    output = torchmetrics_chrf_output(orders, segments_key)
+    return [
+        Divergence(
+            id=f"torchmetrics-{tool.id}-whitespace-set", libraries=("torchmetrics",), checks=(check_id,),
+            fields=fields,
+            what_differs="character n-grams of a text holding whitespace other than U+0020 between other "
+                         "characters (a tab, a newline, U+00A0, ...): torchmetrics keeps it as a character",
+            mechanism="_get_characters(sentence, whitespace=False) is list(sentence.strip().replace(' ', '')): "
+                      "only the ASCII space is removed inside the text",
+            clause="Character n-grams are Unicode code point sequences of the text with every whitespace code "
+                   "point removed",
+            applies=inner_whitespace_kept(orders), library_output=output),
+        Divergence(
+            id=f"torchmetrics-{tool.id}-definition", libraries=("torchmetrics",), checks=(check_id,),
+            fields=fields,
+            what_differs="the score itself: torchmetrics' chrF averages F over every order (an order without "
+                         "n-grams counts as F = 0), in float32; they agree only where every segment's hypothesis "
+                         "equals its reference and has every order, or (float32 apart) one order is scored",
+            mechanism="_calculate_fscore computes F-beta per order (precision or recall 0 for an order without "
+                      "n-grams, the denominator at least 1e-16) and divides their sum by n_char_order + "
+                      "n_word_order (not P and R averaged over the effective orders, then F), with float32 "
+                      "tensors (torch's default dtype)",
+            clause="An order enters the averages only when both sides have at least one n-gram of that order",
+            applies=torchmetrics_expresses(orders), library_output=output),
+    ]

@@ -13,7 +13,11 @@ from hypothesis import strategies as st
 
 from conformance.crosscheck.adapters import chrf as chrf_adapters
 from conformance.crosscheck.adapters.bleu import library_answer
-from conformance.crosscheck.adapters.chrf import (cased, corpus_order_missing_from_a_reference, nltk_chrf_scores,
+from conformance.crosscheck.adapters.chrf import (FASTCHRF_WHITESPACE_MECHANISM, torchmetrics_chrf_comparison,
+                                                  torchmetrics_chrf_divergences, cased,
+                                                  corpus_order_missing_from_a_reference,
+                                                  fastchrf_corpus_of_one, fastchrf_scores, fastchrf_sentence_scores,
+                                                  nltk_chrf_scores,
                                                   nltk_whitespace_statistics, outside_nltk_agreement,
                                                   reference_lacks_an_order_hypothesis_has, related_chrf_inputs,
                                                   row_dicts, rule_score, sacrebleu_corpus_chrf,
@@ -162,6 +166,16 @@ def nltk_chrf_score(payload: dict, expected: dict) -> Comparison:
     return comparison
 
 
+def fastchrf_chrf_scores(payload: dict, expected: dict) -> Comparison:
+    """fastchrf.pairwise_chrf's diagonal (char_order, beta, remove_whitespace=not whitespace) against each
+    segment's exact score, and the corpus score of a one-segment corpus; word_order 0 only."""
+    char_order, word_order, whitespace = options(payload)
+    if word_order or not char_order:
+        return not_comparable(f"char_order {char_order}, word_order {word_order}: fastchrf has character "
+                              "n-grams of orders 1..char_order >= 1 only")
+    return fastchrf_scores(TOOL, payload, expected, char_order, whitespace, "segments[{}].score")
+
+
 def segment_reference_lacks_an_order(payload: dict) -> bool:
     """A segment's hypothesis has n-grams of an order (character or word, whitespace as the input says) its
     reference has none of."""
@@ -231,6 +245,17 @@ def nltk_output(payload: dict) -> dict | None:
     return {"score": score, "segments": [{"score": segment} for segment in segments]}
 
 
+@library_answer
+def fastchrf_output(payload: dict) -> dict | None:
+    """fastchrf's sentence scores (and the corpus score of one segment), as its adapter answers; word_order 0
+    and char_order >= 1 only."""
+    char_order, word_order, whitespace = options(payload)
+    if word_order or not char_order:
+        return NOT_MODELLED
+    segments = fastchrf_sentence_scores(payload, char_order, whitespace)
+    return {**fastchrf_corpus_of_one(segments), "segments": [{"score": score} for score in segments]}
+
+
 CHECKS = [
     Check("sacrebleu/chrf_statistics:orders", "sacrebleu",
           "CHRF(char_order, word_order, whitespace=whitespace, beta, lowercase)._extract_corpus_statistics(...) "
@@ -245,9 +270,29 @@ CHECKS = [
     Check("nltk/corpus_chrf:orders", "nltk",
           "nltk.translate.chrf_score.corpus_chrf(references, hypotheses, max_len=char_order, beta=beta, "
           "ignore_whitespace=not whitespace) / sentence_chrf; word_order 0 and char_order >= 1 only", nltk_chrf_score),
+    Check("fastchrf/pairwise_chrf:orders", "fastchrf",
+          "fastchrf.pairwise_chrf([hypotheses], [references], char_order, beta, remove_whitespace=not whitespace, "
+          "eps_smoothing=False), each segment against its own reference; word_order 0 only", fastchrf_chrf_scores),
+    Check("torchmetrics/chrf_score:orders", "torchmetrics",
+          "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], "
+          "n_char_order=char_order, n_word_order=word_order, whitespace=whitespace, beta, "
+          "lowercase, return_sentence_level_score=True)",
+          torchmetrics_chrf_comparison(TOOL, options, "segments[{}].score / 100")),
 ]
 
 DIVERGENCES = [
+    Divergence(
+        id="fastchrf-chrf-orders-whitespace-set",
+        libraries=("fastchrf",),
+        checks=("fastchrf/pairwise_chrf:orders",),
+        fields=("score", "segments[[]*[]].score"),
+        what_differs="character n-grams of a text holding U+001C-U+001F with whitespace false: fastchrf keeps "
+                     "them as characters",
+        mechanism=FASTCHRF_WHITESPACE_MECHANISM,
+        clause="every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
+        applies=separator_with_whitespace_removed,
+        library_output=fastchrf_output,
+    ),
     Divergence(
         id="sacrebleu-chrf-orders-zeroes-hypothesis-ngrams",
         libraries=("sacrebleu",),
@@ -306,6 +351,7 @@ DIVERGENCES = [
         applies=outside_the_common_domain,
         library_output=nltk_output,
     ),
+    *torchmetrics_chrf_divergences(TOOL, "torchmetrics/chrf_score:orders", options, "segments"),
 ]
 
 AGREEMENTS = [

@@ -1,4 +1,4 @@
-"""Cross-checks of chrf-compute: sacreBLEU's CHRF() (chrF, its defaults), NLTK's chrF."""
+"""Cross-checks of chrf-compute: sacreBLEU's CHRF() (chrF, its defaults), NLTK's chrF, fastchrf's pairwise_chrf."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ from fractions import Fraction
 
 from conformance.crosscheck.adapters import chrf as chrf_adapters
 from conformance.crosscheck.adapters.bleu import library_answer
-from conformance.crosscheck.adapters.chrf import (cased, nltk_chrf_scores, nltk_whitespace_statistics,
+from conformance.crosscheck.adapters.chrf import (FASTCHRF_WHITESPACE_MECHANISM, torchmetrics_chrf_comparison,
+                                                  torchmetrics_chrf_divergences, cased, fastchrf_corpus_of_one,
+                                                  fastchrf_scores,
+                                                  fastchrf_sentence_scores, nltk_chrf_scores, nltk_whitespace_statistics,
                                                   outside_nltk_agreement, related_chrf_inputs, rule_score,
                                                   sacrebleu_corpus_chrf, segment_order_missing_from_reference,
                                                   text_with_information_separator)
@@ -85,6 +88,12 @@ def nltk_chrf_score(payload: dict, expected: dict) -> Comparison:
     return comparison
 
 
+def fastchrf_chrf_scores(payload: dict, expected: dict) -> Comparison:
+    """fastchrf.pairwise_chrf's diagonal (char_order 6, beta, remove_whitespace=True) against each segment's
+    exact score, and the corpus score of a one-segment corpus."""
+    return fastchrf_scores(TOOL, payload, expected, CHAR_ORDER, False, "segment_scores[{}]")
+
+
 def orders_missing_from_a_reference(payload: dict) -> bool:
     """Open point A4: a segment's reference lacks an order its hypothesis has, another segment's reference has it."""
     return segment_order_missing_from_reference(payload, CHAR_ORDER, WORD_ORDER)
@@ -117,6 +126,17 @@ def nltk_output(payload: dict) -> dict:
     return {"score": score, "segment_scores": segments}
 
 
+@library_answer
+def fastchrf_output(payload: dict) -> dict:
+    """fastchrf's sentence scores (and the corpus score of one segment), as its adapter answers."""
+    segments = fastchrf_sentence_scores(payload, CHAR_ORDER)
+    return {**fastchrf_corpus_of_one(segments), "segment_scores": segments}
+
+
+def torchmetrics_orders(payload: dict) -> tuple[int, int, bool]:
+    return CHAR_ORDER, WORD_ORDER, False
+
+
 CHECKS = [
     Check("sacrebleu/chrf:chrf6", "sacrebleu",
           "CHRF(beta=beta, lowercase=lowercase).corpus_score / sentence_score", sacrebleu_chrf_scores),
@@ -126,6 +146,14 @@ CHECKS = [
     Check("nltk/corpus_chrf:chrf6", "nltk",
           "nltk.translate.chrf_score.corpus_chrf(references, hypotheses, beta=beta) / sentence_chrf",
           nltk_chrf_score),
+    Check("fastchrf/pairwise_chrf:chrf6", "fastchrf",
+          "fastchrf.pairwise_chrf([hypotheses], [references], char_order=6, beta=beta, remove_whitespace=True, "
+          "eps_smoothing=False), each segment against its own reference", fastchrf_chrf_scores),
+    Check("torchmetrics/chrf_score:chrf6", "torchmetrics",
+          "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], "
+          "n_char_order=6, n_word_order=0, beta, "
+          "lowercase, return_sentence_level_score=True)",
+          torchmetrics_chrf_comparison(TOOL, torchmetrics_orders, "segment_scores[{}] / 100")),
 ]
 
 DIVERGENCES = [
@@ -172,6 +200,18 @@ DIVERGENCES = [
         applies=not_identical_long_segments,
         library_output=nltk_output,
     ),
+    Divergence(
+        id="fastchrf-chrf6-whitespace-set",
+        libraries=("fastchrf",),
+        checks=("fastchrf/pairwise_chrf:chrf6",),
+        fields=("score", "segment_scores[[]*[]]"),
+        what_differs="character n-grams of a text holding U+001C-U+001F: fastchrf keeps them as characters",
+        mechanism=FASTCHRF_WHITESPACE_MECHANISM,
+        clause="every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
+        applies=text_with_information_separator,
+        library_output=fastchrf_output,
+    ),
+    *torchmetrics_chrf_divergences(TOOL, "torchmetrics/chrf_score:chrf6", torchmetrics_orders, "segment_scores"),
 ]
 
 AGREEMENTS = [
@@ -184,4 +224,8 @@ AGREEMENTS = [
               "chrf_precision_recall_fscore_support's true positives are the contract's clipped matches (Counter "
               "intersection is min of counts) and its P and R the contract's per order; where every order matched, "
               "the contract's formula on NLTK's P and R is the tool's segment score", ("nltk/chrf_statistics:chrf6",)),
+    Agreement("chrF sentence scores (fastchrf)",
+              "pairwise_chrf without epsilon smoothing averages P and R over the effective orders, then takes "
+              "F-beta: each segment's score is the contract's within 1e-9 wherever no text holds U+001C-U+001F",
+              ("fastchrf/pairwise_chrf:chrf6",)),
 ]

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 from conformance.crosscheck.adapters import chrf as chrf_adapters
 from conformance.crosscheck.adapters.bleu import library_answer
-from conformance.crosscheck.adapters.chrf import (cased, chrf_inputs, nltk_chrf_scores, nltk_whitespace_statistics,
+from conformance.crosscheck.adapters.chrf import (torchmetrics_chrf_comparison, torchmetrics_chrf_divergences,
+                                                  cased, chrf_inputs, nltk_chrf_scores, nltk_whitespace_statistics,
                                                   rule_score, sacrebleu_corpus_chrf,
                                                   segment_order_missing_from_reference,
                                                   text_with_information_separator)
@@ -106,6 +107,10 @@ def nltk_output(payload: dict) -> dict:
     return {"score": nltk_chrf_scores(payload, CHAR_ORDER)[0]}
 
 
+def torchmetrics_orders(payload: dict) -> tuple[int, int, bool]:
+    return CHAR_ORDER, WORD_ORDER, False
+
+
 CHECKS = [
     Check("sacrebleu/chrf++", "sacrebleu",
           "CHRF(word_order=2, beta=beta, lowercase=lowercase).corpus_score / sentence_score / _remove_punctuation",
@@ -115,6 +120,11 @@ CHECKS = [
           nltk_chrf_statistics),
     Check("nltk/corpus_chrf", "nltk",
           "nltk.translate.chrf_score.corpus_chrf(references, hypotheses, beta=beta)", nltk_chrf_score),
+    Check("torchmetrics/chrf_score:chrf++", "torchmetrics",
+          "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], "
+          "n_char_order=6, n_word_order=2, beta, "
+          "lowercase, return_sentence_level_score=True)",
+          torchmetrics_chrf_comparison(TOOL, torchmetrics_orders, "segment_scores[{}] / 100")),
 ]
 
 DIVERGENCES = [
@@ -161,6 +171,7 @@ DIVERGENCES = [
         applies=not_identical_long_segments,
         library_output=nltk_output,
     ),
+    *torchmetrics_chrf_divergences(TOOL, "torchmetrics/chrf_score:chrf++", torchmetrics_orders, "segment_scores"),
 ]
 
 AGREEMENTS = [
