@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import oracle
-from conformance import compare, fixtures, strategies
+from conformance import compare, fixtures, steps, strategies
 from conformance.model import Case, Expectation
 from conformance.engine import PROFILES
 from conformance.targets.inprocess import InProcessTarget
@@ -53,7 +53,8 @@ def suite_cases(profile: str, seed: int = SEED) -> list[Case]:
             examples = strategies.draw_examples(family.strategy, counts[family.category], seed=seed)
             cases += [
                 Case(tool_id, version, f"generated/{tool_id}/{family.name}/{i}", "generated", family.category,
-                     example.input, example.expect, example.description, seed=seed)
+                     example.input, example.expect, example.description, seed=seed,
+                     steps=list(example.steps), sending=example.sending)
                 for i, example in enumerate(examples)
             ]
     return sorted(cases, key=lambda case: len(json.dumps(case.input, ensure_ascii=False)))
@@ -65,7 +66,13 @@ def cases_for(profile: str) -> tuple[Case, ...]:
 
 
 def judge(target: InProcessTarget, case: Case):
-    return compare.check(case, target.call(case.tool_id, case.version, case.input))
+    """The verdict on one case; a case of several requests sends its steps as the run does (in order,
+    or at once for a burst), each judged against its own input (conformance/steps.py)."""
+    if not case.steps:
+        return compare.check(case, target.call(case.tool_id, case.version, case.input))
+    each = steps.step_cases(case)
+    answers = steps.send(lambda step: target.call(step.tool_id, step.version, step.input), each, case.sending)
+    return steps.judged(case, [compare.check(step, answer) for step, answer in zip(each, answers)])[2]
 
 
 def failures_of(execute, cases) -> list[str]:
