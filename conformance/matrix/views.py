@@ -62,6 +62,19 @@ def difference_text(difference: dict | None) -> str:
             f"got {value_text(difference.get('actual'))}")
 
 
+def group_facts(group: dict) -> list[tuple[str, str, bool]]:
+    """What a cell's section says of one failure group, for both views: (label, text, shown as code)."""
+    facts = [("clause: ", clause_text(group["clause"]), False),
+             ("divergence: ", divergence_text(group["divergence"]), False)]
+    if group.get("smallest") is not None:
+        facts.append(("smallest input: ", value_text(group["smallest"]), True))
+    if group.get("difference"):
+        facts.append(("first difference: ", difference_text(group["difference"]), True))
+    if group.get("judged_on"):
+        facts.append(("judged ", group["judged_on"], False))
+    return facts
+
+
 def run_text(row: dict) -> str:
     if not row["report"]:
         return "not run"
@@ -107,15 +120,9 @@ def markdown(document: dict) -> str:
         if fields_text(cell):
             lines += [f"{md_text(fields_text(cell))}.", ""]
         for number, group in enumerate(cell["failure_groups"], 1):
-            lines += [f"{number}. **{md_text(prose(group['title']))}** ({group['count']} failing)",
-                      f"   - clause: {md_text(prose(clause_text(group['clause'])))}",
-                      f"   - divergence: {md_text(prose(divergence_text(group['divergence'])))}"]
-            if group.get("smallest") is not None:
-                lines.append(f"   - smallest input: {md_cell_code(value_text(group['smallest']))}")
-            if group.get("difference"):
-                lines.append(f"   - first difference: {md_cell_code(difference_text(group['difference']))}")
-            if group.get("judged_on"):
-                lines.append(f"   - judged {md_text(group['judged_on'])}")
+            lines.append(f"{number}. **{md_text(prose(group['title']))}** ({group['count']} failing)")
+            lines += [f"   - {label}{md_cell_code(text) if code else md_text(prose(text))}"
+                      for label, text, code in group_facts(group)]
         if cell["not_applicable"]:
             if cell["failure_groups"]:
                 lines.append("")
@@ -185,14 +192,8 @@ def _anchor(cell: dict) -> str:
 def _html_cell(cell: dict) -> str:
     groups = []
     for group in cell["failure_groups"]:
-        items = [f"<li>clause: {_e(clause_text(group['clause']))}</li>",
-                 f"<li>divergence: {_e(divergence_text(group['divergence']))}</li>"]
-        if group.get("smallest") is not None:
-            items.append(f"<li>smallest input: <code>{_e(value_text(group['smallest']))}</code></li>")
-        if group.get("difference"):
-            items.append(f"<li>first difference: <code>{_e(difference_text(group['difference']))}</code></li>")
-        if group.get("judged_on"):
-            items.append(f"<li>judged {_e(group['judged_on'])}</li>")
+        items = [f"<li>{label}<code>{_e(text)}</code></li>" if code else f"<li>{label}{_e(text)}</li>"
+                 for label, text, code in group_facts(group)]
         groups.append(f"<li class=\"group\"><strong>{_e(group['title'])}</strong> ({group['count']} failing)"
                       f"<ul>{''.join(items)}</ul></li>")
     causes = "".join(f"<li class=\"cause\">{_e(na['cause'])}{_e(_na_counts(na))}</li>" for na in cell["not_applicable"])
