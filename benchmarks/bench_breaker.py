@@ -58,12 +58,27 @@ def target(kind: str, every: int, directory: Path):
 
 
 def timed_run(spec: str, args: argparse.Namespace, profile: str, report_dir: Path) -> dict:
-    command = [sys.executable, "-m", "conformance", "run", "--target", spec, "--profile", profile, "--seed", "1",
-               "--timeout", str(args.timeout), "--workers", str(args.workers), "--report-dir", str(report_dir)]
+    command = [
+        sys.executable,
+        "-m",
+        "conformance",
+        "run",
+        "--target",
+        spec,
+        "--profile",
+        profile,
+        "--seed",
+        "1",
+        "--timeout",
+        str(args.timeout),
+        "--workers",
+        str(args.workers),
+        "--report-dir",
+        str(report_dir),
+    ]
     started = time.monotonic()
     try:
-        process = subprocess.run(command, capture_output=True, text=True, timeout=RUN_TIMEOUT,
-                                 stdin=subprocess.DEVNULL)
+        process = subprocess.run(command, capture_output=True, text=True, timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
         code = process.returncode
     except subprocess.TimeoutExpired:
         code = None
@@ -77,10 +92,12 @@ def row(kind: str, every: int, run: dict) -> str:
     report = run["report"]
     header = report.get("header", {})
     figures = header.get("breaker", {})
-    return (f"{kind:6} 1 in {every:<4} {run['seconds']:8.1f} s  exit {run['exit']!s:4} "
-            f"{header.get('stopped_by', '-'):10} {figures.get('calls', '?'):>6} calls "
-            f"{figures.get('transport_errors', '?'):>5} errors {figures.get('time_lost_s', '?'):>7} s lost  "
-            f"{report.get('unhealthy_reason', '')[:90]}")
+    return (
+        f"{kind:6} 1 in {every:<4} {run['seconds']:8.1f} s  exit {run['exit']!s:4} "
+        f"{header.get('stopped_by', '-'):10} {figures.get('calls', '?'):>6} calls "
+        f"{figures.get('transport_errors', '?'):>5} errors {figures.get('time_lost_s', '?'):>7} s lost  "
+        f"{report.get('unhealthy_reason', '')[:90]}"
+    )
 
 
 def main() -> int:
@@ -92,8 +109,10 @@ def main() -> int:
     parser.add_argument("--rare", action="store_true", help="also the targets hanging on one request in 100")
     args = parser.parse_args()
     kinds = [kind.strip() for kind in args.kinds.split(",") if kind.strip()]
-    print(f"--timeout {args.timeout:g} s, --workers {args.workers}: a target hanging on every 4th request"
-          + (" and on every 100th" if args.rare else ""))
+    print(
+        f"--timeout {args.timeout:g} s, --workers {args.workers}: a target hanging on every 4th request"
+        + (" and on every 100th" if args.rare else "")
+    )
     print(f"{'kind':6} {'hangs':9} {'to exit':>10}  {'':9} {'stopped by':10} breaker figures, reason")
     failures = 0
     with tempfile.TemporaryDirectory(prefix="bench-breaker-") as scratch:
@@ -105,8 +124,10 @@ def main() -> int:
                     run = timed_run(spec, args, profile, directory / "out")
                 print(row(kind, every, run), flush=True)
                 failures += (run["exit"] != 3) if every == 4 else (run["exit"] not in (0, 1))
-    print("goal: every 4th -> exit 3 within 120 s; every 100th -> a verdict (0 or 1)"
-          f" — {'met' if not failures else f'{failures} run(s) off'}")
+    print(
+        "goal: every 4th -> exit 3 within 120 s; every 100th -> a verdict (0 or 1)"
+        f" — {'met' if not failures else f'{failures} run(s) off'}"
+    )
     return 1 if failures else 0
 
 

@@ -36,12 +36,12 @@ ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 sys.path[:0] = [str(ROOT), str(TESTS)]  # the mutants and the independent implementation live in tests/
 
+import mutants  # noqa: E402
+
 from conformance import compare, fixtures, strategies  # noqa: E402
 from conformance.engine import PROFILES  # noqa: E402
 from conformance.model import Case  # noqa: E402
 from conformance.targets.inprocess import InProcessTarget  # noqa: E402
-
-import mutants  # noqa: E402
 
 ALLOWED_GROWTH = 4 / 3  # "the default profile may grow by at most a third"
 
@@ -55,8 +55,19 @@ def generated_cases(profile: str, seed: int) -> list[Case]:
     for tool_id, version in strategies.supported():
         for family in strategies.families(tool_id, version):
             for i, example in enumerate(strategies.draw_examples(family.strategy, counts[family.category], seed=seed)):
-                cases.append(Case(tool_id, version, f"generated/{tool_id}/{family.name}/{i}", "generated",
-                                  family.category, example.input, example.expect, example.description, seed=seed))
+                cases.append(
+                    Case(
+                        tool_id,
+                        version,
+                        f"generated/{tool_id}/{family.name}/{i}",
+                        "generated",
+                        family.category,
+                        example.input,
+                        example.expect,
+                        example.description,
+                        seed=seed,
+                    )
+                )
     return sorted(cases, key=lambda case: len(json.dumps(case.input, ensure_ascii=False)))
 
 
@@ -99,7 +110,9 @@ def catch_rates(seed: int, profiles: tuple[str, ...]) -> None:
     members: dict[str, list[str]] = defaultdict(list)
     for name in names:
         members[classes[name]].append(name)
-    heading = ["class", "mutants"] + [f"{kind} {profile}" for profile in profiles for kind in ("caught", "by generated")]
+    heading = ["class", "mutants"] + [
+        f"{kind} {profile}" for profile in profiles for kind in ("caught", "by generated")
+    ]
     rows = []
     for cls in sorted(members):
         row = [cls, str(len(members[cls]))]
@@ -111,11 +124,15 @@ def catch_rates(seed: int, profiles: tuple[str, ...]) -> None:
     for profile in profiles:
         total.append(str(sum(1 for name in names if by_any[profile][name])))
         total.append(str(sum(1 for name in names if by_generated[profile][name])))
-    print(f"\nCatch rate per class (fixtures + generated cases, seed {seed}; 'by generated': caught by a generated case)")
+    print(
+        f"\nCatch rate per class (fixtures + generated cases, seed {seed}; 'by generated': caught by a generated case)"
+    )
     print_table(heading, rows + [total])
     for profile in profiles:
         through = [f"{name} ({classes[name]})" for name in names if not by_any[profile][name]]
-        fixture_only = [f"{name} ({classes[name]})" for name in names if by_any[profile][name] and not by_generated[profile][name]]
+        fixture_only = [
+            f"{name} ({classes[name]})" for name in names if by_any[profile][name] and not by_generated[profile][name]
+        ]
         print(f"\n{profile}: let through: {', '.join(through) or 'none'}")
         print(f"{profile}: caught only by a fixture: {', '.join(fixture_only) or 'none'}")
 
@@ -126,13 +143,27 @@ def catch_rates(seed: int, profiles: tuple[str, ...]) -> None:
 def timed_run(tree: Path, seed: int, report_dir: Path) -> dict:
     """``conformance run --target oracle --profile default`` of the code in ``tree``: wall time and report."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    command = [sys.executable, "-m", "conformance", "run", "--target", "oracle", "--profile", "default",
-               "--seed", str(seed), "--report-dir", str(report_dir)]
+    command = [
+        sys.executable,
+        "-m",
+        "conformance",
+        "run",
+        "--target",
+        "oracle",
+        "--profile",
+        "default",
+        "--seed",
+        str(seed),
+        "--report-dir",
+        str(report_dir),
+    ]
     started, cpu_before = time.monotonic(), _children_cpu()
     completed = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
     wall, cpu = time.monotonic() - started, _children_cpu() - cpu_before
     if completed.returncode != 0:
-        raise SystemExit(f"the run in {tree} exited {completed.returncode}:\n{completed.stdout[-2000:]}{completed.stderr[-2000:]}")
+        raise SystemExit(
+            f"the run in {tree} exited {completed.returncode}:\n{completed.stdout[-2000:]}{completed.stderr[-2000:]}"
+        )
     document = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
     return {"wall": wall, "cpu": cpu, "document": document}
 
@@ -143,8 +174,10 @@ def _children_cpu() -> float:
 
 
 def family_times(document: dict) -> dict[str, tuple[float, int]]:
-    return {entry["id"]: (float(entry.get("duration_ms", 0.0)), int(entry.get("examples", 0)))
-            for entry in document["properties"]}
+    return {
+        entry["id"]: (float(entry.get("duration_ms", 0.0)), int(entry.get("examples", 0)))
+        for entry in document["properties"]
+    }
 
 
 def fastest(runs: list[dict]) -> dict:
@@ -159,8 +192,9 @@ def cost(seed: int, baseline: str, repeat: int) -> None:
         tree = scratch_dir / "baseline"
         subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(tree), baseline], cwd=ROOT, check=True)
         try:
-            commit = subprocess.run(["git", "rev-parse", "--short", baseline], cwd=ROOT, check=True,
-                                    capture_output=True, text=True).stdout.strip()
+            commit = subprocess.run(
+                ["git", "rev-parse", "--short", baseline], cwd=ROOT, check=True, capture_output=True, text=True
+            ).stdout.strip()
             runs: dict[str, list[dict]] = {"baseline": [], "current": []}
             for i in range(repeat):
                 runs["baseline"].append(timed_run(tree, seed, scratch_dir / f"baseline-report-{i}"))
@@ -168,34 +202,51 @@ def cost(seed: int, baseline: str, repeat: int) -> None:
             before, after = fastest(runs["baseline"]), fastest(runs["current"])
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
-    print(f"\nwall times (s), alternating: baseline {[round(r['wall'], 1) for r in runs['baseline']]}, "
-          f"this tree {[round(r['wall'], 1) for r in runs['current']]}; CPU times (s) "
-          f"{[round(r['cpu'], 1) for r in runs['baseline']]} and {[round(r['cpu'], 1) for r in runs['current']]}; "
-          "the fastest of each compared")
+    print(
+        f"\nwall times (s), alternating: baseline {[round(r['wall'], 1) for r in runs['baseline']]}, "
+        f"this tree {[round(r['wall'], 1) for r in runs['current']]}; CPU times (s) "
+        f"{[round(r['cpu'], 1) for r in runs['baseline']]} and {[round(r['cpu'], 1) for r in runs['current']]}; "
+        "the fastest of each compared"
+    )
     old, new = family_times(before["document"]), family_times(after["document"])
     old_generated = sum(ms for ms, _ in old.values()) or 1.0
     new_generated = sum(ms for ms, _ in new.values()) or 1.0
     old_examples = sum(n for _, n in old.values())
     new_examples = sum(n for _, n in new.values())
     checks = [sum(doc["totals"].values()) for doc in (before["document"], after["document"])]
-    print(f"Run-time cost: conformance run --target oracle --profile default --seed {seed}; baseline {baseline} ({commit})")
-    print_table(["", "baseline", "this tree", "ratio"], [
-        ["wall time (s)", f"{before['wall']:.1f}", f"{after['wall']:.1f}", f"{after['wall'] / before['wall']:.2f}"],
-        ["CPU time (s)", f"{before['cpu']:.1f}", f"{after['cpu']:.1f}", f"{after['cpu'] / before['cpu']:.2f}"],
-        ["generated time (s)", f"{old_generated / 1000:.1f}", f"{new_generated / 1000:.1f}",
-         f"{new_generated / old_generated:.2f}"],
-        ["examples sent", str(old_examples), str(new_examples), f"{new_examples / max(1, old_examples):.2f}"],
-        ["checks", str(checks[0]), str(checks[1]), f"{checks[1] / max(1, checks[0]):.2f}"],
-    ])
+    print(
+        f"Run-time cost: conformance run --target oracle --profile default --seed {seed}; baseline {baseline} ({commit})"
+    )
+    print_table(
+        ["", "baseline", "this tree", "ratio"],
+        [
+            ["wall time (s)", f"{before['wall']:.1f}", f"{after['wall']:.1f}", f"{after['wall'] / before['wall']:.2f}"],
+            ["CPU time (s)", f"{before['cpu']:.1f}", f"{after['cpu']:.1f}", f"{after['cpu'] / before['cpu']:.2f}"],
+            [
+                "generated time (s)",
+                f"{old_generated / 1000:.1f}",
+                f"{new_generated / 1000:.1f}",
+                f"{new_generated / old_generated:.2f}",
+            ],
+            ["examples sent", str(old_examples), str(new_examples), f"{new_examples / max(1, old_examples):.2f}"],
+            ["checks", str(checks[0]), str(checks[1]), f"{checks[1] / max(1, checks[0]):.2f}"],
+        ],
+    )
     verdict = "within" if after["wall"] / before["wall"] <= ALLOWED_GROWTH else "OVER"
     print(f"wall-time growth {after['wall'] / before['wall'] - 1:+.0%}: {verdict} the allowed +33%")
     rows = []
     for name in sorted(set(old) | set(new), key=lambda n: -(new.get(n, (0.0, 0))[0])):
         old_ms, old_n = old.get(name, (0.0, 0))
         new_ms, new_n = new.get(name, (0.0, 0))
-        rows.append([name + ("" if name in old else "  (new)") + ("" if name in new else "  (gone)"),
-                     f"{old_ms / old_generated:.1%}", f"{new_ms / new_generated:.1%}",
-                     f"{new_ms / old_ms:.2f}" if old_ms else "-", f"{old_n}/{new_n}"])
+        rows.append(
+            [
+                name + ("" if name in old else "  (new)") + ("" if name in new else "  (gone)"),
+                f"{old_ms / old_generated:.1%}",
+                f"{new_ms / new_generated:.1%}",
+                f"{new_ms / old_ms:.2f}" if old_ms else "-",
+                f"{old_n}/{new_n}",
+            ]
+        )
     print("\nShare of the generated time per family (largest first)")
     print_table(["property", "baseline share", "this tree share", "time ratio", "examples"], rows)
     added = [name for name in new if name not in old]
@@ -229,9 +280,11 @@ def recording_cost(seed: int, repeat: int) -> None:
             times["plain"].append(draw_all())
     finally:
         aiming.recording = real
-    print(f"\nGeneration only (CPU s), default profile, seed {seed}: with recording {[round(t, 1) for t in times['recorded']]}, "
-          f"without {[round(t, 1) for t in times['plain']]}; ratio of the fastest "
-          f"{min(times['recorded']) / min(times['plain']):.2f}")
+    print(
+        f"\nGeneration only (CPU s), default profile, seed {seed}: with recording {[round(t, 1) for t in times['recorded']]}, "
+        f"without {[round(t, 1) for t in times['plain']]}; ratio of the fastest "
+        f"{min(times['recorded']) / min(times['plain']):.2f}"
+    )
 
 
 def print_table(heading: list[str], rows: list[list[str]]) -> None:
@@ -249,8 +302,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="timed runs of each tree, alternating")
     parser.add_argument("--catch-only", action="store_true")
     parser.add_argument("--cost-only", action="store_true")
-    parser.add_argument("--recording-cost", action="store_true",
-                        help="only the generation time with and without recording the aimed features")
+    parser.add_argument(
+        "--recording-cost",
+        action="store_true",
+        help="only the generation time with and without recording the aimed features",
+    )
     args = parser.parse_args()
     if args.recording_cost:
         recording_cost(args.run_seed, args.repeat)

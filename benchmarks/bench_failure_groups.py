@@ -22,13 +22,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the project, and its faulty implementations
 
+from faulty_causes.nltk_like import execute as nltk_like  # noqa: E402
+
 import oracle  # noqa: E402
 from conformance.compare import check  # noqa: E402
 from conformance.model import Case, CaseResult, Expectation, RunRecord, TargetResponse  # noqa: E402
 from conformance.reports import build_header, render_html, render_markdown, utc_timestamp  # noqa: E402
 from conformance.reports.document import json_safe, problem_results, totals  # noqa: E402
 from conformance.reports.groups import failure_groups  # noqa: E402
-from faulty_causes.nltk_like import execute as nltk_like  # noqa: E402
 
 TOOL, VERSION = "bleu-corpus-compute", "1.0.0"
 WORDS = ["a", "b", "c", "d"]
@@ -46,15 +47,37 @@ def record(failures: int, seed: int) -> RunRecord:
     results = []
     while len(results) < failures:
         payload = failing_input(rng, 1 if len(results) % 2 else 200)
-        case = Case(TOOL, VERSION, f"generated/{TOOL}/valid/bench/{len(results)}", "generated", "valid", payload,
-                    Expectation("output"))
+        case = Case(
+            TOOL,
+            VERSION,
+            f"generated/{TOOL}/valid/bench/{len(results)}",
+            "generated",
+            "valid",
+            payload,
+            Expectation("output"),
+        )
         response = TargetResponse("result", result=nltk_like(TOOL, VERSION, payload))
         verdict = check(case, response)
         if verdict.outcome == "failed":
-            results.append(CaseResult(case, "failed", verdict.message, verdict.mismatch, response,
-                                      expected=oracle.execute(TOOL, VERSION, payload)))
-    header = build_header(target="python:nltk_like", contracts=[f"{TOOL}@{VERSION}"], seed=seed, profile="quick",
-                          started=utc_timestamp(), finished=utc_timestamp(), command="bench")
+            results.append(
+                CaseResult(
+                    case,
+                    "failed",
+                    verdict.message,
+                    verdict.mismatch,
+                    response,
+                    expected=oracle.execute(TOOL, VERSION, payload),
+                )
+            )
+    header = build_header(
+        target="python:nltk_like",
+        contracts=[f"{TOOL}@{VERSION}"],
+        seed=seed,
+        profile="quick",
+        started=utc_timestamp(),
+        finished=utc_timestamp(),
+        command="bench",
+    )
     return RunRecord(header, results, exit_code=1)
 
 
@@ -83,11 +106,15 @@ def main() -> None:
     document["failure_groups"] = json_safe(groups)
     markdown_s, _ = timed(lambda: render_markdown(document), args.repeats)
     html_s, _ = timed(lambda: render_html(document), args.repeats)
-    print(f"{args.failures} failures of an NLTK-like target, {len(groups)} groups "
-          f"({', '.join(str(g['count']) for g in groups)} members), median of {args.repeats}:")
+    print(
+        f"{args.failures} failures of an NLTK-like target, {len(groups)} groups "
+        f"({', '.join(str(g['count']) for g in groups)} members), median of {args.repeats}:"
+    )
     print(f"  report.json document without groups  {document_s * 1000:9.1f} ms")
-    print(f"  failure groups                        {groups_s * 1000:9.1f} ms   "
-          f"({groups_s / document_s:.2f}x the document, {groups_s / args.failures * 1000:.2f} ms a failure)")
+    print(
+        f"  failure groups                        {groups_s * 1000:9.1f} ms   "
+        f"({groups_s / document_s:.2f}x the document, {groups_s / args.failures * 1000:.2f} ms a failure)"
+    )
     print(f"  report.md / report.html               {markdown_s * 1000:9.1f} ms / {html_s * 1000:.1f} ms")
 
 

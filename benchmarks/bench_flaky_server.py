@@ -49,14 +49,31 @@ def run_environment(args: argparse.Namespace) -> dict:
 
 def package_used(args: argparse.Namespace, cwd: str) -> str:
     """Where the runs import ``conformance`` from (what --source is meant to change)."""
-    return subprocess.run([sys.executable, "-c", "import conformance; print(conformance.__file__)"], cwd=cwd,
-                          env=run_environment(args), capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", "import conformance; print(conformance.__file__)"],
+        cwd=cwd,
+        env=run_environment(args),
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
 
 
 def timed_run(url: str, args: argparse.Namespace, report_dir: Path) -> dict:
     """One ``conformance run`` to its end: wall and CPU seconds (of the run's process), exit, retries."""
-    command = [sys.executable, "-m", "conformance", "run", "--target", url, "--profile", args.profile,
-               "--seed", str(args.seed), "--report-dir", str(report_dir.resolve())]
+    command = [
+        sys.executable,
+        "-m",
+        "conformance",
+        "run",
+        "--target",
+        url,
+        "--profile",
+        args.profile,
+        "--seed",
+        str(args.seed),
+        "--report-dir",
+        str(report_dir.resolve()),
+    ]
     if args.tools:
         command += ["--tools", args.tools]
     environment = run_environment(args)
@@ -64,8 +81,9 @@ def timed_run(url: str, args: argparse.Namespace, report_dir: Path) -> dict:
     with open(report_dir / "output.txt", "w+") as output:
         started = time.monotonic()
         # cwd: ``python -m`` puts its working directory first on sys.path, before PYTHONPATH (--source)
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                   env=environment, cwd=report_dir)
+        process = subprocess.Popen(
+            command, stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=environment, cwd=report_dir
+        )
         killer = threading.Timer(RUN_TIMEOUT, process.kill)
         killer.start()
         _, status, usage = os.wait4(process.pid, 0)  # the run's own CPU time, whatever else the machine runs
@@ -75,8 +93,14 @@ def timed_run(url: str, args: argparse.Namespace, report_dir: Path) -> dict:
         tail = output.read()[-1200:]
     report_file = report_dir / "report.json"
     report = json.loads(report_file.read_text()) if report_file.is_file() else {"header": {}, "totals": {}}
-    return {"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime, "exit": os.waitstatus_to_exitcode(status),
-            "retries": report["header"].get("retries_made", "?"), "totals": report.get("totals", {}), "tail": tail}
+    return {
+        "seconds": seconds,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "exit": os.waitstatus_to_exitcode(status),
+        "retries": report["header"].get("retries_made", "?"),
+        "totals": report.get("totals", {}),
+        "tail": tail,
+    }
 
 
 def run_against(label: str, behaviour: str, retry_after: str | None, args: argparse.Namespace, scratch: Path):
@@ -91,9 +115,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tools", default="", help="ID[@V],... (default: every tool)")
     parser.add_argument("--source", default="", metavar="DIR", help="run the conformance package of this checkout")
-    parser.add_argument("--one-at-a-time", action="store_true",
-                        help="run the two one after the other (default: at the same time, so that the load of a "
-                             "shared machine weighs on both alike)")
+    parser.add_argument(
+        "--one-at-a-time",
+        action="store_true",
+        help="run the two one after the other (default: at the same time, so that the load of a "
+        "shared machine weighs on both alike)",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="bench-flaky-") as scratch:
@@ -104,16 +131,22 @@ def main() -> int:
         else:
             with ThreadPoolExecutor(len(jobs)) as pool:
                 rows = list(pool.map(lambda job: run_against(*job), jobs))
-    print(f"profile {args.profile}, seed {args.seed}, tools {args.tools or 'all'}, "
-          f"{'one after the other' if args.one_at_a_time else 'both at once'}, conformance from {used}")
+    print(
+        f"profile {args.profile}, seed {args.seed}, tools {args.tools or 'all'}, "
+        f"{'one after the other' if args.one_at_a_time else 'both at once'}, conformance from {used}"
+    )
     print(f"{'server':18} {'wall s':>7} {'cpu s':>6} {'exit':>4} {'retries':>8} {'requests':>9}  totals")
     for label, run, requests_seen in rows:
         totals = " ".join(f"{k}={v}" for k, v in run["totals"].items() if v)
-        print(f"{label:18} {run['seconds']:7.1f} {run['cpu']:6.1f} {run['exit']:>4} {run['retries']!s:>8} "
-              f"{requests_seen:>9}  {totals}")
+        print(
+            f"{label:18} {run['seconds']:7.1f} {run['cpu']:6.1f} {run['exit']:>4} {run['retries']!s:>8} "
+            f"{requests_seen:>9}  {totals}"
+        )
     correct, flaky = rows[0][1], rows[1][1]
-    print(f"ratio flaky / correct: wall {flaky['seconds'] / correct['seconds']:.2f}x (goal: at most 1.5x), "
-          f"cpu {flaky['cpu'] / correct['cpu']:.2f}x")
+    print(
+        f"ratio flaky / correct: wall {flaky['seconds'] / correct['seconds']:.2f}x (goal: at most 1.5x), "
+        f"cpu {flaky['cpu'] / correct['cpu']:.2f}x"
+    )
     for label, run, _ in rows:
         if run["exit"] != 0:
             print(f"\n{label}: exit {run['exit']}; the run's last words:\n{run['tail']}")

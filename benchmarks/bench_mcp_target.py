@@ -30,8 +30,11 @@ from faulty_servers import oracle_server  # noqa: E402  (the tests' own start-up
 def timed_run(target: str, options: list[str]) -> tuple[float, int, dict]:
     with tempfile.TemporaryDirectory() as report_dir:
         started = time.monotonic()
-        process = subprocess.run([sys.executable, "-m", "conformance", "run", "--target", target,
-                                  "--report-dir", report_dir, *options], capture_output=True, text=True)
+        process = subprocess.run(
+            [sys.executable, "-m", "conformance", "run", "--target", target, "--report-dir", report_dir, *options],
+            capture_output=True,
+            text=True,
+        )
         elapsed = time.monotonic() - started
         report = json.loads((Path(report_dir) / "report.json").read_text())
     return elapsed, process.returncode, report["totals"]

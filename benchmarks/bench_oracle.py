@@ -34,8 +34,12 @@ CHRF_TEXT_BYTES = 127  # 2 x 256 x 127 = 65,024 bytes, just under max_text_bytes
 SENTENCE_REFERENCES = 8  # max_references_per_segment
 SENTENCE_TOKENS_PER_TEXT = 5555  # (1 + 8) x 5,555 = 49,995 tokens, just under max_total_tokens 50,000
 # the sentence contract's smoothing names and sacreBLEU's (smooth_method, smooth_value) for each
-SMOOTHINGS = {"none": ("none", None), "chen-cherry-1": ("floor", 0.1), "chen-cherry-2": ("add-k", 1),
-              "chen-cherry-3": ("exp", None)}
+SMOOTHINGS = {
+    "none": ("none", None),
+    "chen-cherry-1": ("floor", 0.1),
+    "chen-cherry-2": ("add-k", 1),
+    "chen-cherry-3": ("exp", None),
+}
 LENGTH_SEGMENTS = 1000  # max_segments
 LENGTH_REFERENCES = 8  # max_references_per_segment
 LENGTH_CALLS = 20  # a call takes milliseconds: each timing runs this many, so that scheduler noise averages out
@@ -111,16 +115,23 @@ def chrf_components_rows(hypotheses: list[str], references: list[str]) -> list[t
     text_bytes = sum(len(t.encode("utf-8")) for t in hypotheses + references)
     rows = []
     for whitespace in (False, True):
-        payload = {"hypotheses": hypotheses, "references": references, "char_order": 10, "word_order": 4,
-                   "whitespace": whitespace}
+        payload = {
+            "hypotheses": hypotheses,
+            "references": references,
+            "char_order": 10,
+            "word_order": 4,
+            "whitespace": whitespace,
+        }
         sacre = CHRF(char_order=10, word_order=4, whitespace=whitespace)
-        rows.append((
-            f"{TOOL.id} char_order 10, word_order 4, whitespace {str(whitespace).lower()} "
-            f"({len(hypotheses)} seg, {text_bytes} bytes)",
-            lambda payload=payload: oracle.execute(TOOL.id, TOOL.version, payload),
-            lambda sacre=sacre: sacre.corpus_score(hypotheses, [references]),
-            1.5,
-        ))
+        rows.append(
+            (
+                f"{TOOL.id} char_order 10, word_order 4, whitespace {str(whitespace).lower()} "
+                f"({len(hypotheses)} seg, {text_bytes} bytes)",
+                lambda payload=payload: oracle.execute(TOOL.id, TOOL.version, payload),
+                lambda sacre=sacre: sacre.corpus_score(hypotheses, [references]),
+                1.5,
+            )
+        )
     return rows
 
 
@@ -158,8 +169,15 @@ def main() -> None:
     for n_references, tokens_per_text in ((1, 25), (8, 5)):
         hyps, refs = bleu_corpus(rng, n_references, tokens_per_text)
         streams = [[" ".join(r[k]) for r in refs] for k in range(n_references)]
-        other_shapes.append((n_references, tokens_per_text, {"hypotheses": hyps, "references": refs},
-                             [" ".join(h) for h in hyps], streams))
+        other_shapes.append(
+            (
+                n_references,
+                tokens_per_text,
+                {"hypotheses": hyps, "references": refs},
+                [" ".join(h) for h in hyps],
+                streams,
+            )
+        )
 
     chrf_hyps, chrf_refs = chrf_corpus(rng)
     chrf_bytes = sum(len(t.encode("utf-8")) for t in chrf_hyps + chrf_refs)
@@ -171,15 +189,21 @@ def main() -> None:
     sentence_line, sentence_lines = " ".join(sentence_hypothesis), [" ".join(r) for r in sentence_references]
     sentence_rows = []
     for smoothing, (method, value) in SMOOTHINGS.items():
-        payload = {"hypothesis": sentence_hypothesis, "references": sentence_references, "smoothing": smoothing,
-                   "effective_order": True}
+        payload = {
+            "hypothesis": sentence_hypothesis,
+            "references": sentence_references,
+            "smoothing": smoothing,
+            "effective_order": True,
+        }
         metric = BLEU(tokenize="none", smooth_method=method, smooth_value=value, effective_order=True)
-        sentence_rows.append((
-            f"bleu-sentence-compute {smoothing} (1 seg x {SENTENCE_REFERENCES} refs, {sentence_tokens} tokens)",
-            lambda payload=payload: oracle.execute("bleu-sentence-compute", "1.0.0", payload),
-            lambda metric=metric: metric.sentence_score(sentence_line, sentence_lines),
-            1.0,
-        ))
+        sentence_rows.append(
+            (
+                f"bleu-sentence-compute {smoothing} (1 seg x {SENTENCE_REFERENCES} refs, {sentence_tokens} tokens)",
+                lambda payload=payload: oracle.execute("bleu-sentence-compute", "1.0.0", payload),
+                lambda metric=metric: metric.sentence_score(sentence_line, sentence_lines),
+                1.0,
+            )
+        )
 
     candidate_lengths, reference_lengths = length_input(rng)
     length_payload = {"candidate_lengths": candidate_lengths, "reference_lengths": reference_lengths}
@@ -217,15 +241,17 @@ def main() -> None:
         (
             f"bleu-brevity-penalty ({LENGTH_SEGMENTS} seg x {LENGTH_REFERENCES} ref lengths, {LENGTH_CALLS} calls)",
             lambda: [oracle.execute("bleu-brevity-penalty", "1.0.0", length_payload) for _ in range(LENGTH_CALLS)],
-            lambda: [sacrebleu_brevity_penalty(sacre_bleu, candidate_lengths, reference_lengths)
-                     for _ in range(LENGTH_CALLS)],
+            lambda: [
+                sacrebleu_brevity_penalty(sacre_bleu, candidate_lengths, reference_lengths) for _ in range(LENGTH_CALLS)
+            ],
             1.0,
         ),
         (  # where the time of the row above goes: the tool's compute step alone, without input validation
             "  its compute step alone (no validation; shown, no goal)",
             lambda: [length_tool.compute(length_payload, **length_tool.steps) for _ in range(LENGTH_CALLS)],
-            lambda: [sacrebleu_brevity_penalty(sacre_bleu, candidate_lengths, reference_lengths)
-                     for _ in range(LENGTH_CALLS)],
+            lambda: [
+                sacrebleu_brevity_penalty(sacre_bleu, candidate_lengths, reference_lengths) for _ in range(LENGTH_CALLS)
+            ],
             None,
         ),
         (

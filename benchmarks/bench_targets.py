@@ -30,7 +30,6 @@ import sys
 import tempfile
 import time
 import types
-from pathlib import Path
 from typing import Any
 
 import oracle
@@ -56,15 +55,27 @@ def record_quick_profile(seed: int) -> list[tuple[str, str, Any]]:
 
     sys.modules[RECORDER] = types.SimpleNamespace(execute=execute)  # what python:MODULE imports
     with tempfile.TemporaryDirectory() as report_dir, contextlib.redirect_stdout(io.StringIO()):
-        code = conformance_main(["run", "--target", f"python:{RECORDER}", "--profile", "quick",
-                                 "--seed", str(seed), "--report-dir", report_dir])
+        code = conformance_main(
+            [
+                "run",
+                "--target",
+                f"python:{RECORDER}",
+                "--profile",
+                "quick",
+                "--seed",
+                str(seed),
+                "--report-dir",
+                report_dir,
+            ]
+        )
     if code != 0:
         raise SystemExit(f"the recording run did not pass (exit {code})")
     return calls
 
 
-def time_interleaved(specs: dict[str, str], calls: list[tuple[str, str, Any]], repeats: int,
-                     chunks: int = 20) -> dict[str, float]:
+def time_interleaved(
+    specs: dict[str, str], calls: list[tuple[str, str, Any]], repeats: int, chunks: int = 20
+) -> dict[str, float]:
     """Seconds each target takes to answer every call, the targets taking turns chunk by chunk.
 
     The machine is shared, so its load drifts: the calls are cut into chunks, every target answers
@@ -72,7 +83,7 @@ def time_interleaved(specs: dict[str, str], calls: list[tuple[str, str, Any]], r
     fastest pass. Each target answers one call first (a process start, imports), untimed."""
     targets = {name: make_target(spec, timeout=60) for name, spec in specs.items()}
     size = max(1, -(-len(calls) // chunks))
-    pieces = [calls[start:start + size] for start in range(0, len(calls), size)]
+    pieces = [calls[start : start + size] for start in range(0, len(calls), size)]
     try:
         for target in targets.values():
             target.call(*calls[0])
@@ -99,8 +110,9 @@ def _answer_all(target, calls: list[tuple[str, str, Any]]) -> float:
 def whole_run(spec: str, seed: int) -> float:
     with tempfile.TemporaryDirectory() as report_dir, contextlib.redirect_stdout(io.StringIO()):
         started = time.perf_counter()
-        code = conformance_main(["run", "--target", spec, "--profile", "quick", "--seed", str(seed),
-                                 "--report-dir", report_dir])
+        code = conformance_main(
+            ["run", "--target", spec, "--profile", "quick", "--seed", str(seed), "--report-dir", report_dir]
+        )
         elapsed = time.perf_counter() - started
     if code != 0:
         raise SystemExit(f"{spec}: the run did not pass (exit {code})")
@@ -123,8 +135,10 @@ def main() -> None:
     calls = record_quick_profile(args.seed)
     sample = evenly(calls, args.cmd_sample)
     sizes = sorted(len(repr(payload)) for _, _, payload in calls)
-    print(f"quick profile, seed {args.seed}: {len(calls)} inputs (median {sizes[len(sizes) // 2]} chars, "
-          f"largest {sizes[-1]:,}); cmd: sample {len(sample)} inputs spread evenly\n")
+    print(
+        f"quick profile, seed {args.seed}: {len(calls)} inputs (median {sizes[len(sizes) // 2]} chars, "
+        f"largest {sizes[-1]:,}); cmd: sample {len(sample)} inputs spread evenly\n"
+    )
 
     full = time_interleaved({name: TARGETS[name] for name in ("python:", "jsonl:")}, calls, args.repeats)
     on_sample = time_interleaved(TARGETS, sample, 1)
@@ -133,8 +147,10 @@ def main() -> None:
     print(f"{'target':8s} {'all inputs':>12s} {'per input':>11s} {'sample':>9s}   ratio to python:   ratio to jsonl:")
     for name in TARGETS:
         note = " (extrapolated)" if name == "cmd:" else ""
-        print(f"{name:8s} {full[name]:10.2f} s {full[name] / len(calls) * 1000:8.2f} ms {on_sample[name]:7.2f} s   "
-              f"{full[name] / full['python:']:9.2f}x {full[name] / full['jsonl:']:15.2f}x{note}")
+        print(
+            f"{name:8s} {full[name]:10.2f} s {full[name] / len(calls) * 1000:8.2f} ms {on_sample[name]:7.2f} s   "
+            f"{full[name] / full['python:']:9.2f}x {full[name] / full['jsonl:']:15.2f}x{note}"
+        )
     print(f"\njsonl: vs cmd: on the same sample: {on_sample['cmd:'] / on_sample['jsonl:']:.1f}x faster (goal >= 10x)")
     print(f"jsonl: vs python: on every input: {full['jsonl:'] / full['python:']:.2f}x the time (goal <= 2x)")
 

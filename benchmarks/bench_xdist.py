@@ -22,8 +22,22 @@ from pathlib import Path
 
 
 def timed_run(processes: str, profile: str, seed: int, report_dir: Path) -> tuple[float, int, dict]:
-    argv = [sys.executable, "-m", "conformance", "run", "--target", "oracle", "--profile", profile,
-            "--seed", str(seed), "--report-dir", str(report_dir), "-n", processes]
+    argv = [
+        sys.executable,
+        "-m",
+        "conformance",
+        "run",
+        "--target",
+        "oracle",
+        "--profile",
+        profile,
+        "--seed",
+        str(seed),
+        "--report-dir",
+        str(report_dir),
+        "-n",
+        processes,
+    ]
     started = time.perf_counter()
     done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     elapsed = time.perf_counter() - started
@@ -49,8 +63,10 @@ def main() -> None:
                 counts = ", ".join(f"{n} {outcome}" for outcome, n in totals.items() if n)
                 print(f"repeat {repeat + 1}  -n {variant:4s} {elapsed:6.1f} s  exit {code}  {counts}")
     best = {variant: min(values) for variant, values in times.items()}
-    print(f"fastest: -n 0 {best['0']:.1f} s, -n {args.processes} {best[args.processes]:.1f} s; "
-          f"ratio {best[args.processes] / best['0']:.2f} (goal <= 0.6 on 2 cores)")
+    print(
+        f"fastest: -n 0 {best['0']:.1f} s, -n {args.processes} {best[args.processes]:.1f} s; "
+        f"ratio {best[args.processes] / best['0']:.2f} (goal <= 0.6 on 2 cores)"
+    )
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

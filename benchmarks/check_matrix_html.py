@@ -32,32 +32,71 @@ LOADING = {"script", "img", "iframe", "link", "object", "embed", "video", "audio
 
 def sample_document() -> dict:
     """Two implementations x two tools: one cell of each status, a failure group, a hostile cause."""
-    group = {"title": "bleu-x@1.0.0 · /totals/* · wrong value", "kind": "wrong value", "pointer_class": "/totals/*",
-             "clause": {"tool": "bleu-x@1.0.0", "kind": "semantics", "number": 3, "name": None,
-                        "text": "totals[n-1] sums max(0, len - n + 1)"},
-             "divergence": {"id": "lib-denominator", "explanation": "looks like lib: 1 instead of 0"},
-             "count": 4, "smallest": {"hypotheses": [["a\u00a0b"]]}, "smallest_case": "x",
-             "difference": {"pointer": "/totals/0", "expected": 0, "actual": 1}}
+    group = {
+        "title": "bleu-x@1.0.0 · /totals/* · wrong value",
+        "kind": "wrong value",
+        "pointer_class": "/totals/*",
+        "clause": {
+            "tool": "bleu-x@1.0.0",
+            "kind": "semantics",
+            "number": 3,
+            "name": None,
+            "text": "totals[n-1] sums max(0, len - n + 1)",
+        },
+        "divergence": {"id": "lib-denominator", "explanation": "looks like lib: 1 instead of 0"},
+        "count": 4,
+        "smallest": {"hypotheses": [["a\u00a0b"]]},
+        "smallest_case": "x",
+        "difference": {"pointer": "/totals/0", "expected": 0, "actual": 1},
+    }
 
     def cell(implementation, tool, status, passed=0, failed=0, na=0, groups=(), causes=(), judged=(), absent=()):
-        return {"implementation": implementation, "tool": tool, "status": status,
-                "counts": {"passed": passed, "failed": failed, "not_applicable": na},
-                "not_applicable": [{"cause": c, "checks": 1, "examples": 2} for c in causes],
-                "failure_groups": list(groups), "judged_fields": list(judged), "not_expressed": list(absent)}
+        return {
+            "implementation": implementation,
+            "tool": tool,
+            "status": status,
+            "counts": {"passed": passed, "failed": failed, "not_applicable": na},
+            "not_applicable": [{"cause": c, "checks": 1, "examples": 2} for c in causes],
+            "failure_groups": list(groups),
+            "judged_fields": list(judged),
+            "not_expressed": list(absent),
+        }
 
-    row = {"language": "Python", "distribution": "d", "version": "1.0", "counterpart": "f()", "installed": True,
-           "exit_code": 1, "report": "runs/a/report.json", "duration_s": 1.0}
-    return validate({
-        "header": {"suite_version": "0.1.0", "profile": "quick", "seed": 0, "started": "s", "finished": "f",
-                   "command": "conformance matrix"},
-        "tools": ["bleu-x@1.0.0", "chrf-y@1.0.0"],
-        "implementations": [{"name": "a", **row}, {"name": "b", **row, "installed": False, "exit_code": None,
-                                                   "report": "", "version": ""}],
-        "cells": [cell("a", "bleu-x@1.0.0", "failing", 3, 4, 1, [group], ["decimals: none"]),
-                  cell("a", "chrf-y@1.0.0", "not_applicable", causes=[HOSTILE]),
-                  cell("b", "bleu-x@1.0.0", "not_run", causes=["not installed: b"]),
-                  cell("b", "chrf-y@1.0.0", "conformant", 5, judged=["score", "segment_scores"],
-                       absent=["score_fraction"])]})
+    row = {
+        "language": "Python",
+        "distribution": "d",
+        "version": "1.0",
+        "counterpart": "f()",
+        "installed": True,
+        "exit_code": 1,
+        "report": "runs/a/report.json",
+        "duration_s": 1.0,
+    }
+    return validate(
+        {
+            "header": {
+                "suite_version": "0.1.0",
+                "profile": "quick",
+                "seed": 0,
+                "started": "s",
+                "finished": "f",
+                "command": "conformance matrix",
+            },
+            "tools": ["bleu-x@1.0.0", "chrf-y@1.0.0"],
+            "implementations": [
+                {"name": "a", **row},
+                {"name": "b", **row, "installed": False, "exit_code": None, "report": "", "version": ""},
+            ],
+            "cells": [
+                cell("a", "bleu-x@1.0.0", "failing", 3, 4, 1, [group], ["decimals: none"]),
+                cell("a", "chrf-y@1.0.0", "not_applicable", causes=[HOSTILE]),
+                cell("b", "bleu-x@1.0.0", "not_run", causes=["not installed: b"]),
+                cell(
+                    "b", "chrf-y@1.0.0", "conformant", 5, judged=["score", "segment_scores"], absent=["score_fraction"]
+                ),
+            ],
+        }
+    )
 
 
 def check_dom(dom: str, document: dict) -> list[str]:
@@ -65,8 +104,11 @@ def check_dom(dom: str, document: dict) -> list[str]:
     summary.feed(dom)
     text = "".join(summary.text)
     problems = []
-    cells = [attrs for tag, attrs in summary.tags if tag == "td" and attrs.get("class") in
-             ("conformant", "failing", "not_applicable", "not_run")]
+    cells = [
+        attrs
+        for tag, attrs in summary.tags
+        if tag == "td" and attrs.get("class") in ("conformant", "failing", "not_applicable", "not_run")
+    ]
     wanted = len(document["implementations"]) * len(document["tools"])
     if len(cells) != wanted:
         problems.append(f"{len(cells)} matrix cells on the page, {wanted} in matrix.json")
@@ -104,8 +146,10 @@ def main(argv: list[str] | None = None) -> int:
     problems = check_dom(dom, document)
     for problem in problems:
         print(f"PROBLEM: {problem}")
-    print(f"{page}: {len(document['cells'])} cells, " + ("all checks hold" if not problems else
-                                                          f"{len(problems)} problem(s)"))
+    print(
+        f"{page}: {len(document['cells'])} cells, "
+        + ("all checks hold" if not problems else f"{len(problems)} problem(s)")
+    )
     return 1 if problems else 0
 
 

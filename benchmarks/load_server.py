@@ -43,8 +43,10 @@ TOOL_PATH = "/v1/tools/{}/versions/1.0.0/execute"
 def bleu_input(rng: random.Random) -> dict:
     vocabulary = [f"w{i}" for i in range(300)]
     tokens = lambda: [rng.choice(vocabulary) for _ in range(10)]  # noqa: E731
-    return {"hypotheses": [tokens() for _ in range(1000)],
-            "references": [[tokens() for _ in range(4)] for _ in range(1000)]}
+    return {
+        "hypotheses": [tokens() for _ in range(1000)],
+        "references": [[tokens() for _ in range(4)] for _ in range(1000)],
+    }
 
 
 def chrf_input(rng: random.Random) -> dict:
@@ -56,8 +58,7 @@ def chrf_input(rng: random.Random) -> dict:
             out = candidate
         return out + " " + "x" * (127 - len(out.encode()))
 
-    return {"hypotheses": [text() for _ in range(256)], "references": [text() for _ in range(256)],
-            "lowercase": True}
+    return {"hypotheses": [text() for _ in range(256)], "references": [text() for _ in range(256)], "lowercase": True}
 
 
 def memory_kib(pid: int) -> dict[str, int]:
@@ -94,16 +95,23 @@ def main() -> int:
         "chrf-plus-plus-compute": json.dumps(chrf_input(rng), ensure_ascii=False).encode(),
     }
     workers = ["--workers", str(args.workers)] if args.workers else []
-    server = subprocess.Popen([sys.executable, "-m", "conformance", "serve", "--port", "0", "--log-level", "warning",
-                               *workers],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "conformance", "serve", "--port", "0", "--log-level", "warning", *workers],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         server_line = server.stdout.readline()
         base = re.search(r"(http://\S+)", server_line).group(1)
         with requests.Session() as warm:
             for tool, body in bodies.items():  # warm-up: imports, caches, first allocations
-                assert warm.post(base + TOOL_PATH.format(tool), data=body,
-                                 headers={"Content-Type": "application/json"}).status_code == 200, tool
+                assert (
+                    warm.post(
+                        base + TOOL_PATH.format(tool), data=body, headers={"Content-Type": "application/json"}
+                    ).status_code
+                    == 200
+                ), tool
         memory_after_warmup = memory_kib(server.pid)
 
         schedule = itertools.islice(itertools.cycle(bodies), args.requests)
@@ -124,8 +132,12 @@ def main() -> int:
                         return
                     started = time.monotonic()
                     try:
-                        response = http.post(base + TOOL_PATH.format(tool), data=bodies[tool], timeout=60,
-                                             headers={"Content-Type": "application/json"})
+                        response = http.post(
+                            base + TOOL_PATH.format(tool),
+                            data=bodies[tool],
+                            timeout=60,
+                            headers={"Content-Type": "application/json"},
+                        )
                         ok = response.status_code == 200 and "result" in response.json()
                         problem = "" if ok else f"{tool}: HTTP {response.status_code} {response.text[:200]}"
                     except (requests.RequestException, ValueError) as exc:
@@ -163,23 +175,36 @@ def main() -> int:
         server.wait(timeout=30)
 
     total = sum(len(values) for values in latencies.values())
-    print(f"conformance serve under load ({server_line.split('listening on ')[-1].strip()}): {args.clients} clients, {total} requests in {elapsed:.1f} s "
-          f"= {total / elapsed:.2f} requests/s")
-    print(f"request bodies: " + ", ".join(f"{tool} {len(body) / 1024:.0f} KiB" for tool, body in bodies.items()))
+    print(
+        f"conformance serve under load ({server_line.split('listening on ')[-1].strip()}): {args.clients} clients, {total} requests in {elapsed:.1f} s "
+        f"= {total / elapsed:.2f} requests/s"
+    )
+    print("request bodies: " + ", ".join(f"{tool} {len(body) / 1024:.0f} KiB" for tool, body in bodies.items()))
     for tool, values in latencies.items():
         if values:
-            print(f"  {tool:24s} n={len(values):4d}  p50 {statistics.median(values) * 1000:7.0f} ms  "
-                  f"p99 {percentile(values, 0.99) * 1000:7.0f} ms  max {max(values) * 1000:7.0f} ms")
+            print(
+                f"  {tool:24s} n={len(values):4d}  p50 {statistics.median(values) * 1000:7.0f} ms  "
+                f"p99 {percentile(values, 0.99) * 1000:7.0f} ms  max {max(values) * 1000:7.0f} ms"
+            )
     everything = [value for values in latencies.values() for value in values]
-    print(f"  {'all':24s} n={len(everything):4d}  p50 {statistics.median(everything) * 1000:7.0f} ms  "
-          f"p99 {percentile(everything, 0.99) * 1000:7.0f} ms")
+    print(
+        f"  {'all':24s} n={len(everything):4d}  p50 {statistics.median(everything) * 1000:7.0f} ms  "
+        f"p99 {percentile(everything, 0.99) * 1000:7.0f} ms"
+    )
     if health:
-        print(f"/healthz during the load: {len(health)} probes, p50 {statistics.median(health) * 1000:.0f} ms, "
-              f"slowest {max(health) * 1000:.0f} ms")
-    print(f"server + workers memory (RSS): after warm-up {memory_after_warmup['VmRSS'] / 1024:.0f} MiB, "
-          f"peak {memory_end['VmHWM'] / 1024:.0f} MiB, at the end {memory_end['VmRSS'] / 1024:.0f} MiB"
-          + (f"; sampled over the run: min {min(rss_samples) / 1024:.0f}, max {max(rss_samples) / 1024:.0f} MiB"
-             if rss_samples else ""))
+        print(
+            f"/healthz during the load: {len(health)} probes, p50 {statistics.median(health) * 1000:.0f} ms, "
+            f"slowest {max(health) * 1000:.0f} ms"
+        )
+    print(
+        f"server + workers memory (RSS): after warm-up {memory_after_warmup['VmRSS'] / 1024:.0f} MiB, "
+        f"peak {memory_end['VmHWM'] / 1024:.0f} MiB, at the end {memory_end['VmRSS'] / 1024:.0f} MiB"
+        + (
+            f"; sampled over the run: min {min(rss_samples) / 1024:.0f}, max {max(rss_samples) / 1024:.0f} MiB"
+            if rss_samples
+            else ""
+        )
+    )
     print(f"errors: {len(errors)}")
     for problem in errors[:20]:
         print("  " + problem)

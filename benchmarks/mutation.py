@@ -108,16 +108,37 @@ def import_paths(scratch: Path) -> dict[str, Path]:
     """The oracle package the target and the harness import: the copy and this tree's, or isolation failed."""
     harness = [sys.executable, "-c", "import oracle, pathlib; print(pathlib.Path(oracle.__file__).resolve())"]
     target = [sys.executable, str(scratch / "jsonl_oracle.py"), "--where"]
-    return {name: Path(subprocess.run(argv, cwd=ROOT, env=harness_env(), capture_output=True, text=True,
-                                      check=True).stdout.strip())
-            for name, argv in (("harness", harness), ("target", target))}
+    return {
+        name: Path(
+            subprocess.run(argv, cwd=ROOT, env=harness_env(), capture_output=True, text=True, check=True).stdout.strip()
+        )
+        for name, argv in (("harness", harness), ("target", target))
+    }
 
 
 def harness_argv(scratch: Path, tools: list[str], profile: str, first: bool, seed: int) -> list[str]:
     """One stage: the fixtures and the profile's generated cases (first stage) or its generated cases alone."""
-    argv = [sys.executable, "-m", "conformance", "run", "--target", target_spec(scratch), "--tools", ",".join(tools),
-            "--profile", profile, "--seed", str(seed), "-x", "--max-failures-per-property", "1",
-            "--timeout", str(REQUEST_TIMEOUT), "--report-dir", str(scratch / "report")]
+    argv = [
+        sys.executable,
+        "-m",
+        "conformance",
+        "run",
+        "--target",
+        target_spec(scratch),
+        "--tools",
+        ",".join(tools),
+        "--profile",
+        profile,
+        "--seed",
+        str(seed),
+        "-x",
+        "--max-failures-per-property",
+        "1",
+        "--timeout",
+        str(REQUEST_TIMEOUT),
+        "--report-dir",
+        str(scratch / "report"),
+    ]
     return argv if first else [*argv, "--generated-only"]
 
 
@@ -143,8 +164,11 @@ def first_failure(report_dir: Path) -> tuple[str, str, str]:
     for entry in [*(record.get("results") or []), *(record.get("properties") or [])]:
         if isinstance(entry, dict) and entry.get("outcome") in ("failed", "errored"):
             case = entry.get("case") if isinstance(entry.get("case"), dict) else entry  # a result holds its case
-            return (str(case.get("tool_id", "")), str(case.get("case_id") or case.get("id") or ""),
-                    str(entry.get("message", ""))[:200])
+            return (
+                str(case.get("tool_id", "")),
+                str(case.get("case_id") or case.get("id") or ""),
+                str(entry.get("message", ""))[:200],
+            )
     return "", "", str(record.get("unhealthy_reason") or "")[:200]
 
 
@@ -152,8 +176,16 @@ def judge(scratch: Path, tools: list[str], profiles: tuple[str, ...] = PROFILES,
     """The scratch copy (as it is now, mutated or not) judged stage by stage, stopping at the first kill."""
     for index, profile in enumerate(profiles):
         argv = harness_argv(scratch, tools, profile, index == 0, seed)
-        done = subprocess.run(argv, cwd=ROOT, env=harness_env(), stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+        done = subprocess.run(
+            argv,
+            cwd=ROOT,
+            env=harness_env(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+        )
         if done.returncode in (1, 3):
             tool, case, reason = first_failure(scratch / "report")
             return Verdict("killed", profile, done.returncode, tool, case, reason)
@@ -164,8 +196,19 @@ def judge(scratch: Path, tools: list[str], profiles: tuple[str, ...] = PROFILES,
 
 def judge_command(scratch: Path, tools: list[str], profiles, seed: int) -> list[str]:
     """The test command cosmic-ray runs per mutant: this script's ``judge`` (exit 0 survived, 1 killed, 2 errored)."""
-    return [sys.executable, str(Path(__file__).resolve()), "judge", "--scratch", str(scratch),
-            "--tools", ",".join(tools), "--profiles", ",".join(profiles), "--seed", str(seed)]
+    return [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "judge",
+        "--scratch",
+        str(scratch),
+        "--tools",
+        ",".join(tools),
+        "--profiles",
+        ",".join(profiles),
+        "--seed",
+        str(seed),
+    ]
 
 
 # --- which modules, which tools -------------------------------------------------------------
@@ -200,8 +243,13 @@ def cosmic_ray(*args: str) -> None:
 def write_config(path: Path, module_file: Path, test_command: list[str]) -> None:
     import toml  # cosmic-ray's own config reader
 
-    config = {"module-path": str(module_file), "timeout": MUTANT_TIMEOUT, "excluded-modules": [],
-              "test-command": shlex.join(test_command), "distributor": {"name": "local"}}
+    config = {
+        "module-path": str(module_file),
+        "timeout": MUTANT_TIMEOUT,
+        "excluded-modules": [],
+        "test-command": shlex.join(test_command),
+        "distributor": {"name": "local"},
+    }
     path.write_text(toml.dumps({"cosmic-ray": config}), encoding="utf-8")
 
 
@@ -237,8 +285,10 @@ def run(args: argparse.Namespace) -> int:
         key = tuple(tools)
         baselines[key] = baselines.get(key) or judge(scratch, tools, tuple(args.profiles), args.seed)
         if baselines[key].verdict != "survived":
-            print(f"mutation: the unmutated oracle does not pass ({baselines[key].line()}): no mutant can be judged",
-                  file=sys.stderr)
+            print(
+                f"mutation: the unmutated oracle does not pass ({baselines[key].line()}): no mutant can be judged",
+                file=sys.stderr,
+            )
             return 2
         run_module(stem, tools, session_dir, scratch, args)
     return report(args)
@@ -266,8 +316,14 @@ def module_level_part(tree: ast.Module, line: int) -> str:
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.lineno <= line <= statement.end_lineno:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             name = ",".join(ast.unparse(target) for target in targets)
-            keyword = next((node.arg for node in ast.walk(statement) if isinstance(node, ast.keyword)
-                            and node.value.lineno <= line <= node.value.end_lineno), None)
+            keyword = next(
+                (
+                    node.arg
+                    for node in ast.walk(statement)
+                    if isinstance(node, ast.keyword) and node.value.lineno <= line <= node.value.end_lineno
+                ),
+                None,
+            )
             return f"{name}.{keyword}" if keyword else name
     return ""
 
@@ -277,15 +333,17 @@ def mutant_id(module: str, line: int, operator: str, occurrence: int) -> str:
 
 
 def changed_line(diff: str) -> str:
-    return next((line[1:].strip() for line in (diff or "").splitlines()
-                 if line.startswith("+") and not line.startswith("+++")), "")
+    return next(
+        (line[1:].strip() for line in (diff or "").splitlines() if line.startswith("+") and not line.startswith("+++")),
+        "",
+    )
 
 
 def parse_verdict(output: str) -> Verdict:
     """The judge's verdict line; without one, cosmic-ray's timeout kills, anything else is the judge's own error."""
     lines = [line for line in (output or "").splitlines() if line.startswith(VERDICT_PREFIX)]
     if lines:
-        return Verdict(**json.loads(lines[-1][len(VERDICT_PREFIX):]))
+        return Verdict(**json.loads(lines[-1][len(VERDICT_PREFIX) :]))
     if (output or "").strip() == "timeout":  # what cosmic-ray records when it killed the command
         return Verdict("killed", detail=f"the judgement took over {MUTANT_TIMEOUT:g} s")
     return Verdict("errored", detail=(output or "")[-200:])
@@ -306,9 +364,19 @@ def read_session(database: Path) -> list[Mutant]:
             line = spec.start_pos[0]
             judged = parse_verdict(result.output)
             definition = spec.definition_name or module_level_part(tree, line)
-            mutants.append(Mutant(mutant_id(module, line, spec.operator_name, spec.occurrence), module, line,
-                                  spec.operator_name, definition, source[line - 1].strip(),
-                                  changed_line(result.diff), judged.verdict, judged))
+            mutants.append(
+                Mutant(
+                    mutant_id(module, line, spec.operator_name, spec.occurrence),
+                    module,
+                    line,
+                    spec.operator_name,
+                    definition,
+                    source[line - 1].strip(),
+                    changed_line(result.diff),
+                    judged.verdict,
+                    judged,
+                )
+            )
     return sorted(mutants, key=lambda m: (m.line, m.operator, m.id))
 
 
@@ -321,9 +389,11 @@ def triage_of(mutant: Mutant, triage: dict) -> dict | None:
     if mutant.id in triage.get("mutants", {}):
         return triage["mutants"][mutant.id]
     for scope in triage.get("scopes", []):
-        if scope["module"] in ("*", mutant.module) \
-                and scope.get("definition", mutant.definition) == mutant.definition \
-                and scope.get("line_contains", "") in mutant.source_line:
+        if (
+            scope["module"] in ("*", mutant.module)
+            and scope.get("definition", mutant.definition) == mutant.definition
+            and scope.get("line_contains", "") in mutant.source_line
+        ):
             return scope
     return None
 
@@ -349,13 +419,26 @@ def score(tally: dict[str, int]) -> str:
 
 
 def table_row(name: str, tools: str, tally: dict[str, int]) -> str:
-    cells = [name, tools, tally["mutants"], tally["killed"], tally["equivalent"], tally["open-point"], tally["gap"],
-             tally["untriaged"], tally["errored"], f"{tally['killed']} of {tally['killable']}", score(tally)]
+    cells = [
+        name,
+        tools,
+        tally["mutants"],
+        tally["killed"],
+        tally["equivalent"],
+        tally["open-point"],
+        tally["gap"],
+        tally["untriaged"],
+        tally["errored"],
+        f"{tally['killed']} of {tally['killable']}",
+        score(tally),
+    ]
     return "| " + " | ".join(str(cell) for cell in cells) + " |"
 
 
-HEADER = ("| {} | tools | mutants | killed | equivalent | open point | gap | untriaged | errored | killed of "
-          "non-equivalent | score |\n|---|---|---|---|---|---|---|---|---|---|---|")
+HEADER = (
+    "| {} | tools | mutants | killed | equivalent | open point | gap | untriaged | errored | killed of "
+    "non-equivalent | score |\n|---|---|---|---|---|---|---|---|---|---|---|"
+)
 
 
 def cosmic_ray_version() -> str:
@@ -376,32 +459,59 @@ def session_progress(database: Path) -> tuple[int, int]:
         return db.num_results, db.num_work_items
 
 
-def render(by_module: dict[str, list[Mutant]], users: dict[str, list[str]], triage: dict, command: str,
-           progress: dict[str, tuple[int, int]]) -> str:
+def render(
+    by_module: dict[str, list[Mutant]],
+    users: dict[str, list[str]],
+    triage: dict,
+    command: str,
+    progress: dict[str, tuple[int, int]],
+) -> str:
     everything = [mutant for mutants in by_module.values() for mutant in mutants]
     overall = counts(everything, triage)
-    out = ["# Mutation testing of the oracle", "",
-           f"Generated by `{command}` with cosmic-ray {cosmic_ray_version()} (benchmarks/mutation.py says how a "
-           "mutant is judged); triage from `benchmarks/mutation_triage.json`.", "",
-           f"all tools: {overall['killed']} of {overall['killable']} non-equivalent killed, {score(overall)}", "",
-           "A mutant is killed by a failing or errored case, or a target that crashed, hung or answered garbage "
-           "(exit 3); *non-equivalent* leaves out the survivors triaged equivalent (no answer the contracts "
-           "determine can change) and open-point (only what an open point leaves open changes: a suite "
-           "that never raises a false alarm cannot kill them). Untriaged survivors and errored judgements "
-           "count as not killed.", "",
-           "## Per oracle module", "", HEADER.format("module")]
-    out += [table_row(f"`{stem}`", ", ".join(users[stem]), counts(mutants, triage))
-            for stem, mutants in sorted(by_module.items())]
+    out = [
+        "# Mutation testing of the oracle",
+        "",
+        f"Generated by `{command}` with cosmic-ray {cosmic_ray_version()} (benchmarks/mutation.py says how a "
+        "mutant is judged); triage from `benchmarks/mutation_triage.json`.",
+        "",
+        f"all tools: {overall['killed']} of {overall['killable']} non-equivalent killed, {score(overall)}",
+        "",
+        "A mutant is killed by a failing or errored case, or a target that crashed, hung or answered garbage "
+        "(exit 3); *non-equivalent* leaves out the survivors triaged equivalent (no answer the contracts "
+        "determine can change) and open-point (only what an open point leaves open changes: a suite "
+        "that never raises a false alarm cannot kill them). Untriaged survivors and errored judgements "
+        "count as not killed.",
+        "",
+        "## Per oracle module",
+        "",
+        HEADER.format("module"),
+    ]
+    out += [
+        table_row(f"`{stem}`", ", ".join(users[stem]), counts(mutants, triage))
+        for stem, mutants in sorted(by_module.items())
+    ]
     not_run = sorted(stem for stem in users if stem not in by_module)
-    unfinished = [f"`{stem}` ({done} of {total} judged)" for stem, (done, total) in sorted(progress.items())
-                  if done < total]
-    out += ["", "Modules not run yet: " + (", ".join(f"`{stem}`" for stem in not_run) or "none") + ".",
-            "", "Sessions not finished (the table counts the mutants judged so far): "
-            + (", ".join(unfinished) or "none") + "."]
-    out += ["", "## Per tool", "",
-            "A tool's mutants are those of the modules its answers import (`oracle.registry.modules_used`); a "
-            "mutant of a shared module is judged on every tool using it and counts as killed for each of them "
-            "when any of their cases kills it.", "", HEADER.format("tool")]
+    unfinished = [
+        f"`{stem}` ({done} of {total} judged)" for stem, (done, total) in sorted(progress.items()) if done < total
+    ]
+    out += [
+        "",
+        "Modules not run yet: " + (", ".join(f"`{stem}`" for stem in not_run) or "none") + ".",
+        "",
+        "Sessions not finished (the table counts the mutants judged so far): "
+        + (", ".join(unfinished) or "none")
+        + ".",
+    ]
+    out += [
+        "",
+        "## Per tool",
+        "",
+        "A tool's mutants are those of the modules its answers import (`oracle.registry.modules_used`); a "
+        "mutant of a shared module is judged on every tool using it and counts as killed for each of them "
+        "when any of their cases kills it.",
+        "",
+        HEADER.format("tool"),
+    ]
     tool_ids = sorted({tool for tools in users.values() for tool in tools})
     for tool in tool_ids:
         reached = [m for stem, mutants in by_module.items() if tool in users[stem] for m in mutants]
@@ -417,14 +527,20 @@ def render(by_module: dict[str, list[Mutant]], users: dict[str, list[str]], tria
             entry = triage_of(m, triage) if m.verdict == "survived" else None
             verdict = m.verdict if m.verdict == "errored" else (entry["verdict"] if entry else "**untriaged**")
             reason = m.judged.detail if m.verdict == "errored" else (entry or {}).get("reason", "")
-            out.append(f"| `{m.id}` | `{escape(m.source_line)}` | `{escape(m.changed_line)}` | {verdict} | "
-                       f"{escape(reason)} |")
+            out.append(
+                f"| `{m.id}` | `{escape(m.source_line)}` | `{escape(m.changed_line)}` | {verdict} | {escape(reason)} |"
+            )
         out.append("")
     survivor_ids = {m.id for m in everything if m.verdict == "survived"}
-    stale = sorted(key for key in triage.get("mutants", {}) if key.split(":")[0] in by_module
-                   and key not in survivor_ids)
-    out += ["## Stale triage entries", "", "Entries naming no survivor of a module that was run (the mutant is "
-            "killed now, or the source moved): " + (", ".join(f"`{key}`" for key in stale) or "none") + "."]
+    stale = sorted(
+        key for key in triage.get("mutants", {}) if key.split(":")[0] in by_module and key not in survivor_ids
+    )
+    out += [
+        "## Stale triage entries",
+        "",
+        "Entries naming no survivor of a module that was run (the mutant is "
+        "killed now, or the source moved): " + (", ".join(f"`{key}`" for key in stale) or "none") + ".",
+    ]
     return "\n".join(out) + "\n"
 
 
@@ -433,8 +549,15 @@ def report(args: argparse.Namespace) -> int:
     databases = sorted(session_dir.glob("*.sqlite"))
     by_module = {path.stem: read_session(path) for path in databases}
     progress = {path.stem: session_progress(path) for path in databases}
-    command = "python benchmarks/mutation.py" + " --report-only" * args.report_only + "".join(
-        f" --{name} {','.join(value)}" for name, value in (("modules", args.modules), ("tools", args.tools)) if value)
+    command = (
+        "python benchmarks/mutation.py"
+        + " --report-only" * args.report_only
+        + "".join(
+            f" --{name} {','.join(value)}"
+            for name, value in (("modules", args.modules), ("tools", args.tools))
+            if value
+        )
+    )
     text = render(by_module, module_users(), load_triage(), command, progress)
     args.report.write_text(text, encoding="utf-8")
     print(text.splitlines()[4])

@@ -27,10 +27,18 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("list", "conformance.commands.list_command", "tools, versions and contract status"),
     ("run", "conformance.runner", "check a target against the contracts"),
     ("serve", "conformance.server", "serve the oracle over HTTP with the hosted API"),
-    ("crosscheck", "conformance.crosscheck", "cross-check the oracle against sacreBLEU, NLTK and the libraries installed"),
+    (
+        "crosscheck",
+        "conformance.crosscheck",
+        "cross-check the oracle against sacreBLEU, NLTK and the libraries installed",
+    ),
     ("matrix", "conformance.matrix", "run the suite against each real BLEU/chrF library: the compatibility matrix"),
     ("contracts", "conformance.gate", "the contract gate: lint, diff and version-bump rules"),
-    ("merge-reports", "conformance.commands.merge_reports", "join the report directories of `run --shard K/N` into one report"),
+    (
+        "merge-reports",
+        "conformance.commands.merge_reports",
+        "join the report directories of `run --shard K/N` into one report",
+    ),
     ("replay", "conformance.replay", "re-send a saved failing case to its target and show the diff"),
     ("diff", "conformance.commands.diff_command", "what changed between two runs: new, fixed and still failing groups"),
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+
 from conformance.model import Case, Expectation
 
 _PACKAGE_DIR = Path(__file__).resolve().parent

@@ -12,7 +12,8 @@ import itertools
 import json
 import math
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from oracle.errors import INVALID_INPUT, ContractError
 
@@ -56,8 +57,10 @@ def _nesting_depth_ok(text: str) -> bool:
     the running depth summed (closers that were never opened count down, as a plain walk does)."""
     if text.count("[") + text.count("{") <= MAX_NESTING:
         return True
-    return max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, _brackets_outside_strings(text))),
-               default=0) <= MAX_NESTING
+    return (
+        max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, _brackets_outside_strings(text))), default=0)
+        <= MAX_NESTING
+    )
 
 
 def _brackets_outside_strings(text: str) -> bytes | str:
@@ -97,7 +100,9 @@ def parse_json(data: bytes | str) -> Any:
             object_pairs_hook=_no_duplicates,
         )
     except json.JSONDecodeError as exc:
-        raise ContractError(INVALID_INPUT, f"input: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        raise ContractError(
+            INVALID_INPUT, f"input: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
     except ValueError as exc:  # e.g. an integer literal longer than Python converts
         raise ContractError(INVALID_INPUT, f"input: unreadable JSON number ({str(exc)[:80]})") from None
     except RecursionError:

@@ -25,8 +25,10 @@ def answer(line: bytes) -> dict[str, Any]:
         if not isinstance(request, dict) or not {"id", "tool", "version", "input"} <= set(request):
             raise oracle.ContractError("invalid_input", 'request: expected {"id", "tool", "version", "input"}')
         request_id = request["id"]
-        return {"id": request_id,
-                "result": oracle.execute(str(request["tool"]), str(request["version"]), request["input"])}
+        return {
+            "id": request_id,
+            "result": oracle.execute(str(request["tool"]), str(request["version"]), request["input"]),
+        }
     except oracle.ContractError as exc:
         return {"id": request_id, **exc.body()}
 

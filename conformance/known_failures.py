@@ -19,9 +19,9 @@ or property of the suite is a usage error: it is almost always a typo or a renam
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from conformance import schemas
 from conformance.model import CaseResult
@@ -95,16 +95,31 @@ def entries_from_run(results: Iterable[CaseResult], property_id_of) -> list[dict
     The reason starts as the failure message, so the file says what is wrong even
     before anyone edits it; entries already known keep their reason.
     """
-    return _entries((result.case.case_id if result.case.origin == "fixture" else property_id_of(result.case),
-                     result.outcome, result.known_failure_reason, result.message) for result in results)
+    return _entries(
+        (
+            result.case.case_id if result.case.origin == "fixture" else property_id_of(result.case),
+            result.outcome,
+            result.known_failure_reason,
+            result.message,
+        )
+        for result in results
+    )
 
 
 def entries_from_document(results: Iterable[dict], property_of) -> list[dict]:
     """As entries_from_run, from report.json's results (a run merged from several processes);
     ``property_of(case_id)`` is a generated case's property id."""
-    return _entries((result["case"]["case_id"] if result["case"]["origin"] == "fixture"
-                     else property_of(result["case"]["case_id"]),
-                     result["outcome"], result["known_failure_reason"], result["message"]) for result in results)
+    return _entries(
+        (
+            result["case"]["case_id"]
+            if result["case"]["origin"] == "fixture"
+            else property_of(result["case"]["case_id"]),
+            result["outcome"],
+            result["known_failure_reason"],
+            result["message"],
+        )
+        for result in results
+    )
 
 
 def _entries(rows: Iterable[tuple[str, str, str, str]]) -> list[dict]:

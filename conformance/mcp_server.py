@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import Any, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import mcp_types as types
 from mcp.server import Server
@@ -57,8 +58,9 @@ def error_body(code: str, message: str) -> bytes:
 def tool_result(answer: bytes, is_error: bool) -> types.CallToolResult:
     """One envelope (``{"result"}`` or the error body) as text content and as structured content."""
     text = answer.decode("utf-8")
-    return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
-                                structured_content=json.loads(text), is_error=is_error)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)], structured_content=json.loads(text), is_error=is_error
+    )
 
 
 def tool_arguments(arguments: Any) -> tuple[str, str, Any] | bytes:
@@ -90,9 +92,15 @@ def refusal_of(ctx) -> str | None:
 
 def build_mcp_server(run_tool: RunTool) -> Server:
     async def list_tools(ctx, params) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[types.Tool(
-            name=TOOL_NAME, input_schema=INPUT_SCHEMA,
-            description="Run one metric tool of the contracts: {id, version, input} -> {result} or an error body")])
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(
+                    name=TOOL_NAME,
+                    input_schema=INPUT_SCHEMA,
+                    description="Run one metric tool of the contracts: {id, version, input} -> {result} or an error body",
+                )
+            ]
+        )
 
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name != TOOL_NAME:
@@ -109,8 +117,7 @@ def build_mcp_server(run_tool: RunTool) -> Server:
         _status, answer, code = await run_tool(tool_id, version, json.dumps(payload).encode("utf-8"))
         return tool_result(answer, is_error=code is not None)
 
-    return Server("conformance-oracle", version=_suite_version(),
-                  on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server("conformance-oracle", version=_suite_version(), on_list_tools=list_tools, on_call_tool=call_tool)
 
 
 def _suite_version() -> str:
@@ -150,8 +157,9 @@ class BodyFirst:
 
 def mcp_endpoint(run_tool: RunTool, read_body: ReadBody, max_body_bytes: int):
     """The ASGI app to mount at /mcp, and the lifespan that must wrap the server's life."""
-    manager = StreamableHTTPSessionManager(build_mcp_server(run_tool), stateless=True,
-                                           max_request_body_size=max_body_bytes)
+    manager = StreamableHTTPSessionManager(
+        build_mcp_server(run_tool), stateless=True, max_request_body_size=max_body_bytes
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(_app) -> AsyncIterator[None]:

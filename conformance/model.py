@@ -45,8 +45,12 @@ def too_deep(value: Any, room: int = MAX_NESTING) -> bool:
 
 def record_dict(data: Any) -> dict:
     """A dataclass as the record keeps it: its fields, nested dataclasses as dicts, values bounded."""
-    return {part.name: record_dict(item) if is_dataclass(item) else bounded(item)
-            for part in fields(data) for item in (getattr(data, part.name),)}
+    return {
+        part.name: record_dict(item) if is_dataclass(item) else bounded(item)
+        for part in fields(data)
+        for item in (getattr(data, part.name),)
+    }
+
 
 # Outcomes of one case. "failed" is a wrong answer; "errored" a transport or target error
 # (timeout, refused, 5xx, garbage); "xfailed"/"fixed" come from a known-failures file.
@@ -119,7 +123,7 @@ class Expressed:
     library_floats: dict = field(default_factory=dict)
 
     def judged_on(self) -> str:
-        """"on fields score, segment_scores (score_fraction not expressed)": what a verdict was judged on."""
+        """ "on fields score, segment_scores (score_fraction not expressed)": what a verdict was judged on."""
         text = "on fields " + ", ".join(field_name(p) for p in self.fields)
         if self.not_expressed:
             text += f" ({', '.join(field_name(p) for p in self.not_expressed)} not expressed)"
@@ -127,7 +131,7 @@ class Expressed:
 
 
 def field_name(pointer_class: str) -> str:
-    """"/segments/*/score" -> "segments/*/score", "/segment_scores/*" -> "segment_scores": a pointer class
+    """ "/segments/*/score" -> "segments/*/score", "/segment_scores/*" -> "segment_scores": a pointer class
     as a reader names the field."""
     return pointer_class.lstrip("/").removesuffix("/*")
 

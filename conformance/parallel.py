@@ -47,8 +47,11 @@ def is_worker(config: pytest.Config) -> bool:
 
 def is_controller(config: pytest.Config) -> bool:
     """pytest-xdist runs this session's tests in other processes (-n N with N >= 1)."""
-    return not is_worker(config) and bool(getattr(config.option, "numprocesses", None)) \
+    return (
+        not is_worker(config)
+        and bool(getattr(config.option, "numprocesses", None))
         and getattr(config.option, "dist", "no") != "no"
+    )
 
 
 def processes(config: pytest.Config) -> int:

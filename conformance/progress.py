@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
-from typing import Callable
+from collections.abc import Callable
 
 from conformance.model import OUTCOMES
 
@@ -74,4 +74,3 @@ class Progress:
         if self._line_shown:
             self.write("\r\x1b[2K")
             self._line_shown = False
-

@@ -21,11 +21,9 @@ import shlex
 import sys
 from pathlib import Path
 
-import hypothesis
 import pytest
 
 from conformance import parallel, progress
-from conformance.termination import SigtermHandler, interruption
 from conformance.engine import EXIT_UNCONCLUDED, PROFILES, PropertySpec, RunOptions, Session, UsageError, parse_tools
 from conformance.engine.options import DEFAULT_REPORT_DIR
 from conformance.engine.properties import DEFAULT_MAX_FAILURES, NotServed, Unhealthy
@@ -33,46 +31,84 @@ from conformance.engine.selection import split_patterns
 from conformance.engine.shards import parse_shard
 from conformance.model import Case, CaseResult
 from conformance.targets import DEFAULT_TIMEOUT
-
+from conformance.termination import SigtermHandler, interruption
 
 RUN_KEY = pytest.StashKey["ConformanceRun"]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("conformance", "MT-metric conformance suite")
-    group.addoption("--target",
-                    help="oracle | python:MODULE | cmd:COMMAND | jsonl:COMMAND | http(s)://BASE | mcp+http(s)://HOST:PORT/PATH")
+    group.addoption(
+        "--target",
+        help="oracle | python:MODULE | cmd:COMMAND | jsonl:COMMAND | http(s)://BASE | mcp+http(s)://HOST:PORT/PATH",
+    )
     group.addoption("--tools", default="", help="ID[@VERSION],... (default: every tool the oracle implements)")
     group.addoption("--profile", default="default", choices=sorted(PROFILES), help="generated examples per family")
     group.addoption("--seed", type=int, default=None, help="Hypothesis seed (default: random, printed)")
     group.addoption("--report-dir", default=DEFAULT_REPORT_DIR, help="where the reports go")
     group.addoption("--conformance-junit", default=None, metavar="FILE", help="also write the JUnit XML here")
     group.addoption("--known-failures", default=None, metavar="FILE", help="expected deviations (JSON)")
-    group.addoption("--strict-known-failures", action="store_true",
-                    help="a listed known failure that now passes fails the run")
-    group.addoption("--write-known-failures", default=None, metavar="FILE",
-                    help="write this run's deviations as a known-failures file")
+    group.addoption(
+        "--strict-known-failures", action="store_true", help="a listed known failure that now passes fails the run"
+    )
+    group.addoption(
+        "--write-known-failures",
+        default=None,
+        metavar="FILE",
+        help="write this run's deviations as a known-failures file",
+    )
     group.addoption("--target-timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request")
-    group.addoption("--target-workers", type=int, default=1,
-                    help="concurrent target calls for the fixture cases (generated properties run in order)")
+    group.addoption(
+        "--target-workers",
+        type=int,
+        default=1,
+        help="concurrent target calls for the fixture cases (generated properties run in order)",
+    )
     group.addoption("--no-generated", action="store_true", help="fixture cases only")
     group.addoption("--no-fixtures", action="store_true", help="generated cases only")
-    group.addoption("--max-failures-per-property", type=int, default=DEFAULT_MAX_FAILURES, metavar="N",
-                    help="distinct failures a generated property reports before it stops (1: stop at the first)")
-    group.addoption("--families", default="", metavar="PATTERN[,PATTERN]",
-                    help="only the generated families matching (fnmatch over family names like valid/* "
-                         "or property ids like generated/TOOL/valid/*); fixture cases are not restricted")
-    group.addoption("--allow-contract-drift", action="store_true",
-                    help="go on when the target publishes a different contract (additive or breaking drift)")
-    group.addoption("--baseline", default=None, metavar="REPORT",
-                    help="compare this run with an earlier report.json (or its directory) at the end")
-    group.addoption("--fail-on", default="new", choices=("new", "any"),
-                    help="with --baseline: exit 1 on new failures only (new) or on any difference in failures (any)")
-    group.addoption("--shard", default="", metavar="K/N",
-                    help="only share K of N of the checks (balanced by expected cost, the same on every machine); "
-                         "conformance merge-reports joins the shares' reports")
-    group.addoption("--conformance-quiet", action="store_true",
-                    help="no per-test characters from pytest (conformance run prints its own progress)")
+    group.addoption(
+        "--max-failures-per-property",
+        type=int,
+        default=DEFAULT_MAX_FAILURES,
+        metavar="N",
+        help="distinct failures a generated property reports before it stops (1: stop at the first)",
+    )
+    group.addoption(
+        "--families",
+        default="",
+        metavar="PATTERN[,PATTERN]",
+        help="only the generated families matching (fnmatch over family names like valid/* "
+        "or property ids like generated/TOOL/valid/*); fixture cases are not restricted",
+    )
+    group.addoption(
+        "--allow-contract-drift",
+        action="store_true",
+        help="go on when the target publishes a different contract (additive or breaking drift)",
+    )
+    group.addoption(
+        "--baseline",
+        default=None,
+        metavar="REPORT",
+        help="compare this run with an earlier report.json (or its directory) at the end",
+    )
+    group.addoption(
+        "--fail-on",
+        default="new",
+        choices=("new", "any"),
+        help="with --baseline: exit 1 on new failures only (new) or on any difference in failures (any)",
+    )
+    group.addoption(
+        "--shard",
+        default="",
+        metavar="K/N",
+        help="only share K of N of the checks (balanced by expected cost, the same on every machine); "
+        "conformance merge-reports joins the shares' reports",
+    )
+    group.addoption(
+        "--conformance-quiet",
+        action="store_true",
+        help="no per-test characters from pytest (conformance run prints its own progress)",
+    )
 
 
 def options_from(config: pytest.Config) -> RunOptions:
@@ -84,17 +120,25 @@ def options_from(config: pytest.Config) -> RunOptions:
     seed = parallel.worker_seed(config)  # a process of -n: the controller's (chosen once for them all)
     try:
         return RunOptions(
-            target=option("--target"), tools=tools, profile=option("--profile"),
+            target=option("--target"),
+            tools=tools,
+            profile=option("--profile"),
             seed=option("--seed") if seed is None else seed,
-            report_dir=Path(option("--report-dir")), junit=option("--conformance-junit"),
-            known_failures=option("--known-failures"), strict=option("--strict-known-failures"),
-            write_known_failures=option("--write-known-failures"), timeout=option("--target-timeout"),
-            workers=option("--target-workers"), fixtures=not option("--no-fixtures"),
+            report_dir=Path(option("--report-dir")),
+            junit=option("--conformance-junit"),
+            known_failures=option("--known-failures"),
+            strict=option("--strict-known-failures"),
+            write_known_failures=option("--write-known-failures"),
+            timeout=option("--target-timeout"),
+            workers=option("--target-workers"),
+            fixtures=not option("--no-fixtures"),
             generated=not option("--no-generated"),
             max_failures_per_property=option("--max-failures-per-property"),
-            families=split_patterns(option("--families")), keyword=option("keyword") or "",
+            families=split_patterns(option("--families")),
+            keyword=option("keyword") or "",
             allow_contract_drift=option("--allow-contract-drift"),
-            baseline=option("--baseline"), fail_on=option("--fail-on"),
+            baseline=option("--baseline"),
+            fail_on=option("--fail-on"),
             shard=parse_shard(option("--shard")) if option("--shard") else None,
         )
     except UsageError as exc:
@@ -110,8 +154,11 @@ class ConformanceRun:
         options = options_from(config)
         self._stdout = sys.stdout  # the real terminal: pytest captures sys.stdout during tests
         self.worker = parallel.is_worker(config)  # a process of -n: the controller shows the run
-        self.progress = progress.Progress(self._write, live=self._stdout.isatty() and not self.worker,
-                                          per_group=config.getoption("--conformance-quiet") and not self.worker)
+        self.progress = progress.Progress(
+            self._write,
+            live=self._stdout.isatty() and not self.worker,
+            per_group=config.getoption("--conformance-quiet") and not self.worker,
+        )
         try:
             self.session = Session(options, events=self.progress)
         except UsageError as exc:
@@ -181,7 +228,8 @@ class ConformanceRun:
         if self.controller:
             self.session.harness_errors.extend(self.controller.lost)
         record = self.session.finish(command_line(), interrupted=self.interrupted, pytest=pytest.__version__)
-        from conformance.reports import baseline, document as report_document
+        from conformance.reports import baseline
+        from conformance.reports import document as report_document
 
         document = report_document.build_document(record)
         if self.worker:  # the controller merges the processes' documents and writes the reports
@@ -258,8 +306,11 @@ def settle(result: CaseResult, strict: bool) -> None:
         pytest.xfail(f"known failure: {result.known_failure_reason}")
     if result.outcome == "fixed":
         if strict:
-            pytest.fail(f"listed as a known failure ({result.known_failure_reason}) but now passes: "
-                        "remove it from the known-failures file", pytrace=False)
+            pytest.fail(
+                f"listed as a known failure ({result.known_failure_reason}) but now passes: "
+                "remove it from the known-failures file",
+                pytrace=False,
+            )
         return
     pytest.fail(failure_text(result), pytrace=False)
 
@@ -282,8 +333,12 @@ def write_known_failures(document: dict, path: str) -> Path:
     from conformance.reports.document import property_of_case
 
     properties = [entry["id"] for entry in document["properties"]]
-    return known_failures.write(path, known_failures.entries_from_document(
-        document["results"], lambda case_id: property_of_case(case_id, properties)))
+    return known_failures.write(
+        path,
+        known_failures.entries_from_document(
+            document["results"], lambda case_id: property_of_case(case_id, properties)
+        ),
+    )
 
 
 # -- pytest hooks ---------------------------------------------------------------------------
@@ -319,8 +374,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     shares = run.shares() if run.worker else {}  # -n: each process runs one share (conformance.parallel)
 
     def params(values, ids):
-        return [pytest.param(value, id=id_, marks=[parallel.group_mark(shares[id_])] if shares else [])
-                for value, id_ in zip(values, ids)]
+        return [
+            pytest.param(value, id=id_, marks=[parallel.group_mark(shares[id_])] if shares else [])
+            for value, id_ in zip(values, ids)
+        ]
 
     if "fixture_case" in metafunc.fixturenames:
         cases = session.fixture_cases()
@@ -333,8 +390,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def pytest_collection_finish(session: pytest.Session) -> None:
     run = session.config.stash[RUN_KEY]
     # an empty parameter set (--no-fixtures) leaves pytest's NOTSET placeholder: not a case
-    cases = [item.callspec.params["fixture_case"] for item in session.items
-             if hasattr(item, "callspec") and isinstance(item.callspec.params.get("fixture_case"), Case)]
+    cases = [
+        item.callspec.params["fixture_case"]
+        for item in session.items
+        if hasattr(item, "callspec") and isinstance(item.callspec.params.get("fixture_case"), Case)
+    ]
     if run.progress.per_group:  # otherwise pytest's header already says it
         run.progress.line(_banner(run))
     if session.items:

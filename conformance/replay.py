@@ -75,8 +75,9 @@ def read_reproducer(path: str | Path) -> tuple[Case, dict]:
     except json.JSONDecodeError as exc:
         raise ReproducerError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
     except RecursionError:
-        raise ReproducerError(f"{path}: nested too deeply to read (a run writes values at most "
-                              f"{MAX_NESTING} levels deep)") from None
+        raise ReproducerError(
+            f"{path}: nested too deeply to read (a run writes values at most {MAX_NESTING} levels deep)"
+        ) from None
     error = schemas.first_error("reproducer", data, prefer=("format",))
     if error is not None:
         where = list(error.absolute_path)
@@ -86,8 +87,9 @@ def read_reproducer(path: str | Path) -> tuple[Case, dict]:
         raise ReproducerError(f"{path}: malformed {kind}: {schemas.explain(error)}")
     raw = data["case"]
     if too_deep(raw["input"]):  # no target on the wire could read it, and a run never writes one
-        raise ReproducerError(f"{path}: malformed case: its input is nested deeper than {MAX_NESTING} levels "
-                              "(a run cuts what is deeper)")
+        raise ReproducerError(
+            f"{path}: malformed case: its input is nested deeper than {MAX_NESTING} levels (a run cuts what is deeper)"
+        )
     case = Case(**{**raw, "expect": Expectation(**raw["expect"])})
     return case, data
 
@@ -95,8 +97,8 @@ def read_reproducer(path: str | Path) -> tuple[Case, dict]:
 def judge(case: Case, target) -> tuple[Case, object, Verdict]:
     """Re-send the case (every step of a case of several requests, in order or as a burst, as the run
     did) and judge it: (the case as judged, the deciding answer, its verdict)."""
-    from conformance.compare import check
     from conformance import steps
+    from conformance.compare import check
 
     if not case.steps:
         response = target.call(case.tool_id, case.version, case.input)
@@ -128,23 +130,30 @@ def promote(case: Case, fixture_path: Path, case_id: str) -> Path:
     if fixture_path.exists():
         data = json.loads(fixture_path.read_text(encoding="utf-8"))
     else:
-        data = {"tool": case.tool_id, "version": case.version, "topic": parts[2],
-                "description": "Cases promoted from reproducers of failing runs.", "cases": []}
+        data = {
+            "tool": case.tool_id,
+            "version": case.version,
+            "topic": parts[2],
+            "description": "Cases promoted from reproducers of failing runs.",
+            "cases": [],
+        }
     if any(existing["id"] == case_id for existing in data["cases"]):
         raise ReproducerError(f"{fixture_path} already has a case {case_id!r}")
     if case.expect.kind == "error":
         expect = {"error": case.expect.error_code or "any"}
     else:
         expect = {"output": expected_for(case)}
-    data["cases"].append({
-        "id": case_id,
-        "description": f"{case.description or case.case_id} (promoted from a reproducer: write out the hand "
-                       "computation here)",
-        "source": "derived",
-        "input": case.input,
-        "expect": expect,
-        "tags": ["regression"],
-    })
+    data["cases"].append(
+        {
+            "id": case_id,
+            "description": f"{case.description or case.case_id} (promoted from a reproducer: write out the hand "
+            "computation here)",
+            "source": "derived",
+            "input": case.input,
+            "expect": expect,
+            "tags": ["regression"],
+        }
+    )
     fixture_path.parent.mkdir(parents=True, exist_ok=True)
     fixture_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     # a fixture id is published the moment it exists: users pin known failures on it
@@ -159,9 +168,15 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("replay", help="re-send a saved failing case to its target and show the diff")
     parser.add_argument("file", metavar="FILE", help="a reproducer JSON file written by `conformance run`")
     parser.add_argument("--target", default=None, help="send to this target instead of the one in the file")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds for the request (default %(default)g)")
-    parser.add_argument("--promote", default=None, metavar="FIXTURE_FILE",
-                        help="add the case to fixtures/<tool>/<version>/<topic>.json instead of replaying")
+    parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds for the request (default %(default)g)"
+    )
+    parser.add_argument(
+        "--promote",
+        default=None,
+        metavar="FIXTURE_FILE",
+        help="add the case to fixtures/<tool>/<version>/<topic>.json instead of replaying",
+    )
     parser.add_argument("--id", dest="case_id", default=None, help="the new fixture case id (with --promote)")
     parser.set_defaults(func=run)
 
@@ -177,8 +192,10 @@ def run(args) -> int:
             return EXIT_PASSES
         spec = args.target or data.get("target")
         if not spec:  # the schema leaves "target" out of what a file needs
-            raise ReproducerError(f"{args.file} names no target: give one with --target (oracle, python:MODULE, "
-                                  "cmd:COMMAND, jsonl:COMMAND or URL)")
+            raise ReproducerError(
+                f"{args.file} names no target: give one with --target (oracle, python:MODULE, "
+                "cmd:COMMAND, jsonl:COMMAND or URL)"
+            )
         target = make_target(spec, timeout=args.timeout)
     except (ReproducerError, TargetSpecError) as exc:
         print(f"conformance replay: {exc}", file=sys.stderr)

@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from conformance.engine.options import DEFAULT_REPORT_DIR, PROFILES
-from conformance.engine.session import EXIT_TERMINATED
 from conformance.engine.properties import DEFAULT_MAX_FAILURES
+from conformance.engine.session import EXIT_TERMINATED
 from conformance.targets import DEFAULT_TIMEOUT
 
 SUITE_INI = Path(__file__).resolve().parent / "suite" / "pytest.ini"
@@ -33,93 +33,172 @@ SUITE_INI = Path(__file__).resolve().parent / "suite" / "pytest.ini"
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "run", help="check a target against the contracts",
+        "run",
+        help="check a target against the contracts",
         description="Check a target against the contracts: golden fixtures plus generated cases. "
-                    "Exit 0 conformant, 1 non-conformant, 2 usage, 3 could not conclude, "
-                    "143 stopped by SIGTERM (partial report).",
+        "Exit 0 conformant, 1 non-conformant, 2 usage, 3 could not conclude, "
+        "143 stopped by SIGTERM (partial report).",
         epilog="Each failure is saved under REPORT_DIR/reproducers/ for `conformance replay FILE`. "
-               "oracle and python: targets run in this process and cannot be timed out; use cmd: or "
-               "HTTP for an implementation that may hang. The same suite runs under pytest itself: "
-               "pytest --pyargs conformance.suite -p conformance.pytest_plugin --target T",
+        "oracle and python: targets run in this process and cannot be timed out; use cmd: or "
+        "HTTP for an implementation that may hang. The same suite runs under pytest itself: "
+        "pytest --pyargs conformance.suite -p conformance.pytest_plugin --target T",
     )
-    parser.add_argument("--target", required=True,
-                        help="oracle | python:MODULE | cmd:COMMAND ({tool}/{version}/{input} substituted) | implementation:NAME | "
-                             "jsonl:COMMAND | http(s)://BASE | mcp+http(s)://HOST:PORT/PATH (an MCP server)")
+    parser.add_argument(
+        "--target",
+        required=True,
+        help="oracle | python:MODULE | cmd:COMMAND ({tool}/{version}/{input} substituted) | implementation:NAME | "
+        "jsonl:COMMAND | http(s)://BASE | mcp+http(s)://HOST:PORT/PATH (an MCP server)",
+    )
     parser.add_argument("--tools", default="", metavar="ID[@V],...", help="only these tools (default: all)")
-    parser.add_argument("--profile", default="default", choices=sorted(PROFILES),
-                        help="generated examples per family (valid/boundary/invalid): " + "; ".join(
-                            f"{name} {'/'.join(str(n) for n in sizes.values())}" for name, sizes in PROFILES.items()))
+    parser.add_argument(
+        "--profile",
+        default="default",
+        choices=sorted(PROFILES),
+        help="generated examples per family (valid/boundary/invalid): "
+        + "; ".join(f"{name} {'/'.join(str(n) for n in sizes.values())}" for name, sizes in PROFILES.items()),
+    )
     parser.add_argument("--seed", type=int, default=None, help="same seed, same cases (default: random, printed)")
     parser.add_argument("--report-dir", default=DEFAULT_REPORT_DIR, help=f"default {DEFAULT_REPORT_DIR}/")
-    parser.add_argument("--junit", default=None, metavar="FILE", help="the JUnit XML report (default: REPORT_DIR/junit.xml)")
-    parser.add_argument("--known-failures", default=None, metavar="FILE",
-                        help='expected deviations: {"known_failures": [{"id": ..., "reason": ...}]}')
+    parser.add_argument(
+        "--junit", default=None, metavar="FILE", help="the JUnit XML report (default: REPORT_DIR/junit.xml)"
+    )
+    parser.add_argument(
+        "--known-failures",
+        default=None,
+        metavar="FILE",
+        help='expected deviations: {"known_failures": [{"id": ..., "reason": ...}]}',
+    )
     parser.add_argument("--strict", action="store_true", help="fail if a listed known failure now passes")
-    parser.add_argument("--write-known-failures", default=None, metavar="FILE",
-                        help="write this run's deviations as a known-failures file")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per request (default %(default)g)")
-    parser.add_argument("--workers", type=int, default=1, metavar="N",
-                        help="concurrent requests for the fixture cases (default 1)")
-    parser.add_argument("-k", dest="keyword", default=None, metavar="EXPR",
-                        help="only tests whose id matches (pytest -k syntax)")
-    parser.add_argument("--max-failures-per-property", type=int, default=DEFAULT_MAX_FAILURES, metavar="N",
-                        help="after a generated property's first failure, keep generating until N distinct "
-                             "failures (default %(default)s; 1 stops at the first)")
-    parser.add_argument("--families", default=None, metavar="PATTERN[,PATTERN]",
-                        help="only the generated families matching (fnmatch: valid/*, valid/shared-ngrams, "
-                             "generated/TOOL/invalid/*); fixture cases are not restricted (-k restricts both)")
+    parser.add_argument(
+        "--write-known-failures",
+        default=None,
+        metavar="FILE",
+        help="write this run's deviations as a known-failures file",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per request (default %(default)g)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="concurrent requests for the fixture cases (default 1)"
+    )
+    parser.add_argument(
+        "-k", dest="keyword", default=None, metavar="EXPR", help="only tests whose id matches (pytest -k syntax)"
+    )
+    parser.add_argument(
+        "--max-failures-per-property",
+        type=int,
+        default=DEFAULT_MAX_FAILURES,
+        metavar="N",
+        help="after a generated property's first failure, keep generating until N distinct "
+        "failures (default %(default)s; 1 stops at the first)",
+    )
+    parser.add_argument(
+        "--families",
+        default=None,
+        metavar="PATTERN[,PATTERN]",
+        help="only the generated families matching (fnmatch: valid/*, valid/shared-ngrams, "
+        "generated/TOOL/invalid/*); fixture cases are not restricted (-k restricts both)",
+    )
     parser.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
     cases = parser.add_mutually_exclusive_group()
-    cases.add_argument("--fixtures-only", "--no-generated", dest="no_generated", action="store_true",
-                       help="golden fixture cases only")
-    cases.add_argument("--generated-only", "--no-fixtures", dest="no_fixtures", action="store_true",
-                       help="generated cases only")
-    parser.add_argument("--allow-contract-drift", action="store_true",
-                        help="judge the target against the suite's contracts even when it publishes an additive "
-                             "or breaking different one (default: exit 3)")
-    parser.add_argument("--baseline", default=None, metavar="REPORT",
-                        help="an earlier run's report.json or report directory: the reports lead with what changed "
-                             "since it, and the run exits 1 only on new failures (see --fail-on); 3 stays 3")
-    parser.add_argument("--fail-on", default="new", choices=("new", "any"),
-                        help="with --baseline: new (default) fails on new failure groups and newly failing fixture "
-                             "cases; any also on fixed groups and changed counts")
-    parser.add_argument("-n", "--numprocesses", dest="processes", default=None, type=processes, metavar="N",
-                        help="spread the run over N processes (pytest-xdist; auto: one per core; 0: this process "
-                             "only, the default); one report, the same checks and outcomes as one process; "
-                             "--workers applies in each process")
-    parser.add_argument("--shard", default=None, metavar="K/N",
-                        help="run share K of N of the checks (deterministic, balanced by expected cost); "
-                             "`conformance merge-reports` joins the shares' report directories into one report")
+    cases.add_argument(
+        "--fixtures-only", "--no-generated", dest="no_generated", action="store_true", help="golden fixture cases only"
+    )
+    cases.add_argument(
+        "--generated-only", "--no-fixtures", dest="no_fixtures", action="store_true", help="generated cases only"
+    )
+    parser.add_argument(
+        "--allow-contract-drift",
+        action="store_true",
+        help="judge the target against the suite's contracts even when it publishes an additive "
+        "or breaking different one (default: exit 3)",
+    )
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        metavar="REPORT",
+        help="an earlier run's report.json or report directory: the reports lead with what changed "
+        "since it, and the run exits 1 only on new failures (see --fail-on); 3 stays 3",
+    )
+    parser.add_argument(
+        "--fail-on",
+        default="new",
+        choices=("new", "any"),
+        help="with --baseline: new (default) fails on new failure groups and newly failing fixture "
+        "cases; any also on fixed groups and changed counts",
+    )
+    parser.add_argument(
+        "-n",
+        "--numprocesses",
+        dest="processes",
+        default=None,
+        type=processes,
+        metavar="N",
+        help="spread the run over N processes (pytest-xdist; auto: one per core; 0: this process "
+        "only, the default); one report, the same checks and outcomes as one process; "
+        "--workers applies in each process",
+    )
+    parser.add_argument(
+        "--shard",
+        default=None,
+        metavar="K/N",
+        help="run share K of N of the checks (deterministic, balanced by expected cost); "
+        "`conformance merge-reports` joins the shares' report directories into one report",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="pytest's own per-test output")
     parser.set_defaults(func=run)
 
 
 def pytest_args(args: argparse.Namespace) -> list[str]:
     argv = [
-        "--pyargs", "conformance.suite",
-        "-p", "conformance.pytest_plugin",
-        "--target", args.target,
-        "--tools", args.tools,
-        "--profile", args.profile,
-        "--report-dir", args.report_dir,
-        "--target-timeout", str(args.timeout),
-        "--target-workers", str(args.workers),
-        "-p", "no:cacheprovider",
+        "--pyargs",
+        "conformance.suite",
+        "-p",
+        "conformance.pytest_plugin",
+        "--target",
+        args.target,
+        "--tools",
+        args.tools,
+        "--profile",
+        args.profile,
+        "--report-dir",
+        args.report_dir,
+        "--target-timeout",
+        str(args.timeout),
+        "--target-workers",
+        str(args.workers),
+        "-p",
+        "no:cacheprovider",
     ]
     if SUITE_INI.is_file():  # the suite's own settings, whatever project the user runs it from
         argv += ["-c", str(SUITE_INI), "--rootdir", str(SUITE_INI.parent)]
-    argv += ["-v", "--tb=short"] if args.verbose else ["-q", "--no-header", "--no-summary", "--tb=no",
-                                                       "--conformance-quiet"]
-    optional = {"--seed": args.seed, "--conformance-junit": args.junit, "--known-failures": args.known_failures,
-                "--write-known-failures": args.write_known_failures, "-k": args.keyword,
-                "--max-failures-per-property": args.max_failures_per_property, "--families": args.families,
-                "--baseline": args.baseline, "--shard": args.shard, "-n": args.processes}
+    argv += (
+        ["-v", "--tb=short"]
+        if args.verbose
+        else ["-q", "--no-header", "--no-summary", "--tb=no", "--conformance-quiet"]
+    )
+    optional = {
+        "--seed": args.seed,
+        "--conformance-junit": args.junit,
+        "--known-failures": args.known_failures,
+        "--write-known-failures": args.write_known_failures,
+        "-k": args.keyword,
+        "--max-failures-per-property": args.max_failures_per_property,
+        "--families": args.families,
+        "--baseline": args.baseline,
+        "--shard": args.shard,
+        "-n": args.processes,
+    }
     for flag, value in optional.items():
         if value is not None:
             argv += [flag, str(value)]
-    flags = {"--strict-known-failures": args.strict, "--exitfirst": args.exitfirst,
-             "--no-generated": args.no_generated, "--no-fixtures": args.no_fixtures,
-             "--allow-contract-drift": args.allow_contract_drift}
+    flags = {
+        "--strict-known-failures": args.strict,
+        "--exitfirst": args.exitfirst,
+        "--no-generated": args.no_generated,
+        "--no-fixtures": args.no_fixtures,
+        "--allow-contract-drift": args.allow_contract_drift,
+    }
     argv += [flag for flag, on in flags.items() if on]
     return argv + ["--fail-on", args.fail_on]
 

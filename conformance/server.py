@@ -100,17 +100,16 @@ class ApiError(Exception):
 
 
 def json_response(status: int, body: Any, headers: dict | None = None) -> Response:
-    return Response(dump_json(body).encode("utf-8"), status_code=status, headers=headers,
-                    media_type="application/json")
+    return Response(dump_json(body).encode("utf-8"), status_code=status, headers=headers, media_type="application/json")
 
 
-def error_response(request: Request, status: int, code: str, message: str,
-                   headers: dict | None = None) -> Response:
+def error_response(request: Request, status: int, code: str, message: str, headers: dict | None = None) -> Response:
     request.scope["conformance.error_code"] = code
     return json_response(status, {"error": {"code": code, "message": message}}, headers)
 
 
 # --- request checks, in the order they apply ---------------------------------------------
+
 
 def check_tool_served(tool_id: str, version: str) -> None:
     if not oracle.implemented(tool_id, version):
@@ -123,8 +122,11 @@ def check_content_type(content_type: str | None) -> None:
     media_type, _, params = content_type.partition(";")
     media_type = media_type.strip().lower()
     if media_type != "application/json":
-        hint = ' (curl -d sends that unless given -H "Content-Type: application/json")' \
-            if media_type == "application/x-www-form-urlencoded" else ""
+        hint = (
+            ' (curl -d sends that unless given -H "Content-Type: application/json")'
+            if media_type == "application/x-www-form-urlencoded"
+            else ""
+        )
         raise ApiError(415, f"Content-Type must be application/json, got {content_type[:80]!r}{hint}")
     for param in params.split(";"):
         name, _, value = param.partition("=")
@@ -165,6 +167,7 @@ def execute_body(tool_id: str, version: str, body: bytes) -> tuple[int, bytes, s
 
 # --- endpoints -----------------------------------------------------------------------------
 
+
 async def execute(request: Request) -> Response:
     tool_id, version = request.path_params["tool_id"], request.path_params["version"]
     check_tool_served(tool_id, version)
@@ -190,10 +193,15 @@ async def list_tools(request: Request) -> Response:
     versions: dict[str, list[dict]] = {}
     for tool_id, version in oracle.available():
         versions.setdefault(tool_id, []).append(
-            {"version": version, "served": oracle.implemented(tool_id, version),
-             "contract": f"/v1/tools/{tool_id}/versions/{version}"})
-    return json_response(200, {"tools": [{"id": tool_id, "versions": entries}
-                                         for tool_id, entries in versions.items()]})
+            {
+                "version": version,
+                "served": oracle.implemented(tool_id, version),
+                "contract": f"/v1/tools/{tool_id}/versions/{version}",
+            }
+        )
+    return json_response(
+        200, {"tools": [{"id": tool_id, "versions": entries} for tool_id, entries in versions.items()]}
+    )
 
 
 async def healthz(request: Request) -> Response:
@@ -201,6 +209,7 @@ async def healthz(request: Request) -> Response:
 
 
 # --- errors and logging --------------------------------------------------------------------
+
 
 async def on_api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
@@ -231,9 +240,10 @@ async def on_client_disconnect(request: Request, exc: Exception) -> Response:
 
 async def on_unexpected_error(request: Request, exc: Exception) -> Response:
     """A bug in this server, never a property of the request body: logged with its traceback."""
-    log.error("internal error on %s %s\n%s", request.method, request.url.path,
-              "".join(traceback.format_exception(exc)))
-    return error_response(request, 500, "internal_error", "internal error in the conformance server (a bug: please report it)")
+    log.error("internal error on %s %s\n%s", request.method, request.url.path, "".join(traceback.format_exception(exc)))
+    return error_response(
+        request, 500, "internal_error", "internal error in the conformance server (a bug: please report it)"
+    )
 
 
 class RequestLogMiddleware:
@@ -265,13 +275,25 @@ class RequestLogMiddleware:
         finally:
             client = scope.get("client") or ("-", 0)
             code = scope.get("conformance.error_code") or "-"
-            target = scope["path"] + ("?" + scope["query_string"].decode("latin-1") if scope.get("query_string") else "")
-            log.info('%s:%s "%s %s HTTP/%s" %s %dB %.1fms %s', client[0], client[1], scope["method"],
-                     target[:200], scope.get("http_version", "1.1"), sent["status"] or "-",
-                     sent["bytes"], (time.perf_counter() - started) * 1000, code)
+            target = scope["path"] + (
+                "?" + scope["query_string"].decode("latin-1") if scope.get("query_string") else ""
+            )
+            log.info(
+                '%s:%s "%s %s HTTP/%s" %s %dB %.1fms %s',
+                client[0],
+                client[1],
+                scope["method"],
+                target[:200],
+                scope.get("http_version", "1.1"),
+                sent["status"] or "-",
+                sent["bytes"],
+                (time.perf_counter() - started) * 1000,
+                code,
+            )
 
 
 # --- worker processes ------------------------------------------------------------------------
+
 
 def _worker_init(server_pid: int) -> None:
     # Ctrl-C reaches the whole process group; only the server decides when workers stop.
@@ -291,8 +313,9 @@ def start_worker_pool(workers: int) -> ProcessPoolExecutor:
     global _pool, _workers
     _workers = workers
     # spawn, not fork: a fresh interpreter per worker inherits no threads or event-loop state
-    _pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                initializer=_worker_init, initargs=(os.getpid(),))
+    _pool = ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init, initargs=(os.getpid(),)
+    )
     warm_up = [_pool.submit(execute_body, tool_id, version, b"{}") for tool_id, version in oracle.tool_keys()]
     for future in warm_up:
         future.result()
@@ -361,6 +384,7 @@ def build_app() -> Starlette:
 
 # --- the command ---------------------------------------------------------------------------
 
+
 def bind_socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # proto given explicitly: asyncio sets TCP_NODELAY only on sockets that say they are TCP, and
@@ -375,23 +399,30 @@ def bind_socket(host: str, port: int) -> socket.socket:
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "serve", help="serve the oracle over HTTP with the hosted API",
+        "serve",
+        help="serve the oracle over HTTP with the hosted API",
         description="Serve the oracle with the hosted API: POST /v1/tools/{id}/versions/{version}/execute "
-                    "(Content-Type: application/json; a missing Content-Type is read as JSON), "
-                    "GET /v1/tools/{id}/versions/{version} (the contract), GET /v1/tools, GET /healthz, "
-                    "and MCP at /mcp (Streamable HTTP, the tool execute with {id, version, input}). "
-                    "The first line on stdout is the address; stop with SIGTERM or Ctrl-C.")
+        "(Content-Type: application/json; a missing Content-Type is read as JSON), "
+        "GET /v1/tools/{id}/versions/{version} (the contract), GET /v1/tools, GET /healthz, "
+        "and MCP at /mcp (Streamable HTTP, the tool execute with {id, version, input}). "
+        "The first line on stdout is the address; stop with SIGTERM or Ctrl-C.",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8000, help="port to bind; 0 picks a free one (default 8000)")
-    parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
-                        help=f"processes running the oracle (default {DEFAULT_WORKERS}: one per CPU, at most 4)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=DEFAULT_WORKERS,
+        help=f"processes running the oracle (default {DEFAULT_WORKERS}: one per CPU, at most 4)",
+    )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=args.log_level.upper(), stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     if args.workers < 1:
         print("conformance serve: --workers must be at least 1", file=sys.stderr)
         return 2
@@ -410,8 +441,11 @@ def run(args) -> int:
         host, port = sock.getsockname()[:2]
         shown_host = f"[{host}]" if ":" in host else host
         # The first line of stdout is the address, so scripts and tests can use --port 0.
-        print(f"conformance serve: listening on http://{shown_host}:{port} "
-              f"({args.workers} worker process{'es' if args.workers > 1 else ''})", flush=True)
+        print(
+            f"conformance serve: listening on http://{shown_host}:{port} "
+            f"({args.workers} worker process{'es' if args.workers > 1 else ''})",
+            flush=True,
+        )
         config = uvicorn.Config(
             app,
             access_log=False,  # RequestLogMiddleware writes the one line per request

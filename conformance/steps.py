@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import concurrent.futures
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from conformance.model import Case, Expectation, Verdict
 
@@ -33,17 +34,31 @@ WRONG = ("failed", "errored")
 
 def step_cases(case: Case) -> list[Case]:
     """Each step of a multi-request case as a case of its own (its id: the case's, with ``#step-N``)."""
-    return [Case(tool_id=step["tool_id"], version=step["version"], case_id=f"{case.case_id}#step-{number}",
-                 origin=case.origin, category=case.category, input=step["input"],
-                 expect=Expectation(**step["expect"]), description=step.get("description", ""), seed=case.seed)
-            for number, step in enumerate(case.steps, 1)]
+    return [
+        Case(
+            tool_id=step["tool_id"],
+            version=step["version"],
+            case_id=f"{case.case_id}#step-{number}",
+            origin=case.origin,
+            category=case.category,
+            input=step["input"],
+            expect=Expectation(**step["expect"]),
+            description=step.get("description", ""),
+            seed=case.seed,
+        )
+        for number, step in enumerate(case.steps, 1)
+    ]
 
 
 def step_dict(tool_id: str, version: str, input: Any, expect: Expectation, description: str) -> dict:
     """One step as ``Case.steps`` holds it (plain JSON: report.json and reproducers carry it as it is)."""
-    return {"tool_id": tool_id, "version": version, "input": input,
-            "expect": {"kind": expect.kind, "error_code": expect.error_code, "output": expect.output},
-            "description": description}
+    return {
+        "tool_id": tool_id,
+        "version": version,
+        "input": input,
+        "expect": {"kind": expect.kind, "error_code": expect.error_code, "output": expect.output},
+        "description": description,
+    }
 
 
 def keeping(case: Case, keep: Callable[[dict], bool]) -> Case:
@@ -89,8 +104,15 @@ def at_step(case: Case, index: int, verdicts: Sequence[Verdict]) -> Case:
     steps = [{**step, "outcome": verdict.outcome} for step, verdict in zip(case.steps, verdicts)]
     step = case.steps[index]
     wrong = first_wrong(verdicts)
-    return replace(case, tool_id=step["tool_id"], version=step["version"], input=step["input"],
-                   expect=Expectation(**step["expect"]), steps=steps, failing_step=wrong)
+    return replace(
+        case,
+        tool_id=step["tool_id"],
+        version=step["version"],
+        input=step["input"],
+        expect=Expectation(**step["expect"]),
+        steps=steps,
+        failing_step=wrong,
+    )
 
 
 def judged(case: Case, verdicts: Sequence[Verdict]) -> tuple[Case, int, Verdict]:
@@ -99,11 +121,12 @@ def judged(case: Case, verdicts: Sequence[Verdict]) -> tuple[Case, int, Verdict]
     index = deciding_step(verdicts)
     verdict = verdicts[index]
     if verdict.outcome in WRONG:
-        verdict = Verdict(verdict.outcome, f"{step_label(index, len(verdicts), case.sending)}: {verdict.message}",
-                          verdict.mismatch)
+        verdict = Verdict(
+            verdict.outcome, f"{step_label(index, len(verdicts), case.sending)}: {verdict.message}", verdict.mismatch
+        )
     return at_step(case, index, verdicts), index, verdict
 
 
 def step_label(index: int, count: int, sending: str) -> str:
-    """"step 2 of 3 (sequence)"."""
+    """ "step 2 of 3 (sequence)"."""
     return f"step {index + 1} of {count} ({sending})"

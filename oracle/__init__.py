@@ -14,9 +14,21 @@ from oracle.contracts import available, contract, load_contract
 from oracle.errors import INVALID_INPUT, LIMIT_EXCEEDED, NOT_FOUND, ContractError
 from oracle.registry import implemented, tool, tool_keys, tools
 
-__all__ = ["execute", "ContractError", "implemented", "tool", "tools", "tool_keys", "load_contract", "contract",
-           "available", "INVALID_INPUT", "LIMIT_EXCEEDED", "NOT_FOUND"]
+__all__ = [
+    "execute",
+    "ContractError",
+    "implemented",
+    "tool",
+    "tools",
+    "tool_keys",
+    "load_contract",
+    "contract",
+    "available",
+    "INVALID_INPUT",
+    "LIMIT_EXCEEDED",
+    "NOT_FOUND",
+]
 
 
-def execute(tool_id: str, version: str, payload: Any) -> dict:
+def execute(tool_id: str, version: str, payload: Any) -> dict[str, Any]:
     return tool(tool_id, version).execute(payload)

@@ -5,6 +5,8 @@ Reads top to bottom like the contract's semantics.
 
 from __future__ import annotations
 
+from typing import Any
+
 from oracle.bleu_score import ScoreTerms, brevity_penalty
 from oracle.bleu_statistics import closest_length
 from oracle.jsnumber import round_to_fixed
@@ -14,7 +16,7 @@ from oracle.validation import LENGTH_LIMITS, Schema, equal_counts
 LIMITS = frozenset({"maxItems", "maximum"})  # "they include the schema's maxItems 1000 and 8 and maximum 1048576"
 
 
-def compute(payload: dict) -> dict:
+def compute(payload: dict[str, Any]) -> dict[str, Any]:
     candidate_lengths, reference_lengths = payload["candidate_lengths"], payload["reference_lengths"]
 
     # "closest_reference_lengths[i] is the value in reference_lengths[i] closest to candidate_lengths[i]
@@ -30,7 +32,7 @@ def compute(payload: dict) -> dict:
     return {"brevity_penalty": bp, "candidate_length": c, "reference_length": r, "closest_reference_lengths": closest}
 
 
-def float_terms(payload: dict, output: dict) -> ScoreTerms:
+def float_terms(payload: dict[str, Any], output: dict[str, Any]) -> ScoreTerms:
     """brevity_penalty comes from c and r alone."""
     return ScoreTerms(output["candidate_length"], output["reference_length"])
 
@@ -51,6 +53,11 @@ TOOL = Tool(
     float_fields=("brevity_penalty",),  # exp of a libm: compared within a bound
     float_terms=float_terms,
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
-    clauses={"/brevity_penalty": (3, (4, "decimals")), "/candidate_length": 2, "/reference_length": 2,
-             "/closest_reference_lengths": 2, "/closest_reference_lengths/*": 2},
+    clauses={
+        "/brevity_penalty": (3, (4, "decimals")),
+        "/candidate_length": 2,
+        "/reference_length": 2,
+        "/closest_reference_lengths": 2,
+        "/closest_reference_lengths/*": 2,
+    },
 )

@@ -5,6 +5,8 @@ Reads top to bottom like the contract's semantics.
 
 from __future__ import annotations
 
+from typing import Any
+
 from oracle.bleu_score import bleu_score, brevity_penalty, corpus_terms
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER, closest_ref_length, corpus_sums, segment_statistics
 from oracle.jsnumber import round_to_fixed
@@ -12,8 +14,7 @@ from oracle.tool import Tool
 from oracle.validation import BLEU_NO_LONE_SURROGATES, BLEU_TOKEN_LIMITS, EQUAL_SEGMENT_COUNTS, Schema
 
 
-
-def compute(payload: dict) -> dict:
+def compute(payload: dict[str, Any]) -> dict[str, Any]:
     max_order = int(payload.get("max_order", DEFAULT_MAX_ORDER))  # "max_order omitted means 4"
     hypotheses, references = payload["hypotheses"], payload["references"]
 
@@ -60,7 +61,15 @@ TOOL = Tool(
     float_fields=("bleu", "brevity_penalty"),  # exp/log of a libm: compared within a bound
     float_terms=corpus_terms,
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
-    clauses={"/bleu": (5, (6, "decimals")), "/brevity_penalty": (4, (6, "decimals")), "/candidate_length": 3,
-             "/reference_length": 3, "/max_order": 2, "/matches": 2, "/matches/*": 2, "/totals": 2,
-             "/totals/*": 2},
+    clauses={
+        "/bleu": (5, (6, "decimals")),
+        "/brevity_penalty": (4, (6, "decimals")),
+        "/candidate_length": 3,
+        "/reference_length": 3,
+        "/max_order": 2,
+        "/matches": 2,
+        "/matches/*": 2,
+        "/totals": 2,
+        "/totals/*": 2,
+    },
 )

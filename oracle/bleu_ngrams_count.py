@@ -5,15 +5,22 @@ Reads top to bottom like the contract's semantics.
 
 from __future__ import annotations
 
+from typing import Any
+
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER, corpus_sums, segment_statistics
 from oracle.tool import Tool
-from oracle.validation import (BLEU_NO_LONE_SURROGATES, BLEU_TOKEN_LIMITS, EQUAL_SEGMENT_COUNTS, OUTPUT_SIZE_LIMIT,
-                               Schema)
+from oracle.validation import (
+    BLEU_NO_LONE_SURROGATES,
+    BLEU_TOKEN_LIMITS,
+    EQUAL_SEGMENT_COUNTS,
+    OUTPUT_SIZE_LIMIT,
+    Schema,
+)
 
 DEFAULT_DETAIL = "totals"  # "default when omitted"
 
 
-def compute(payload: dict) -> dict:
+def compute(payload: dict[str, Any]) -> dict[str, Any]:
     max_order = int(payload.get("max_order", DEFAULT_MAX_ORDER))  # "omitted means 4"
     detail = payload.get("detail", DEFAULT_DETAIL)
 
@@ -24,7 +31,7 @@ def compute(payload: dict) -> dict:
         for hypothesis, references in zip(payload["hypotheses"], payload["references"])
     ]
     matches, totals = corpus_sums(per_segment, max_order)
-    output: dict = {"max_order": max_order, "matches": matches, "totals": totals}
+    output: dict[str, Any] = {"max_order": max_order, "matches": matches, "totals": totals}
 
     # detail "segments" adds one row per segment in input order; "ngrams" also adds
     # one row per distinct hypothesis n-gram (segment, then order, then first occurrence).
@@ -65,9 +72,26 @@ TOOL = Tool(
     # "Output larger than 1,000,000 UTF-8 bytes of JSON is limit_exceeded"
     output_checks=(OUTPUT_SIZE_LIMIT,),
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
-    clauses={"/max_order": 2, "/matches": 3, "/matches/*": 3, "/totals": 3, "/totals/*": 3,
-             "/segments": 4, "/segments/*": 4, "/segments/*/segment": 4, "/segments/*/matches": 3,
-             "/segments/*/matches/*": 3, "/segments/*/totals": 3, "/segments/*/totals/*": 3,
-             "/ngrams": 4, "/ngrams/*": 4, "/ngrams/*/segment": 4, "/ngrams/*/order": 4, "/ngrams/*/ngram": 4,
-             "/ngrams/*/count": 2, "/ngrams/*/max_reference_count": 2, "/ngrams/*/clipped_count": 2},
+    clauses={
+        "/max_order": 2,
+        "/matches": 3,
+        "/matches/*": 3,
+        "/totals": 3,
+        "/totals/*": 3,
+        "/segments": 4,
+        "/segments/*": 4,
+        "/segments/*/segment": 4,
+        "/segments/*/matches": 3,
+        "/segments/*/matches/*": 3,
+        "/segments/*/totals": 3,
+        "/segments/*/totals/*": 3,
+        "/ngrams": 4,
+        "/ngrams/*": 4,
+        "/ngrams/*/segment": 4,
+        "/ngrams/*/order": 4,
+        "/ngrams/*/ngram": 4,
+        "/ngrams/*/count": 2,
+        "/ngrams/*/max_reference_count": 2,
+        "/ngrams/*/clipped_count": 2,
+    },
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -64,16 +65,16 @@ def smoothed_precisions(matches: list[int], totals: list[int], method: str) -> l
     """
     precisions: list[tuple[float, int]] = []
     k = 1
-    for n, (m, l) in enumerate(zip(matches, totals), start=1):
-        if method == "chen-cherry-1" and m == 0:
-            precisions.append((FLOOR_EPSILON, l))
+    for n, (m_n, l_n) in enumerate(zip(matches, totals), start=1):
+        if method == "chen-cherry-1" and m_n == 0:
+            precisions.append((FLOOR_EPSILON, l_n))
         elif method == "chen-cherry-2" and n >= 2:
-            precisions.append((m + 1, l + 1))
-        elif method == "chen-cherry-3" and m == 0:
-            precisions.append((1, 2**k * l))
+            precisions.append((m_n + 1, l_n + 1))
+        elif method == "chen-cherry-3" and m_n == 0:
+            precisions.append((1, 2**k * l_n))
             k += 1
         else:
-            precisions.append((m, l))
+            precisions.append((m_n, l_n))
     return precisions
 
 
@@ -89,27 +90,46 @@ def orders_used(precisions: list[tuple[float, int]], effective_order: bool) -> i
     return used
 
 
-def sentence_bleu_is_zero(candidate_length: int, matches: list[int], precisions: list[tuple[float, int]],
-                          used: int, effective_order: bool, method: str) -> bool:
+def sentence_bleu_is_zero(
+    candidate_length: int,
+    matches: list[int],
+    precisions: list[tuple[float, int]],
+    used: int,
+    effective_order: bool,
+    method: str,
+) -> bool:
     """The contract's zero rules of sentence BLEU."""
-    return (candidate_length == 0 or matches[0] == 0  # "exactly 0 when c = 0, when m_1 = 0"
-            # "when effective_order is false and some order n <= max_order has smoothed denominator 0"
-            or not effective_order and any(denominator == 0 for _, denominator in precisions)
-            # "and with none when some m_n = 0 for n <= N'"
-            or method == "none" and any(m == 0 for m in matches[:used]))
+    return (
+        candidate_length == 0
+        or matches[0] == 0  # "exactly 0 when c = 0, when m_1 = 0"
+        # "when effective_order is false and some order n <= max_order has smoothed denominator 0"
+        or not effective_order
+        and any(denominator == 0 for _, denominator in precisions)
+        # "and with none when some m_n = 0 for n <= N'"
+        or method == "none"
+        and any(m == 0 for m in matches[:used])
+    )
 
 
-def sentence_bleu(bp: float, candidate_length: int, matches: list[int], precisions: list[tuple[float, int]],
-                  used: int, effective_order: bool, method: str) -> float:
+def sentence_bleu(
+    bp: float,
+    candidate_length: int,
+    matches: list[int],
+    precisions: list[tuple[float, int]],
+    used: int,
+    effective_order: bool,
+    method: str,
+) -> float:
     """The zero rules, then bp * exp((1/N') * sum of ln(p_n)) over the N' orders used."""
     if sentence_bleu_is_zero(candidate_length, matches, precisions, used, effective_order, method):
         return 0.0
     return geometric_mean_score(bp, precisions[:used])
 
 
-def corpus_terms(payload: dict, output: dict) -> ScoreTerms:
+def corpus_terms(payload: dict[str, Any], output: dict[str, Any]) -> ScoreTerms:
     """bleu-corpus-compute's output: exactly 0 when c = 0 or any m_n = 0, else every m_n / l_n."""
     matches, totals = output["matches"], output["totals"]
     zero = output["candidate_length"] == 0 or any(m == 0 for m in matches)
-    return ScoreTerms(output["candidate_length"], output["reference_length"],
-                      None if zero else list(zip(matches, totals)))
+    return ScoreTerms(
+        output["candidate_length"], output["reference_length"], None if zero else list(zip(matches, totals))
+    )

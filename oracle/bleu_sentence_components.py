@@ -6,12 +6,14 @@ tool (``oracle.bleu_statistics``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER, closest_ref_length, segment_statistics
 from oracle.tool import Tool
 from oracle.validation import LIMIT_KEYWORDS, SENTENCE_LIMITS, Schema, lone_surrogates_in
 
 
-def compute(payload: dict) -> dict:
+def compute(payload: dict[str, Any]) -> dict[str, Any]:
     max_order = int(payload.get("max_order", DEFAULT_MAX_ORDER))  # "max_order (omitted means 4)"
     hypothesis, references = payload["hypothesis"], payload["references"]
 
@@ -44,6 +46,13 @@ TOOL = Tool(
     ),
     compute=compute,
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
-    clauses={"/max_order": 2, "/matches": 3, "/matches/*": 3, "/totals": 3, "/totals/*": 3,
-             "/candidate_length": 4, "/reference_length": 4},
+    clauses={
+        "/max_order": 2,
+        "/matches": 3,
+        "/matches/*": 3,
+        "/totals": 3,
+        "/totals/*": 3,
+        "/candidate_length": 4,
+        "/reference_length": 4,
+    },
 )

@@ -7,18 +7,26 @@ bleu-sentence-components (``oracle.bleu_statistics``), the precisions and the sc
 
 from __future__ import annotations
 
-from oracle.bleu_score import (ScoreTerms, brevity_penalty, orders_used, sentence_bleu, sentence_bleu_is_zero,
-                               smoothed_precisions)
+from typing import Any
+
+from oracle.bleu_score import (
+    ScoreTerms,
+    brevity_penalty,
+    orders_used,
+    sentence_bleu,
+    sentence_bleu_is_zero,
+    smoothed_precisions,
+)
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER, closest_ref_length, segment_statistics
 from oracle.jsnumber import round_to_fixed
-from oracle.value_clauses import ValueClause
 from oracle.tool import Tool
 from oracle.validation import LIMIT_KEYWORDS, SENTENCE_LIMITS, Schema, lone_surrogates_in
+from oracle.value_clauses import ValueClause
 
 DEFAULT_EFFECTIVE_ORDER = False  # "effective_order is false (omitted means false)"
 
 
-def compute(payload: dict) -> dict:
+def compute(payload: dict[str, Any]) -> dict[str, Any]:
     max_order = int(payload.get("max_order", DEFAULT_MAX_ORDER))  # "max_order omitted means 4"
     smoothing = payload["smoothing"]  # "smoothing is required"
     effective_order = payload.get("effective_order", DEFAULT_EFFECTIVE_ORDER)
@@ -55,7 +63,7 @@ def compute(payload: dict) -> dict:
     }
 
 
-def float_terms(payload: dict, output: dict) -> ScoreTerms:
+def float_terms(payload: dict[str, Any], output: dict[str, Any]) -> ScoreTerms:
     """The exact statistics bleu and brevity_penalty come from: c, r and the p_n of the orders used."""
     c, matches, method = output["candidate_length"], output["matches"], output["smoothing"]
     effective_order = payload.get("effective_order", DEFAULT_EFFECTIVE_ORDER)
@@ -65,13 +73,16 @@ def float_terms(payload: dict, output: dict) -> ScoreTerms:
     return ScoreTerms(c, output["reference_length"], None if zero else precisions[:used])
 
 
-def counts_line(payload: dict, actual: dict, pointer: str) -> int:
+def counts_line(payload: dict[str, Any], actual: dict[str, Any], pointer: str) -> int:
     """Differing matches or totals: semantics 12 ("the raw m_n and l_n, never smoothed") where the target
     reports both as chen-cherry-2 smooths them (m_n + 1 and l_n + 1 for n >= 2, sacreBLEU's add-k); else
     semantics 2, which defines m_n and l_n (NLTK's max(1, l_n) breaks it)."""
-    statistics = segment_statistics(payload["hypothesis"], payload["references"],
-                                    int(payload.get("max_order", DEFAULT_MAX_ORDER)))
-    smoothed = [(m + (n > 0), l + (n > 0)) for n, (m, l) in enumerate(zip(statistics.matches, statistics.totals))]
+    statistics = segment_statistics(
+        payload["hypothesis"], payload["references"], int(payload.get("max_order", DEFAULT_MAX_ORDER))
+    )
+    smoothed = [
+        (m_n + (n > 0), l_n + (n > 0)) for n, (m_n, l_n) in enumerate(zip(statistics.matches, statistics.totals))
+    ]
     return 12 if list(zip(actual["matches"], actual["totals"])) == smoothed else 2
 
 
@@ -98,7 +109,17 @@ TOOL = Tool(
     float_fields=("bleu", "brevity_penalty"),  # exp/log of a libm: compared within a bound
     float_terms=float_terms,
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
-    clauses={"/bleu": (9, (11, "decimals")), "/brevity_penalty": (3, (11, "decimals")), "/candidate_length": 2,
-             "/reference_length": 2, "/matches": COUNTS, "/matches/*": COUNTS, "/totals": COUNTS, "/totals/*": COUNTS,
-             "/max_order": 12, "/orders_used": 8, "/smoothing": 12},
+    clauses={
+        "/bleu": (9, (11, "decimals")),
+        "/brevity_penalty": (3, (11, "decimals")),
+        "/candidate_length": 2,
+        "/reference_length": 2,
+        "/matches": COUNTS,
+        "/matches/*": COUNTS,
+        "/totals": COUNTS,
+        "/totals/*": COUNTS,
+        "/max_order": 12,
+        "/orders_used": 8,
+        "/smoothing": 12,
+    },
 )

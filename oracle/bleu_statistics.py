@@ -8,9 +8,9 @@ by a joined string.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
-from typing import Iterable, Iterator
 
 Ngram = tuple[str, ...]
 DEFAULT_MAX_ORDER = 4  # the BLEU contracts: "max_order omitted means 4"
@@ -93,12 +93,7 @@ def corpus_sums(per_segment: list[SegmentStatistics], max_order: int) -> tuple[l
 
 def closest_length(candidate_length: int, reference_lengths: Iterable[int]) -> int:
     """The reference length closest to the candidate's; a tie goes to the shorter (section 2.2.2)."""
-    best = best_distance = None
-    for length in reference_lengths:
-        distance = abs(length - candidate_length)
-        if best is None or distance < best_distance or (distance == best_distance and length < best):
-            best, best_distance = length, distance
-    return best
+    return min(reference_lengths, key=lambda length: (abs(length - candidate_length), length))
 
 
 def closest_ref_length(candidate_length: int, references: list[list[str]]) -> int:

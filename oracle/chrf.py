@@ -13,6 +13,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 # The Unicode version of str.lower() here; toLowerCase follows the runtime's own version
 # (an open point for the code points whose mapping differs between versions).
@@ -22,8 +23,20 @@ UNICODE_VERSION = unicodedata.unidata_version
 # U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000" -- exactly this list, written
 # out rather than borrowed from str.isspace or a regex \s (JavaScript's \s differs from it).
 WHITESPACE_CODE_POINTS = frozenset(
-    [*range(0x0009, 0x000D + 1), *range(0x001C, 0x001F + 1), 0x0020, 0x0085, 0x00A0, 0x1680,
-     *range(0x2000, 0x200A + 1), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000]
+    [
+        *range(0x0009, 0x000D + 1),
+        *range(0x001C, 0x001F + 1),
+        0x0020,
+        0x0085,
+        0x00A0,
+        0x1680,
+        *range(0x2000, 0x200A + 1),
+        0x2028,
+        0x2029,
+        0x202F,
+        0x205F,
+        0x3000,
+    ]
 )
 WHITESPACE = frozenset(map(chr, WHITESPACE_CODE_POINTS))
 _DELETE_WHITESPACE = dict.fromkeys(WHITESPACE_CODE_POINTS)  # a str.translate table mapping each to None
@@ -63,11 +76,14 @@ def word_tokens(text: str) -> list[str]:
     return tokens
 
 
-def char_ngram_counts(text: str, n: int) -> Counter:
+NGram = TypeVar("NGram", str, tuple[str, ...])  # a character n-gram or a word n-gram
+
+
+def char_ngram_counts(text: str, n: int) -> Counter[str]:
     return Counter(text[i : i + n] for i in range(len(text) - n + 1))
 
 
-def word_ngram_counts(tokens: list[str], n: int) -> Counter:
+def word_ngram_counts(tokens: list[str], n: int) -> Counter[tuple[str, ...]]:
     return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
@@ -80,19 +96,21 @@ class OrderStatistics:
     reference: int  # n-grams of this order in the reference
     matches: int  # sum over reference n-grams of min(reference count, hypothesis count)
 
-    def __add__(self, other: "OrderStatistics") -> "OrderStatistics":
-        return OrderStatistics(self.hypothesis + other.hypothesis, self.reference + other.reference,
-                               self.matches + other.matches)
+    def __add__(self, other: OrderStatistics) -> OrderStatistics:
+        return OrderStatistics(
+            self.hypothesis + other.hypothesis, self.reference + other.reference, self.matches + other.matches
+        )
 
 
-def order_statistics(hyp: Counter, ref: Counter) -> OrderStatistics:
+def order_statistics(hyp: Counter[NGram], ref: Counter[NGram]) -> OrderStatistics:
     # sum over reference n-grams of min(reference count, hypothesis count)
     matches = sum(min(count, hyp[g]) for g, count in ref.items() if g in hyp)
     return OrderStatistics(sum(hyp.values()), sum(ref.values()), matches)
 
 
-def segment_statistics(hypothesis: str, reference: str, char_order: int, word_order: int,
-                       whitespace: bool = False) -> list[OrderStatistics]:
+def segment_statistics(
+    hypothesis: str, reference: str, char_order: int, word_order: int, whitespace: bool = False
+) -> list[OrderStatistics]:
     """Character orders 1..char_order, then word orders 1..word_order.
 
     Character n-grams are taken over the text with every whitespace code point removed, or
@@ -103,10 +121,14 @@ def segment_statistics(hypothesis: str, reference: str, char_order: int, word_or
     else:
         hyp_chars, ref_chars = remove_whitespace(hypothesis), remove_whitespace(reference)
     hyp_words, ref_words = word_tokens(hypothesis), word_tokens(reference)
-    stats = [order_statistics(char_ngram_counts(hyp_chars, n), char_ngram_counts(ref_chars, n))
-             for n in range(1, char_order + 1)]
-    stats += [order_statistics(word_ngram_counts(hyp_words, n), word_ngram_counts(ref_words, n))
-              for n in range(1, word_order + 1)]
+    stats = [
+        order_statistics(char_ngram_counts(hyp_chars, n), char_ngram_counts(ref_chars, n))
+        for n in range(1, char_order + 1)
+    ]
+    stats += [
+        order_statistics(word_ngram_counts(hyp_words, n), word_ngram_counts(ref_words, n))
+        for n in range(1, word_order + 1)
+    ]
     return stats
 
 
@@ -114,7 +136,7 @@ def segment_statistics(hypothesis: str, reference: str, char_order: int, word_or
 
 
 def corpus_statistics(per_segment: list[list[OrderStatistics]]) -> list[OrderStatistics]:
-    """"Corpus score sums per-order counts over all segments" -- every hypothesis n-gram included."""
+    """ "Corpus score sums per-order counts over all segments" -- every hypothesis n-gram included."""
     total = per_segment[0]
     for stats in per_segment[1:]:
         total = [a + b for a, b in zip(total, stats)]
@@ -133,8 +155,8 @@ def f_score(stats: list[OrderStatistics], beta: int) -> Fraction:
     effective = [s for s in stats if s.hypothesis > 0 and s.reference > 0]
     if not effective:
         return Fraction(0)
-    precision = sum(Fraction(s.matches, s.hypothesis) for s in effective) / len(effective)
-    recall = sum(Fraction(s.matches, s.reference) for s in effective) / len(effective)
+    precision = sum((Fraction(s.matches, s.hypothesis) for s in effective), Fraction(0)) / len(effective)
+    recall = sum((Fraction(s.matches, s.reference) for s in effective), Fraction(0)) / len(effective)
     if precision == 0 and recall == 0:
         return Fraction(0)
     b2 = beta * beta

@@ -6,7 +6,8 @@ The chrF engine (``oracle.chrf``) with the contract's options mapped onto it: ch
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from oracle import chrf, value_clauses
 from oracle.errors import INVALID_INPUT, ContractError
@@ -20,31 +21,38 @@ DEFAULT_BETA = 2  # "beta omitted means 2"
 DEFAULT_LOWERCASE = False  # "lowercase omitted means false"
 
 
-def orders(payload: dict) -> tuple[int, int]:
+def orders(payload: dict[str, Any]) -> tuple[int, int]:
     return int(payload.get("char_order", DEFAULT_CHAR_ORDER)), int(payload.get("word_order", DEFAULT_WORD_ORDER))
 
 
-def at_least_one_order(payload: dict, limits: Mapping[str, int]) -> None:
-    """"char_order + word_order at least 1" (after the defaults)."""
+def at_least_one_order(payload: dict[str, Any], limits: Mapping[str, int]) -> None:
+    """ "char_order + word_order at least 1" (after the defaults)."""
     char_order, word_order = orders(payload)
     if char_order + word_order < 1:
-        raise ContractError(INVALID_INPUT, f"char_order: char_order {char_order} + word_order {word_order} is below 1: "
-                                           "at least one order is needed")
+        raise ContractError(
+            INVALID_INPUT,
+            f"char_order: char_order {char_order} + word_order {word_order} is below 1: at least one order is needed",
+        )
 
 
 AT_LEAST_ONE_ORDER = Rule("char_order + word_order at least 1", at_least_one_order)
 
 
-def rows(stats: list[chrf.OrderStatistics], char_order: int) -> list[dict]:
-    """"one row per order, character orders 1..char_order then word orders 1..word_order"."""
+def rows(stats: list[chrf.OrderStatistics], char_order: int) -> list[dict[str, Any]]:
+    """ "one row per order, character orders 1..char_order then word orders 1..word_order"."""
     return [
-        {"unit": "char" if i < char_order else "word", "order": i + 1 if i < char_order else i - char_order + 1,
-         "hypothesis_ngrams": s.hypothesis, "reference_ngrams": s.reference, "matches": s.matches}
+        {
+            "unit": "char" if i < char_order else "word",
+            "order": i + 1 if i < char_order else i - char_order + 1,
+            "hypothesis_ngrams": s.hypothesis,
+            "reference_ngrams": s.reference,
+            "matches": s.matches,
+        }
         for i, s in enumerate(stats)
     ]
 
 
-def compute(payload: dict, lowercase=chrf.lowercase) -> dict:
+def compute(payload: dict[str, Any], lowercase: Callable[[str], str] = chrf.lowercase) -> dict[str, Any]:
     char_order, word_order = orders(payload)
     whitespace = payload.get("whitespace", DEFAULT_WHITESPACE)
     beta = int(payload.get("beta", DEFAULT_BETA))
@@ -55,8 +63,9 @@ def compute(payload: dict, lowercase=chrf.lowercase) -> dict:
         hypotheses = [lowercase(h) for h in hypotheses]
         references = [lowercase(r) for r in references]
 
-    per_segment = [chrf.segment_statistics(h, r, char_order, word_order, whitespace)
-                   for h, r in zip(hypotheses, references)]
+    per_segment = [
+        chrf.segment_statistics(h, r, char_order, word_order, whitespace) for h, r in zip(hypotheses, references)
+    ]
     # "statistics ... holding sums over all segments; hypothesis_ngrams counts every hypothesis n-gram"
     corpus_stats = chrf.corpus_statistics(per_segment)
     corpus = 100 * chrf.f_score(corpus_stats, beta)
@@ -71,8 +80,11 @@ def compute(payload: dict, lowercase=chrf.lowercase) -> dict:
         "score": chrf.six_decimals(corpus),
         "score_fraction": chrf.fraction_text(corpus),
         "segments": [
-            {"segment": i, "statistics": rows(stats, char_order),
-             "score": chrf.six_decimals(100 * chrf.f_score(stats, beta))}
+            {
+                "segment": i,
+                "statistics": rows(stats, char_order),
+                "score": chrf.six_decimals(100 * chrf.f_score(stats, beta)),
+            }
             for i, stats in enumerate(per_segment)
         ],
     }
@@ -108,11 +120,26 @@ TOOL = Tool(
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
     # (a score depends on every line: only a wrong rounding of a right value, or a score off the target's own
     # rows, is attributed; any other wrong score is "unattributed")
-    clauses={"/char_order": 1, "/word_order": 1, "/whitespace": 3, "/beta": 7, "/lowercase": 7,
-             "/statistics": 6, "/statistics/*": 6, "/statistics/*/unit": 6, "/statistics/*/order": 6,
-             "/statistics/*/hypothesis_ngrams": 6, "/statistics/*/matches": 5,
-             "/segments/*/segment": 6, "/segments/*/statistics/*": 6, "/segments/*/statistics/*/unit": 6,
-             "/segments/*/statistics/*/order": 6, "/segments/*/statistics/*/hypothesis_ngrams": 6,
-             "/segments/*/statistics/*/matches": 5, "/score_fraction": 8,
-             "/score": SCORE_CLAUSE, "/segments/*/score": SCORE_CLAUSE},
+    clauses={
+        "/char_order": 1,
+        "/word_order": 1,
+        "/whitespace": 3,
+        "/beta": 7,
+        "/lowercase": 7,
+        "/statistics": 6,
+        "/statistics/*": 6,
+        "/statistics/*/unit": 6,
+        "/statistics/*/order": 6,
+        "/statistics/*/hypothesis_ngrams": 6,
+        "/statistics/*/matches": 5,
+        "/segments/*/segment": 6,
+        "/segments/*/statistics/*": 6,
+        "/segments/*/statistics/*/unit": 6,
+        "/segments/*/statistics/*/order": 6,
+        "/segments/*/statistics/*/hypothesis_ngrams": 6,
+        "/segments/*/statistics/*/matches": 5,
+        "/score_fraction": 8,
+        "/score": SCORE_CLAUSE,
+        "/segments/*/score": SCORE_CLAUSE,
+    },
 )

@@ -5,7 +5,9 @@ The chrF engine (``oracle.chrf``) with word_order 0. Reads top to bottom like th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from oracle import chrf, value_clauses
 from oracle.tool import Tool
@@ -17,7 +19,7 @@ DEFAULT_BETA = 2  # "beta omitted means 2"
 DEFAULT_LOWERCASE = False  # "lowercase omitted means false"
 
 
-def compute(payload: dict, lowercase=chrf.lowercase) -> dict:
+def compute(payload: dict[str, Any], lowercase: Callable[[str], str] = chrf.lowercase) -> dict[str, Any]:
     beta = int(payload.get("beta", DEFAULT_BETA))
     lower = payload.get("lowercase", DEFAULT_LOWERCASE)
     hypotheses, references = list(payload["hypotheses"]), list(payload["references"])
@@ -42,8 +44,7 @@ def compute(payload: dict, lowercase=chrf.lowercase) -> dict:
     }
 
 
-
-def exact_score(payload: dict, actual: dict, pointer: str) -> Fraction:
+def exact_score(payload: dict[str, Any], actual: dict[str, Any], pointer: str) -> Fraction:
     """The exact corpus score (the failure groups ask, to tell a wrong rounding from a wrong value)."""
     return Fraction(compute(payload)["score_fraction"])
 
@@ -67,6 +68,11 @@ TOOL = Tool(
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
     # (a score depends on every line: only a wrong rounding of a right value, or a score off the target's own
     # rows, is attributed; any other wrong score is "unattributed")
-    clauses={"/word_order": 1, "/beta": 5, "/lowercase": 5, "/score_fraction": 6,
-             "/score": value_clauses.chrf_score(6, exact_score)},
+    clauses={
+        "/word_order": 1,
+        "/beta": 5,
+        "/lowercase": 5,
+        "/score_fraction": 6,
+        "/score": value_clauses.chrf_score(6, exact_score),
+    },
 )

@@ -7,7 +7,9 @@ Reads top to bottom like the contract's semantics.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from oracle import chrf, value_clauses
 from oracle.tool import Tool
@@ -19,7 +21,13 @@ DEFAULT_BETA = 2  # "beta omitted means 2"
 DEFAULT_LOWERCASE = False  # "lowercase omitted means false"
 
 
-def compute(payload: dict, lowercase=chrf.lowercase, corpus_statistics=chrf.corpus_statistics) -> dict:
+def compute(
+    payload: dict[str, Any],
+    lowercase: Callable[[str], str] = chrf.lowercase,
+    corpus_statistics: Callable[
+        [list[list[chrf.OrderStatistics]]], list[chrf.OrderStatistics]
+    ] = chrf.corpus_statistics,
+) -> dict[str, Any]:
     beta = int(payload.get("beta", DEFAULT_BETA))
     lower = payload.get("lowercase", DEFAULT_LOWERCASE)
     hypotheses, references = list(payload["hypotheses"]), list(payload["references"])
@@ -49,8 +57,7 @@ def compute(payload: dict, lowercase=chrf.lowercase, corpus_statistics=chrf.corp
     }
 
 
-
-def exact_score(payload: dict, actual: dict, pointer: str) -> Fraction:
+def exact_score(payload: dict[str, Any], actual: dict[str, Any], pointer: str) -> Fraction:
     """The exact corpus score (the failure groups ask, to tell a wrong rounding from a wrong value)."""
     return Fraction(compute(payload)["score_fraction"])
 
@@ -74,9 +81,14 @@ TOOL = Tool(
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
     # (a score depends on every line: only a wrong rounding of a right value, or a score off the target's own
     # rows, is attributed; any other wrong score is "unattributed")
-    clauses={"/beta": 5, "/lowercase": 5, "/score_fraction": 6,
-             "/word_tokens/*/hypothesis": (3, (5, "lowercase")), "/word_tokens/*/reference": (3, (5, "lowercase")),
-             "/word_tokens/*/hypothesis/*": (3, (5, "lowercase")),
-             "/word_tokens/*/reference/*": (3, (5, "lowercase")),
-             "/score": value_clauses.chrf_score(6, exact_score)},
+    clauses={
+        "/beta": 5,
+        "/lowercase": 5,
+        "/score_fraction": 6,
+        "/word_tokens/*/hypothesis": (3, (5, "lowercase")),
+        "/word_tokens/*/reference": (3, (5, "lowercase")),
+        "/word_tokens/*/hypothesis/*": (3, (5, "lowercase")),
+        "/word_tokens/*/reference/*": (3, (5, "lowercase")),
+        "/score": value_clauses.chrf_score(6, exact_score),
+    },
 )

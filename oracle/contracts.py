@@ -16,11 +16,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, cast
 
 import fastjsonschema
 import jsonschema
@@ -57,12 +58,12 @@ class Contract:
     text: str
 
     @cached_property
-    def _document(self) -> dict:
-        return json.loads(self.text)
+    def _document(self) -> dict[str, Any]:
+        return cast(dict[str, Any], json.loads(self.text))
 
-    def document(self) -> dict:
+    def document(self) -> dict[str, Any]:
         """The whole contract as a fresh dict (the caller may keep or change it)."""
-        return json.loads(self.text)
+        return cast(dict[str, Any], json.loads(self.text))
 
     @property
     def label(self) -> str:
@@ -75,7 +76,7 @@ class Contract:
 
     @cached_property
     def status(self) -> str:
-        """"draft" for a contract marked ``"status": "draft"``, else "published"."""
+        """ "draft" for a contract marked ``"status": "draft"``, else "published"."""
         return DRAFT if self._document.get("status") == DRAFT else PUBLISHED
 
     @cached_property
@@ -88,12 +89,12 @@ class Contract:
 
     # The schemas are handed to validators only; validators never change them.
     @property
-    def input_schema(self) -> dict:
-        return self._document["input_schema"]
+    def input_schema(self) -> dict[str, Any]:
+        return cast(dict[str, Any], self._document["input_schema"])
 
     @property
-    def output_schema(self) -> dict:
-        return self._document["output_schema"]
+    def output_schema(self) -> dict[str, Any]:
+        return cast(dict[str, Any], self._document["output_schema"])
 
     @cached_property
     def input_validator(self) -> jsonschema.Draft202012Validator:
@@ -106,18 +107,18 @@ class Contract:
     @cached_property
     def input_accepts(self) -> Callable[[Any], Any]:
         """A compiled check of the whole input_schema: raises on any violation, ~100x faster on a valid input."""
-        return fastjsonschema.compile(self.input_schema)
+        return cast(Callable[[Any], Any], fastjsonschema.compile(self.input_schema))
 
     @cached_property
     def output_accepts(self) -> Callable[[Any], Any]:
-        return fastjsonschema.compile(self.output_schema)
+        return cast(Callable[[Any], Any], fastjsonschema.compile(self.output_schema))
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - contracts live as long as the process
+    @functools.cache  # noqa: B019 - contracts live as long as the process
     def property_validator(self, prop: str) -> jsonschema.Draft202012Validator:
         return jsonschema.Draft202012Validator(self.input_schema["properties"][prop])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _read(tool_id: str, version: str) -> Contract:
     path = contract_path(tool_id, version)
     if not path.is_file():
@@ -134,6 +135,6 @@ def contract(tool_id: str, version: str) -> Contract:
     return _read(tool_id, version)
 
 
-def load_contract(tool_id: str, version: str) -> dict:
+def load_contract(tool_id: str, version: str) -> dict[str, Any]:
     """The contract as published, as a fresh dict each call."""
     return contract(tool_id, version).document()

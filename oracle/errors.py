@@ -6,6 +6,8 @@ API) and ``message`` names the offending path. ``body()`` is the error body of t
 API and of the command protocol: ``{"error": {"code": ..., "message": ...}}``.
 """
 
+from typing import Any
+
 INVALID_INPUT = "invalid_input"
 LIMIT_EXCEEDED = "limit_exceeded"
 NOT_FOUND = "not_found"
@@ -30,7 +32,7 @@ class ContractError(Exception):
     def http_status(self) -> int:
         return HTTP_STATUS[self.code]
 
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         """The error body of the hosted API and of the command protocol."""
         return {"error": {"code": self.code, "message": self.message}}
 

@@ -24,7 +24,7 @@ def module_name(tool_id: str) -> str:
     return tool_id.replace("-", "_")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _module_tools(tool_id: str) -> dict[str, Tool]:
     try:
         module = importlib.import_module(f"oracle.{module_name(tool_id)}")
@@ -48,12 +48,12 @@ def _oracle_imports(stem: str) -> set[str]:
             found |= {alias.name.split(".")[1] for alias in node.names if alias.name.startswith("oracle.")}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "oracle":
             found |= {alias.name for alias in node.names if (_PACKAGE_DIR / f"{alias.name}.py").is_file()}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("oracle."):
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and node.module.startswith("oracle."):
             found.add(node.module.split(".")[1])
     return found
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def modules_used(tool_id: str) -> frozenset[str]:
     """The oracle modules (file stems: ``bleu_score``, ``__init__``) an answer of the tool may run.
 

@@ -19,9 +19,10 @@ the tool does not have fails loudly instead of silently doing nothing.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from oracle.contracts import Contract, contract
 from oracle.validation import OutputCheck, Rule, Schema, validate
@@ -32,12 +33,12 @@ class Tool:
     id: str
     version: str
     validation: tuple[Schema | Rule, ...]
-    compute: Callable[..., dict]
-    steps: Mapping[str, Callable] = field(default_factory=dict)
+    compute: Callable[..., dict[str, Any]]
+    steps: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     output_checks: tuple[OutputCheck, ...] = ()
     float_fields: tuple[str, ...] = ()
     # (payload, output) -> oracle.bleu_score.ScoreTerms: the exact statistics the float fields come from
-    float_terms: Callable[[Any, dict], Any] | None = None
+    float_terms: Callable[[Any, dict[str, Any]], Any] | None = None
     # The semantics line (1-based) defining each output field, by JSON pointer class ("/segments/*/totals"):
     # a line number, or a tuple of them in which a (line, option) pair counts only when the input sets
     # that option (e.g. "decimals"). Reports name the clause a differing value breaks from it; a field
@@ -56,7 +57,7 @@ class Tool:
     def contract(self) -> Contract:
         return contract(self.id, self.version)
 
-    def execute(self, payload: Any) -> dict:
+    def execute(self, payload: Any) -> dict[str, Any]:
         """Validate, compute, check the output; ContractError for anything the contract rejects."""
         validate(self.contract, payload, self.validation)
         # the tools only read the payload ("Inputs are never mutated"; tests hold them to it)
@@ -73,7 +74,7 @@ class Tool:
     def has(self, part: Any) -> bool:
         return any(part is mine for mine in self.parts())
 
-    def replacing(self, old: Any, new: Any) -> "Tool":
+    def replacing(self, old: Any, new: Any) -> Tool:
         """The same tool with one rule, step or output check swapped for another."""
         self._require(old)
         return dataclasses.replace(
@@ -83,7 +84,7 @@ class Tool:
             output_checks=tuple(new if check is old else check for check in self.output_checks),
         )
 
-    def without(self, old: Rule | OutputCheck) -> "Tool":
+    def without(self, old: Rule | OutputCheck) -> Tool:
         """The same tool without one rule or output check."""
         self._require(old)
         return dataclasses.replace(
@@ -92,7 +93,7 @@ class Tool:
             output_checks=tuple(check for check in self.output_checks if check is not old),
         )
 
-    def prepending(self, rule: Rule) -> "Tool":
+    def prepending(self, rule: Rule) -> Tool:
         """The same tool with one more rule checked before all others."""
         return dataclasses.replace(self, validation=(rule, *self.validation))
 

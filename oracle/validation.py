@@ -15,9 +15,10 @@ offending path, e.g. ``references[3][0][2]``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 import fastjsonschema
 import jsonschema
@@ -127,23 +128,34 @@ class Schema:
     prop: str
     leave: frozenset[str] = frozenset()
 
-    def violation(self, payload: dict, contract: Contract) -> jsonschema.ValidationError | None:
+    def violation(self, payload: dict[str, Any], contract: Contract) -> jsonschema.ValidationError | None:
         """The violation this rule reports (the keyword the reports name), or None."""
         if self.prop not in payload:
             return None  # optional and omitted: required keys were checked before
-        errors = [error for error in contract.property_validator(self.prop).iter_errors(payload[self.prop])
-                  if error.validator not in self.leave]
+        errors = [
+            error
+            for error in contract.property_validator(self.prop).iter_errors(payload[self.prop])
+            if error.validator not in self.leave
+        ]
         if not errors:
             return None
         # the shallowest violation, then the first in document order, then by keyword rank
-        return min(errors, key=lambda e: (len(e.absolute_path), [(isinstance(p, str), p) for p in e.absolute_path],
-                                          _KEYWORD_RANK.get(e.validator, 9)))
+        return min(
+            errors,
+            key=lambda e: (
+                len(e.absolute_path),
+                [(isinstance(p, str), p) for p in e.absolute_path],
+                _KEYWORD_RANK.get(e.validator, 9),
+            ),
+        )
 
-    def check(self, payload: dict, contract: Contract) -> None:
+    def check(self, payload: dict[str, Any], contract: Contract) -> None:
         try:
             first = self.violation(payload, contract)
         except RecursionError:  # deeper than Python can walk: deeper than any schema of these contracts
-            raise ContractError(INVALID_INPUT, f"{format_path([self.prop])}: nested too deeply for its schema") from None
+            raise ContractError(
+                INVALID_INPUT, f"{format_path([self.prop])}: nested too deeply for its schema"
+            ) from None
         if first is None:
             return
         code = LIMIT_EXCEEDED if first.validator in LIMIT_KEYWORDS else INVALID_INPUT
@@ -160,9 +172,9 @@ class Rule:
     """
 
     name: str
-    check_fn: Callable[[dict, Mapping[str, int]], None]  # (payload, limits) -> None or raises
+    check_fn: Callable[[dict[str, Any], Mapping[str, int]], None]  # (payload, limits) -> None or raises
 
-    def check(self, payload: dict, contract: Contract) -> None:
+    def check(self, payload: dict[str, Any], contract: Contract) -> None:
         self.check_fn(payload, contract.limits)
 
 
@@ -211,8 +223,9 @@ def validate(contract: Contract, payload: Any, rules: Iterable[Schema | Rule]) -
 
 
 def equal_counts(first: str, second: str) -> Rule:
-    """"equal segment counts": two lists that pair up by index have the same length."""
-    def check(payload: dict, limits: Mapping[str, int]) -> None:
+    """ "equal segment counts": two lists that pair up by index have the same length."""
+
+    def check(payload: dict[str, Any], limits: Mapping[str, int]) -> None:
         if len(payload[first]) != len(payload[second]):
             raise ContractError(
                 INVALID_INPUT,
@@ -223,7 +236,7 @@ def equal_counts(first: str, second: str) -> Rule:
     return Rule("equal segment counts", check)
 
 
-def iter_token_paths(payload: dict):
+def iter_token_paths(payload: dict[str, Any]) -> Iterator[tuple[tuple[str | int, ...], str]]:
     """Every token of a BLEU input with its path: hypotheses first, then references."""
     for i, hypothesis in enumerate(payload["hypotheses"]):
         for j, token in enumerate(hypothesis):
@@ -234,14 +247,16 @@ def iter_token_paths(payload: dict):
                 yield ("references", i, k, j), token
 
 
-def all_tokens(payload: dict) -> list[str]:
+def all_tokens(payload: dict[str, Any]) -> list[str]:
     """Every token of a BLEU input, in the order of iter_token_paths, without the paths (the fast pass)."""
     hypothesis_tokens = chain.from_iterable(payload["hypotheses"])
     reference_tokens = chain.from_iterable(chain.from_iterable(payload["references"]))
     return [*hypothesis_tokens, *reference_tokens]
 
 
-def token_limits(tokens: list[str], paths: Callable[[], Iterator], limits: Mapping[str, int]) -> None:
+def token_limits(
+    tokens: list[str], paths: Callable[[], Iterator[tuple[tuple[str | int, ...], str]]], limits: Mapping[str, int]
+) -> None:
     """max_token_bytes (the first token over it, by path), then max_total_tokens, then max_total_token_bytes."""
     max_token_bytes = limits["max_token_bytes"]
     sizes = [len(token.encode("utf-8", "surrogatepass")) for token in tokens]
@@ -264,7 +279,7 @@ def token_limits(tokens: list[str], paths: Callable[[], Iterator], limits: Mappi
         )
 
 
-def bleu_token_limits(payload: dict, limits: Mapping[str, int]) -> None:
+def bleu_token_limits(payload: dict[str, Any], limits: Mapping[str, int]) -> None:
     """max_token_bytes, max_total_tokens, max_total_token_bytes.
 
     The totals count hypothesis and reference tokens: the contract does not say
@@ -274,7 +289,7 @@ def bleu_token_limits(payload: dict, limits: Mapping[str, int]) -> None:
     token_limits(all_tokens(payload), lambda: iter_token_paths(payload), limits)
 
 
-def bleu_no_lone_surrogates(payload: dict, limits: Mapping[str, int]) -> None:
+def bleu_no_lone_surrogates(payload: dict[str, Any], limits: Mapping[str, int]) -> None:
     """A token must be text that UTF-8 can carry (an open point for the BLEU tools)."""
     # One strict encoding of all tokens at once fails exactly when some token has a lone
     # surrogate (Python strings never pair two separate surrogates); only then find which.
@@ -290,8 +305,8 @@ BLEU_NO_LONE_SURROGATES = Rule("no lone surrogates", bleu_no_lone_surrogates)
 BLEU_TOKEN_LIMITS = Rule("token limits", bleu_token_limits)
 
 
-def chrf_text_limits(payload: dict, limits: Mapping[str, int]) -> None:
-    """"total UTF-8 bytes of all texts at most 65536", then "lone surrogates"."""
+def chrf_text_limits(payload: dict[str, Any], limits: Mapping[str, int]) -> None:
+    """ "total UTF-8 bytes of all texts at most 65536", then "lone surrogates"."""
     texts = [("hypotheses", i, t) for i, t in enumerate(payload["hypotheses"])]
     texts += [("references", i, t) for i, t in enumerate(payload["references"])]
     total = sum(utf8_length(t) for _, _, t in texts)
@@ -312,7 +327,7 @@ CHRF_TEXT_LIMITS = Rule("text bytes, then lone surrogates", chrf_text_limits)
 # Rules of the one-segment BLEU tools ("hypothesis": tokens, "references": token lists).
 
 
-def sentence_token_paths(payload: dict) -> Iterator[tuple[tuple, str]]:
+def sentence_token_paths(payload: dict[str, Any]) -> Iterator[tuple[tuple[str | int, ...], str]]:
     for j, token in enumerate(payload["hypothesis"]):
         yield ("hypothesis", j), token
     for k, reference in enumerate(payload["references"]):
@@ -322,7 +337,8 @@ def sentence_token_paths(payload: dict) -> Iterator[tuple[tuple, str]]:
 
 def lone_surrogates_in(field: str) -> Rule:
     """A field of strings (or of lists of strings) must be "free of lone surrogates"."""
-    def check(payload: dict, limits: Mapping[str, int]) -> None:
+
+    def check(payload: dict[str, Any], limits: Mapping[str, int]) -> None:
         if field not in payload:
             return
         value = payload[field]
@@ -337,13 +353,14 @@ def lone_surrogates_in(field: str) -> Rule:
     return Rule(f"{field} free of lone surrogates", check)
 
 
-def sentence_limits(payload: dict, limits: Mapping[str, int]) -> None:
-    """"then the limits: at most 8 references, each token at most 128 UTF-8 bytes, at most 50000
+def sentence_limits(payload: dict[str, Any], limits: Mapping[str, int]) -> None:
+    """ "then the limits: at most 8 references, each token at most 128 UTF-8 bytes, at most 50000
     tokens in total, at most 1048576 UTF-8 bytes of tokens in total"."""
     references, most = payload["references"], limits["max_references_per_segment"]
     if len(references) > most:
-        raise ContractError(LIMIT_EXCEEDED, f"references: has {len(references)} references, more than "
-                                            f"max_references_per_segment {most}")
+        raise ContractError(
+            LIMIT_EXCEEDED, f"references: has {len(references)} references, more than max_references_per_segment {most}"
+        )
     tokens = [*payload["hypothesis"], *chain.from_iterable(references)]
     token_limits(tokens, lambda: sentence_token_paths(payload), limits)
 
@@ -355,26 +372,32 @@ SENTENCE_LIMITS = Rule("references, token bytes, total tokens, total token bytes
 # Rules of the length-only tool (candidate_lengths, reference_lengths).
 
 
-def length_limits(payload: dict, limits: Mapping[str, int]) -> None:
-    """"then the limits: at most 1000 segments, at most 8 reference lengths per segment, every
+def length_limits(payload: dict[str, Any], limits: Mapping[str, int]) -> None:
+    """ "then the limits: at most 1000 segments, at most 8 reference lengths per segment, every
     length at most 1048576"."""
     candidates, references = payload["candidate_lengths"], payload["reference_lengths"]
     if len(candidates) > limits["max_segments"]:
-        raise ContractError(LIMIT_EXCEEDED, f"candidate_lengths: has {len(candidates)} segments, more than "
-                                            f"max_segments {limits['max_segments']}")
+        raise ContractError(
+            LIMIT_EXCEEDED,
+            f"candidate_lengths: has {len(candidates)} segments, more than max_segments {limits['max_segments']}",
+        )
     for i, lengths in enumerate(references):
         if len(lengths) > limits["max_references_per_segment"]:
-            raise ContractError(LIMIT_EXCEEDED, f"reference_lengths[{i}]: has {len(lengths)} reference lengths, "
-                                                f"more than max_references_per_segment "
-                                                f"{limits['max_references_per_segment']}")
+            raise ContractError(
+                LIMIT_EXCEEDED,
+                f"reference_lengths[{i}]: has {len(lengths)} reference lengths, "
+                f"more than max_references_per_segment "
+                f"{limits['max_references_per_segment']}",
+            )
     if max(candidates) <= limits["max_length"] and max(map(max, references)) <= limits["max_length"]:
         return
-    paths = [(("candidate_lengths", i), n) for i, n in enumerate(candidates)]
+    paths: list[tuple[tuple[str | int, ...], int]] = [(("candidate_lengths", i), n) for i, n in enumerate(candidates)]
     paths += [(("reference_lengths", i, j), n) for i, lengths in enumerate(references) for j, n in enumerate(lengths)]
     for path, length in paths:
         if length > limits["max_length"]:
-            raise ContractError(LIMIT_EXCEEDED, f"{format_path(path)}: length {length} is more than max_length "
-                                                f"{limits['max_length']}")
+            raise ContractError(
+                LIMIT_EXCEEDED, f"{format_path(path)}: length {length} is more than max_length {limits['max_length']}"
+            )
 
 
 LENGTH_LIMITS = Rule("segments, reference lengths, lengths", length_limits)
@@ -389,10 +412,10 @@ class OutputCheck:
     """A rule of the contract about the finished output; ``check_fn(output, payload, limits)`` raises."""
 
     name: str
-    check_fn: Callable[[dict, dict, Mapping[str, int]], None]
+    check_fn: Callable[[dict[str, Any], dict[str, Any], Mapping[str, int]], None]
 
 
-def output_size(output: dict) -> int:
+def output_size(output: dict[str, Any]) -> int:
     """UTF-8 bytes of the output as compact JSON (JSON.stringify's form) without the envelope.
 
     Which serialisation the limit measures is an open point (reports/ambiguities.md).
@@ -400,8 +423,13 @@ def output_size(output: dict) -> int:
     return len(json.dumps(output, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
 
 
-def output_size_limit(output: dict, payload: dict, limits: Mapping[str, int], size=output_size) -> None:
-    """"Output larger than 1,000,000 UTF-8 bytes of JSON is limit_exceeded.\""""
+def output_size_limit(
+    output: dict[str, Any],
+    payload: dict[str, Any],
+    limits: Mapping[str, int],
+    size: Callable[[dict[str, Any]], int] = output_size,
+) -> None:
+    """ "Output larger than 1,000,000 UTF-8 bytes of JSON is limit_exceeded.\""""
     limit, measured = limits["max_output_bytes"], size(output)
     if measured > limit:
         detail = payload.get("detail", "totals")

@@ -11,9 +11,10 @@ statistics) says which, where anything does:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from oracle import chrf
 
@@ -24,7 +25,7 @@ FLOAT_PRECISION = Fraction(1, 10**9)  # relative: a floating-point computation o
 @dataclass(frozen=True)
 class ValueClause:
     lines: tuple[int, ...]  # every line ``choose`` may give (so the entry can be checked against the contract)
-    choose: Callable[[Any, Any, str], "int | None"]
+    choose: Callable[[Any, Any, str], int | None]
 
 
 def chrf_score(rounding: int, exact: Callable[[Any, Any, str], Fraction], otherwise: int | None = None) -> ValueClause:
@@ -57,9 +58,15 @@ def from_own_rows(beta: Callable[[Any], int]) -> Callable[[Any, Any, str], Fract
     segment i's for /segments/i/score) and the input's beta."""
 
     def exact(payload: Any, actual: Any, pointer: str) -> Fraction:
-        rows = actual["statistics"] if pointer == "/score" else actual["segments"][int(pointer.split("/")[2])]["statistics"]
-        statistics = [chrf.OrderStatistics(int(r["hypothesis_ngrams"]), int(r["reference_ngrams"]), int(r["matches"]))
-                      for r in rows]
+        rows = (
+            actual["statistics"]
+            if pointer == "/score"
+            else actual["segments"][int(pointer.split("/")[2])]["statistics"]
+        )
+        statistics = [
+            chrf.OrderStatistics(int(r["hypothesis_ngrams"]), int(r["reference_ngrams"]), int(r["matches"]))
+            for r in rows
+        ]
         return 100 * chrf.f_score(statistics, beta(payload))
 
     return exact

@@ -75,8 +75,10 @@ class FaultyCommands:
 
     def cmd(self, every: int, answer: str = "wrong") -> str:
         script = shlex.quote(str(self.directory / "faulty_cmd.sh"))
-        return (f"cmd:STATE={shlex.quote(str(self.state))} EVERY={every} ANSWER={answer} PYTHON={PYTHON} "
-                f"sh {script} {{tool}} {{version}}")
+        return (
+            f"cmd:STATE={shlex.quote(str(self.state))} EVERY={every} ANSWER={answer} PYTHON={PYTHON} "
+            f"sh {script} {{tool}} {{version}}"
+        )
 
     @property
     def hung(self) -> bool:

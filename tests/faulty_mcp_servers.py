@@ -33,7 +33,7 @@ import json
 import socket
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import anyio
 import jsonschema
@@ -49,15 +49,27 @@ from starlette.routing import Route
 import oracle
 
 HANG_EVERY = {"hang_every_4th": 4, "hang_every_100th": 100}
-SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}, "version": {"type": "string"}, "input": {}},
-          "required": ["id", "version", "input"]}
+SCHEMA = {
+    "type": "object",
+    "properties": {"id": {"type": "string"}, "version": {"type": "string"}, "input": {}},
+    "required": ["id", "version", "input"],
+}
 # What the TypeScript SDK (1.x) lists for zod's {id: z.string(), version: z.string(), input: z.record(z.any())}
-OBJECT_INPUT_SCHEMA = {"type": "object", "properties": {"id": {"type": "string"}, "version": {"type": "string"},
-                                                        "input": {"type": "object", "additionalProperties": {}}},
-                       "required": ["id", "version", "input"], "additionalProperties": False,
-                       "$schema": "http://json-schema.org/draft-07/schema#"}
-NARROW_INPUT_SCHEMA = {**OBJECT_INPUT_SCHEMA, "properties": {**OBJECT_INPUT_SCHEMA["properties"],
-                                                              "input": {"type": "object", "maxProperties": 2}}}
+OBJECT_INPUT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "version": {"type": "string"},
+        "input": {"type": "object", "additionalProperties": {}},
+    },
+    "required": ["id", "version", "input"],
+    "additionalProperties": False,
+    "$schema": "http://json-schema.org/draft-07/schema#",
+}
+NARROW_INPUT_SCHEMA = {
+    **OBJECT_INPUT_SCHEMA,
+    "properties": {**OBJECT_INPUT_SCHEMA["properties"], "input": {"type": "object", "maxProperties": 2}},
+}
 DECLARED = {"sdk_refusal": OBJECT_INPUT_SCHEMA, "narrow_schema": NARROW_INPUT_SCHEMA, "unlisted": OBJECT_INPUT_SCHEMA}
 SDK_REFUSAL = "MCP error -32602: Input validation error: Invalid arguments for tool execute: "
 
@@ -85,11 +97,13 @@ def answer(behaviour: str, arguments: dict, calls: int) -> types.CallToolResult:
     if behaviour in DECLARED:  # the SDK's check before the tool runs (zod there, jsonschema here)
         error = jsonschema.exceptions.best_match(jsonschema.Draft7Validator(DECLARED[behaviour]).iter_errors(arguments))
         if error is not None:
-            return types.CallToolResult(content=[types.TextContent(type="text", text=SDK_REFUSAL + error.message)],
-                                        is_error=True)
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=SDK_REFUSAL + error.message)], is_error=True
+            )
     if behaviour == "error_without_body":
-        return types.CallToolResult(content=[types.TextContent(type="text", text="something went wrong")],
-                                    is_error=True)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text="something went wrong")], is_error=True
+        )
     if behaviour in ("oversized", "oversized_json"):
         return types.CallToolResult(content=[types.TextContent(type="text", text="x" * 12_000_000)])
     return types.CallToolResult(content=text(body), structured_content=body, is_error=is_error)
@@ -115,8 +129,9 @@ def build_app(behaviour: str) -> Starlette:
         return answer(behaviour, params.arguments or {}, calls["tools/call"])
 
     server = Server("faulty", on_list_tools=list_tools, on_call_tool=call_tool)
-    manager = StreamableHTTPSessionManager(server, stateless=True,
-                                           json_response=behaviour in ("json_responses", "oversized_json"))
+    manager = StreamableHTTPSessionManager(
+        server, stateless=True, json_response=behaviour in ("json_responses", "oversized_json")
+    )
     mcp_app = StreamableHTTPASGIApp(manager)
 
     async def endpoint(scope, receive, send):
@@ -135,7 +150,8 @@ def build_app(behaviour: str) -> Starlette:
             if b'"tools/call"' in body and behaviour == "http_envelope":
                 arguments = json.loads(body)["params"]["arguments"]
                 return await Response(json.dumps(envelope(arguments)[0]), media_type="application/json")(
-                    scope, receive, send)
+                    scope, receive, send
+                )
             replayed = [{"type": "http.request", "body": body, "more_body": False}]
             return await mcp_app(scope, lambda: _replay(replayed, receive), send)
         return await mcp_app(scope, receive, send)
@@ -168,8 +184,7 @@ def mcp_server(behaviour: str) -> Iterator[str]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(build_app(behaviour), log_level="error", lifespan="on",
-                            timeout_graceful_shutdown=1)
+    config = uvicorn.Config(build_app(behaviour), log_level="error", lifespan="on", timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

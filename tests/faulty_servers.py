@@ -24,33 +24,49 @@ import os
 import re
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
-import struct
 import threading
+from collections.abc import Iterator
 from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Iterator
 
 import oracle
 
 SLOW_ANSWER_SECONDS = 20.0
 HUGE_BODY_BYTES = 40 * 1024 * 1024
-HTML_PAGE = b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>" \
-            b"<p>The proxy could not reach the service.</p></body></html>"
+HTML_PAGE = (
+    b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>"
+    b"<p>The proxy could not reach the service.</p></body></html>"
+)
 
 TRICKLE_INTERVAL_SECONDS = 0.2
-BEHAVIOURS = ("always_500", "every_third_503", "slow", "non_json_200", "no_envelope_200",
-              "huge_body", "drop_connection", "html_page", "trickle", "trickle_headers",
-              "correct", "always_503", "reset_every_other", "wrong_200", "limit_413_with_retry_after")
+BEHAVIOURS = (
+    "always_500",
+    "every_third_503",
+    "slow",
+    "non_json_200",
+    "no_envelope_200",
+    "huge_body",
+    "drop_connection",
+    "html_page",
+    "trickle",
+    "trickle_headers",
+    "correct",
+    "always_503",
+    "reset_every_other",
+    "wrong_200",
+    "limit_413_with_retry_after",
+)
 BEHAVIOURS += ("hang_every_4th", "hang_every_100th")  # the 4th (100th, ...) request hangs; others are answered
 CONTRACT_PATH = re.compile(r"^/v1/tools/([^/]+)/versions/([^/]+)$")
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "_FaultyServer"
+    server: _FaultyServer
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True  # headers and body are separate writes: no 40 ms delayed-ACK stall
 
@@ -225,8 +241,9 @@ class _FaultyServer(ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def faulty_server(behaviour: str, lifetime: float = 120.0, *, retry_after: str | None = None,
-                  published: dict | None = None) -> Iterator[_FaultyServer]:
+def faulty_server(
+    behaviour: str, lifetime: float = 120.0, *, retry_after: str | None = None, published: dict | None = None
+) -> Iterator[_FaultyServer]:
     """A running faulty server; ``server.url`` is its base URL. Stops at exit or after ``lifetime`` s."""
     server = _FaultyServer(behaviour, retry_after, published)
     server.url = f"http://127.0.0.1:{server.server_address[1]}"
@@ -260,8 +277,13 @@ def oracle_server(*options: str, startup_timeout: float = 60.0) -> Iterator[tupl
     Stopped with SIGTERM at exit (killed if it does not stop within 15 s).
     """
     log_file = tempfile.NamedTemporaryFile(prefix="serve-", suffix=".log", delete=False)
-    process = subprocess.Popen([sys.executable, "-m", "conformance", "serve", "--port", "0", *options],
-                               stdout=subprocess.PIPE, stderr=log_file, stdin=subprocess.DEVNULL, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "conformance", "serve", "--port", "0", *options],
+        stdout=subprocess.PIPE,
+        stderr=log_file,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         url = _read_listen_line(process, startup_timeout)
         yield url, process, Path(log_file.name)

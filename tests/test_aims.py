@@ -39,23 +39,39 @@ ROOT = Path(__file__).resolve().parent.parent
 # one is reached, so the entry gets removed. The generated examples of a seed were kept as they
 # were (recording draws nothing); reaching these needs a generator change, which changes them.
 DEFAULT_NOT_REACHED: dict[tuple[str, str], str] = {
-    ("generated/bleu-brevity-penalty/invalid/schema", "a negative, fractional, huge or non-number length"):
-        "one of 7 mutations, drawn unevenly by Hypothesis; 40 examples miss it",
+    (
+        "generated/bleu-brevity-penalty/invalid/schema",
+        "a negative, fractional, huge or non-number length",
+    ): "one of 7 mutations, drawn unevenly by Hypothesis; 40 examples miss it",
     ("generated/bleu-brevity-penalty/invalid/schema", "a missing key"): "one of 7 mutations; 40 examples miss it",
-    ("generated/bleu-corpus-compute/valid/every-decimals", "decimals 15"):
-        "st.integers(0, 15) favours small values: 60 examples never draw 15",
-    ("generated/bleu-ngrams-count/valid/token-identity", "a precomposed letter or its combining form (U+00E9, e + U+0301)"):
-        "one of 12 confusable groups",
-    ("generated/bleu-ngrams-count/valid/short-and-empty", "max_order 8"):
-        "st.integers(2, 8) favours small values: max_order stays at 2..5 in 60 examples",
-    ("generated/bleu-sentence-components/valid/shared-ngrams", "a token no reference has"):
-        "the one-segment tools keep the first segment only, and its edit is rarely an insertion",
-    ("generated/bleu-sentence-compute/valid/token-identity", "a precomposed letter or its combining form (U+00E9, e + U+0301)"):
-        "one of 12 confusable groups, first segment only",
-    ("generated/bleu-sentence-compute/valid/token-identity", "dotted capital I (U+0130)"):
-        "one of 12 confusable groups, first segment only",
-    ("generated/bleu-sentence-compute/invalid/schema", "an unknown key (also named like an object property)"):
-        "one of 11 mutations; 40 examples miss it",
+    (
+        "generated/bleu-corpus-compute/valid/every-decimals",
+        "decimals 15",
+    ): "st.integers(0, 15) favours small values: 60 examples never draw 15",
+    (
+        "generated/bleu-ngrams-count/valid/token-identity",
+        "a precomposed letter or its combining form (U+00E9, e + U+0301)",
+    ): "one of 12 confusable groups",
+    (
+        "generated/bleu-ngrams-count/valid/short-and-empty",
+        "max_order 8",
+    ): "st.integers(2, 8) favours small values: max_order stays at 2..5 in 60 examples",
+    (
+        "generated/bleu-sentence-components/valid/shared-ngrams",
+        "a token no reference has",
+    ): "the one-segment tools keep the first segment only, and its edit is rarely an insertion",
+    (
+        "generated/bleu-sentence-compute/valid/token-identity",
+        "a precomposed letter or its combining form (U+00E9, e + U+0301)",
+    ): "one of 12 confusable groups, first segment only",
+    (
+        "generated/bleu-sentence-compute/valid/token-identity",
+        "dotted capital I (U+0130)",
+    ): "one of 12 confusable groups, first segment only",
+    (
+        "generated/bleu-sentence-compute/invalid/schema",
+        "an unknown key (also named like an object property)",
+    ): "one of 11 mutations; 40 examples miss it",
     ("generated/bleu-sentence-compute/invalid/schema", "a missing key"): "one of 11 mutations; 40 examples miss it",
     ("generated/chrf-components/invalid/schema", "beta out of range or of the wrong type"): "one of 7 rules",
     ("generated/chrf-compute/invalid/schema", "beta out of range or of the wrong type"): "one of 7 rules",
@@ -64,8 +80,11 @@ DEFAULT_NOT_REACHED: dict[tuple[str, str], str] = {
 
 
 def all_families() -> list[tuple[str, Family]]:
-    return [(f"generated/{tool_id}/{family.name}", family)
-            for tool_id, version in strategies.supported() for family in strategies.families(tool_id, version)]
+    return [
+        (f"generated/{tool_id}/{family.name}", family)
+        for tool_id, version in strategies.supported()
+        for family in strategies.families(tool_id, version)
+    ]
 
 
 def reached(family: Family, examples: int, seed: int = SEED) -> aim_counts.AimCounter:
@@ -94,11 +113,17 @@ print(json.dumps(counts))
 """
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def counts_at(profile: str) -> dict[str, tuple[tuple[str, ...], dict[str, int]]]:
     """Per property: its declared aims and the examples that had each recorded feature."""
-    completed = subprocess.run([sys.executable, "-c", COUNTING_SCRIPT, profile, str(SEED)], cwd=ROOT,
-                               env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, check=True)
+    completed = subprocess.run(
+        [sys.executable, "-c", COUNTING_SCRIPT, profile, str(SEED)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return {name: (tuple(aims), counts) for name, (aims, counts) in json.loads(completed.stdout).items()}
 
 
@@ -127,8 +152,11 @@ def test_default_profile_reaches_every_declared_aim():
         missing, undeclared = problems(aims, counts)
         found += [f"{name}: records undeclared {feature!r}" for feature in undeclared]
         found += [f"{name}: never reaches {aim!r}" for aim in missing if (name, aim) not in DEFAULT_NOT_REACHED]
-        found += [f"{name}: now reaches {aim!r}: remove it from DEFAULT_NOT_REACHED"
-                  for aim in aims if counts.get(aim) and (name, aim) in DEFAULT_NOT_REACHED]
+        found += [
+            f"{name}: now reaches {aim!r}: remove it from DEFAULT_NOT_REACHED"
+            for aim in aims
+            if counts.get(aim) and (name, aim) in DEFAULT_NOT_REACHED
+        ]
     assert not found, "\n".join(found)
 
 
@@ -184,12 +212,26 @@ def test_a_property_run_counts_the_features_of_the_examples_it_judged():
 
     def make_case(number, generated):
         counter.example_done()
-        return Case("t", "1.0.0", f"generated/t/{family.name}/{number}", "generated", "valid",
-                    generated.input, generated.expect, generated.description)
+        return Case(
+            "t",
+            "1.0.0",
+            f"generated/t/{family.name}/{number}",
+            "generated",
+            "valid",
+            generated.input,
+            generated.expect,
+            generated.description,
+        )
 
     with aim_counts.counting(counter):
-        run_property(family.strategy, run_settings("quick", "valid"), SEED, make_case,
-                     lambda c: CaseResult(c, "passed", ""), outcome)
+        run_property(
+            family.strategy,
+            run_settings("quick", "valid"),
+            SEED,
+            make_case,
+            lambda c: CaseResult(c, "passed", ""),
+            outcome,
+        )
     assert outcome.stats["examples"] == counter.examples == 2
     assert counter.summary(family.aims) == {
         "aimed_features": {"a short text": 0, "an empty text": 0, "a long text": 0, "a short txt": 2},
@@ -202,8 +244,25 @@ def test_conformance_run_reports_each_propertys_aimed_features(tmp_path, monkeyp
 
     tool_id, version = strategies.supported()[0]
     monkeypatch.chdir(tmp_path)
-    assert main(["run", "--target", "oracle", "--profile", "quick", "--seed", "3", "--tools", tool_id,
-                 "--generated-only", "--report-dir", "out"]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--target",
+                "oracle",
+                "--profile",
+                "quick",
+                "--seed",
+                "3",
+                "--tools",
+                tool_id,
+                "--generated-only",
+                "--report-dir",
+                "out",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     properties = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))["properties"]
     declared = {family.name: family.aims for family in strategies.families(tool_id, version)}
@@ -219,23 +278,44 @@ def test_conformance_run_reports_each_propertys_aimed_features(tmp_path, monkeyp
 
 def test_report_json_and_markdown_carry_the_counts():
     tool_id, version = strategies.supported()[0]
-    entry = {"id": f"generated/{tool_id}/valid/x", "tool_id": tool_id, "version": version, "family": "valid/x",
-             "category": "valid", "outcome": "passed", "message": "", "examples": 5,
-             "aimed_features": {"a tie": 3, "an empty hypothesis": 0}, "aims_not_reached": ["an empty hypothesis"]}
+    entry = {
+        "id": f"generated/{tool_id}/valid/x",
+        "tool_id": tool_id,
+        "version": version,
+        "family": "valid/x",
+        "category": "valid",
+        "outcome": "passed",
+        "message": "",
+        "examples": 5,
+        "aimed_features": {"a tie": 3, "an empty hypothesis": 0},
+        "aims_not_reached": ["an empty hypothesis"],
+    }
     from conformance.model import RunRecord
 
-    header = {"suite_version": "0", "contracts": [f"{tool_id}@{version}"], "target": "oracle", "seed": 0,
-              "profile": "quick", "started": "2026-01-01T00:00:00Z", "finished": "2026-01-01T00:00:01Z",
-              "python": "3", "platform": "p", "command": "c", "strict": False, "retries": 0}
-    document = report_document(RunRecord(header=header, results=[], properties=[entry], exit_code=0,
-                                         unhealthy_reason=""))
+    header = {
+        "suite_version": "0",
+        "contracts": [f"{tool_id}@{version}"],
+        "target": "oracle",
+        "seed": 0,
+        "profile": "quick",
+        "started": "2026-01-01T00:00:00Z",
+        "finished": "2026-01-01T00:00:01Z",
+        "python": "3",
+        "platform": "p",
+        "command": "c",
+        "strict": False,
+        "retries": 0,
+    }
+    document = report_document(
+        RunRecord(header=header, results=[], properties=[entry], exit_code=0, unhealthy_reason="")
+    )
     assert json.loads(json.dumps(document))["properties"][0]["aimed_features"] == {"a tie": 3, "an empty hypothesis": 0}
     markdown = render_markdown(document)
-    aims_section = markdown[markdown.index("## Aimed features reached"):]
+    aims_section = markdown[markdown.index("## Aimed features reached") :]
     assert f"generated/{tool_id}/valid/x" in aims_section
     assert "| 5 | 1/2 | a tie ×3 | an empty hypothesis |" in aims_section
     html = render_html(document)
-    assert '<h2>Aimed features reached</h2>' in html and '<td class="warn">1/2</td>' in html
+    assert "<h2>Aimed features reached</h2>" in html and '<td class="warn">1/2</td>' in html
 
 
 def test_list_families_shows_every_family_with_its_aims(capsys):

@@ -3,19 +3,17 @@ the open points, and no fixture that depends on one."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
+import readings_by_id as readings
 
 import oracle
 import oracle.bleu_ngrams_count
 import oracle.validation
-import readings_by_id as readings
 from conformance import compare, fixtures, open_points
+from conformance.model import TargetResponse
 from conformance.open_points import CATALOGUE
 from conformance.open_points import catalogue as ambiguities
 from conformance.open_points.model import contract_texts
-from conformance.model import TargetResponse
 from oracle.errors import HTTP_STATUS
 
 BLEU_TOOLS = ("bleu-ngrams-count", "bleu-corpus-compute")
@@ -48,13 +46,17 @@ def test_entry_is_complete(entry):
     assert entry.quotes, "each entry quotes the contract text it is about"
 
 
-@pytest.mark.parametrize("entry, quote", [(e, q) for e in CATALOGUE for q in e.quotes],
-                         ids=lambda value: getattr(value, "id", None) or getattr(value, "text", "")[:30])
+@pytest.mark.parametrize(
+    "entry, quote",
+    [(e, q) for e in CATALOGUE for q in e.quotes],
+    ids=lambda value: getattr(value, "id", None) or getattr(value, "text", "")[:30],
+)
 def test_quote_is_verbatim(entry, quote):
     """Every quote appears verbatim in some contract (so a reworded contract shows up here)."""
     contracts = [oracle.load_contract(t, v) for t, v in oracle.available()]
     assert any(quote.text in text for contract in contracts for text in contract_texts(contract, quote.where)), (
-        f"{entry.id}: {quote.text!r} is in no contract's {quote.where}")
+        f"{entry.id}: {quote.text!r} is in no contract's {quote.where}"
+    )
 
 
 @pytest.mark.parametrize("entry", CATALOGUE, ids=lambda e: e.id)
@@ -99,25 +101,46 @@ DETECTOR_CASES = [
     ("A3", "bleu-ngrams-count", bleu([["\ud800"]], [[["a"]]]), bleu([["\U00010000"]], [[["a"]]])),
     # A4: segment 2's reference "b" lacks character bigrams that its hypothesis "bc" has, while
     # segment 1 has bigrams on both sides; its twin gives segment 2 a reference with a bigram.
-    ("A4", CHRF, {"hypotheses": ["ab", "bc"], "references": ["ab", "b"]},
-     {"hypotheses": ["ab", "bc"], "references": ["ab", "bd"]}),
+    (
+        "A4",
+        CHRF,
+        {"hypotheses": ["ab", "bc"], "references": ["ab", "b"]},
+        {"hypotheses": ["ab", "bc"], "references": ["ab", "bd"]},
+    ),
     # A5: U+0295 is in the lowercase difference table; unassigned U+0378 is not assigned in Unicode 14.
-    ("A5", CHRF, {"hypotheses": ["\u0295"], "references": ["a"], "lowercase": True},
-     {"hypotheses": ["\u0295"], "references": ["a"], "lowercase": False}),
-    ("A5", CHRF, {"hypotheses": ["\u0378"], "references": ["a"], "lowercase": True},
-     {"hypotheses": ["\u00c9"], "references": ["a"], "lowercase": True}),
+    (
+        "A5",
+        CHRF,
+        {"hypotheses": ["\u0295"], "references": ["a"], "lowercase": True},
+        {"hypotheses": ["\u0295"], "references": ["a"], "lowercase": False},
+    ),
+    (
+        "A5",
+        CHRF,
+        {"hypotheses": ["\u0378"], "references": ["a"], "lowercase": True},
+        {"hypotheses": ["\u00c9"], "references": ["a"], "lowercase": True},
+    ),
     ("A9", "bleu-corpus-compute", bleu([["a"]], [[["a"]]], max_order=4.0), bleu([["a"]], [[["a"]]], max_order=4)),
-    ("A9", CHRF, {"hypotheses": ["a"], "references": ["a"], "beta": 2.0},
-     {"hypotheses": ["a"], "references": ["a"], "beta": 2}),
+    (
+        "A9",
+        CHRF,
+        {"hypotheses": ["a"], "references": ["a"], "beta": 2.0},
+        {"hypotheses": ["a"], "references": ["a"], "beta": 2},
+    ),
     ("A10", "bleu-ngrams-count", bleu([["a"]], [[["a"]], [["b"]]]), bleu([["a"], ["b"]], [[["a"]]])),
     # A14: 65,535 bytes of ASCII plus one lone surrogate: 65,538 bytes counting it as 3, 65,535 without.
-    ("A14", CHRF, {"hypotheses": ["a" * 65_535 + "\udc00"], "references": [""]},
-     {"hypotheses": ["a" * 60_000 + "\udc00"], "references": [""]}),
+    (
+        "A14",
+        CHRF,
+        {"hypotheses": ["a" * 65_535 + "\udc00"], "references": [""]},
+        {"hypotheses": ["a" * 60_000 + "\udc00"], "references": [""]},
+    ),
 ]
 
 
-@pytest.mark.parametrize("point, tool_id, touching, safe", DETECTOR_CASES,
-                         ids=[f"{c[0]}-{c[1]}-{i}" for i, c in enumerate(DETECTOR_CASES)])
+@pytest.mark.parametrize(
+    "point, tool_id, touching, safe", DETECTOR_CASES, ids=[f"{c[0]}-{c[1]}-{i}" for i, c in enumerate(DETECTOR_CASES)]
+)
 def test_detector_fires_on_the_open_point_only(point, tool_id, touching, safe):
     assert point in readings.depends_on_open_point(tool_id, V, touching)
     assert point not in readings.depends_on_open_point(tool_id, V, safe)
@@ -128,6 +151,7 @@ def test_a2_fires_between_compact_and_verbose_serialisations():
     1,000,000 bytes as compact JSON: its indented, enveloped form is larger, so A2 fires. At a
     fifth of that size even the 4-space indented form (about three times the compact one)
     fits: A2 does not fire."""
+
     def payload(segments: int) -> dict:
         hyp = [f"w{i}" for i in range(12)]
         return bleu([hyp] * segments, [[hyp]] * segments, detail="ngrams")
@@ -149,8 +173,15 @@ def test_a2_fires_between_compact_and_verbose_serialisations():
     assert kinds == {None, "limit_exceeded"}
 
 
-MALFORMED = (None, [], "x", {"hypotheses": 3}, {"hypotheses": [[1]], "references": [[[None]]]},
-             {"hypotheses": ["a", 3], "references": [None]}, {"hypotheses": 3, "references": "a"})
+MALFORMED = (
+    None,
+    [],
+    "x",
+    {"hypotheses": 3},
+    {"hypotheses": [[1]], "references": [[[None]]]},
+    {"hypotheses": ["a", 3], "references": [None]},
+    {"hypotheses": 3, "references": "a"},
+)
 
 
 def test_malformed_inputs_touch_no_open_point_and_get_invalid_input():
@@ -194,7 +225,8 @@ def test_a7_every_broken_rule_gives_an_acceptable_code_for_bleu_only():
     assert readings.acceptable_error_codes("bleu-ngrams-count", V, payload) == {"invalid_input", "limit_exceeded"}
     # one broken rule: one code
     assert readings.acceptable_error_codes("bleu-ngrams-count", V, bleu([["a"]], [[["a"]]], max_order=9)) == {
-        "invalid_input"}
+        "invalid_input"
+    }
 
 
 def test_chrf_follows_its_stated_order():
@@ -227,4 +259,5 @@ def test_fixture_depends_on_no_open_point_the_comparison_cannot_absorb(case):
         verdict = compare.check(case, _response_of(behaviour))
         assert verdict.outcome == "passed", (
             f"{case.case_id} touches {points}: an implementation of reading {behaviour.reading!r} fails it: "
-            f"{verdict.message}")
+            f"{verdict.message}"
+        )

@@ -119,7 +119,15 @@ def test_a_tools_modules_are_those_its_answers_import():
     # validation; the package's entry brings contracts, errors and registry; nothing reaches the BLEU
     # scores, jsnumber or chrF
     assert oracle.registry.modules_used("bleu-ngrams-count") == {
-        "__init__", "bleu_ngrams_count", "bleu_statistics", "tool", "validation", "contracts", "errors", "registry"}
+        "__init__",
+        "bleu_ngrams_count",
+        "bleu_statistics",
+        "tool",
+        "validation",
+        "contracts",
+        "errors",
+        "registry",
+    }
     # chrf-compute's module imports chrf and value_clauses by `from oracle import chrf, value_clauses`
     assert {"chrf", "value_clauses"} <= oracle.registry.modules_used("chrf-compute")
     assert "bleu_score" not in oracle.registry.modules_used("chrf-compute")
@@ -132,19 +140,29 @@ TOOL_IDS = sorted({tool_id for tool_id, _ in oracle.available()})
 
 def unit_files(tool_id: str) -> set[Path]:
     name = module_name(tool_id)
-    return {ROOT / "oracle" / f"{name}.py", ROOT / "conformance" / "strategies" / f"{name}.py",
-            ROOT / "conformance" / "crosscheck" / "adapters" / f"{name}.py"}
+    return {
+        ROOT / "oracle" / f"{name}.py",
+        ROOT / "conformance" / "strategies" / f"{name}.py",
+        ROOT / "conformance" / "crosscheck" / "adapters" / f"{name}.py",
+    }
 
 
 def string_literals(path: Path) -> list[tuple[int, str]]:
     """String constants of a module that are not docstrings."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                  and node.body and isinstance(node.body[0], ast.Expr)
-                  and isinstance(node.body[0].value, ast.Constant)}
-    return [(node.lineno, node.value) for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
 
 
 def test_tool_ids_are_written_only_in_their_units():
@@ -173,8 +191,16 @@ def test_every_tool_is_a_whole_unit(tool):
 
 def test_nothing_points_outside_the_project():
     outside = re.compile(r"DESIGN\.md|\.\./shared")
-    files = [*project_modules().values(), *(ROOT / "tests").rglob("*.py"), ROOT / "README.md",
-             *(ROOT / "benchmarks").glob("*.py"), *(ROOT / "tools").glob("*.py")]
-    pointing = [str(path.relative_to(ROOT)) for path in files
-                if path != Path(__file__) and outside.search(path.read_text(encoding="utf-8"))]
+    files = [
+        *project_modules().values(),
+        *(ROOT / "tests").rglob("*.py"),
+        ROOT / "README.md",
+        *(ROOT / "benchmarks").glob("*.py"),
+        *(ROOT / "tools").glob("*.py"),
+    ]
+    pointing = [
+        str(path.relative_to(ROOT))
+        for path in files
+        if path != Path(__file__) and outside.search(path.read_text(encoding="utf-8"))
+    ]
     assert not pointing, f"these files point outside the project: {pointing}"

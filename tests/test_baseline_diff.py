@@ -29,13 +29,29 @@ DECIMALS_IGNORED = "python:mutants.brevity_decimals_ignored"
 
 def conformance(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(TESTS)}  # the mutants import tests/independent
-    return subprocess.run([sys.executable, "-m", "conformance", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=240)
+    return subprocess.run(
+        [sys.executable, "-m", "conformance", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=240
+    )
 
 
 def run(cwd: Path, target: str, out: str, *extra: str, seed: int = 1) -> subprocess.CompletedProcess:
-    return conformance("run", "--target", target, "--tools", TOOL, "--profile", "quick", "--seed", str(seed),
-                       "--families", "valid/*", "--report-dir", out, *extra, cwd=cwd)
+    return conformance(
+        "run",
+        "--target",
+        target,
+        "--tools",
+        TOOL,
+        "--profile",
+        "quick",
+        "--seed",
+        str(seed),
+        "--families",
+        "valid/*",
+        "--report-dir",
+        out,
+        *extra,
+        cwd=cwd,
+    )
 
 
 def diff(capsys, *args: str) -> tuple[int, str, str]:
@@ -113,13 +129,21 @@ def test_the_reports_of_a_run_with_a_baseline_lead_with_the_diff(runs):
 def test_a_run_diffed_with_itself_shows_no_change(runs, capsys):
     cwd = runs["cwd"]
     for fail_on in ("new", "any"):
-        code, out, err = diff(capsys, str(cwd / "a"), str(cwd / "a" / "report.json"), "--fail-on", fail_on,
-                              "--report-dir", str(cwd / "same"))
+        code, out, err = diff(
+            capsys,
+            str(cwd / "a"),
+            str(cwd / "a" / "report.json"),
+            "--fail-on",
+            fail_on,
+            "--report-dir",
+            str(cwd / "same"),
+        )
         assert code == 0, out + err
         found = report(cwd / "same", "diff.json")
         assert listed(found, "new") == listed(found, "fixed") == listed(found, "no_longer_checked") == []
         assert [(e["old_count"], e["new_count"], e["newly_failing"]) for e in found["groups"]["still_failing"]] == [
-            (group["count"], group["count"], []) for group in report(cwd / "a")["failure_groups"]]
+            (group["count"], group["count"], []) for group in report(cwd / "a")["failure_groups"]
+        ]
         assert found["checks"] == {"added": [], "removed": []} and found["run"] == found["contract_drift"] == []
         assert found["contracts"] == {"added": [], "removed": [], "changed": [], "digests_compared": True}
         assert "nothing changed in failures" in out
@@ -170,8 +194,12 @@ def without_failure(document: dict, case_id: str, outcome: str = "passed") -> di
 
 
 def fixture_members(document: dict) -> list[str]:
-    return [member for group in document["failure_groups"] for member in group["members"]
-            if not member.startswith("generated/")]
+    return [
+        member
+        for group in document["failure_groups"]
+        for member in group["members"]
+        if not member.startswith("generated/")
+    ]
 
 
 def test_fail_on_any_fails_on_a_fixed_group(runs, tmp_path, capsys):
@@ -218,9 +246,18 @@ def test_what_varies_between_runs_of_one_cause_does_not_tell_groups_apart(runs):
     assert renamed != group["members"]  # the run has generated members to rename
     half = len(renamed) // 2
     named = copy.deepcopy(group)
-    named.update(members=renamed[:half], count=half, smallest={"candidate_lengths": [7]}, smallest_case=renamed[0],
-                 divergence={"id": "some-library-rule", "libraries": ["nltk"], "explanation": "looks like NLTK: x",
-                             "mechanism": "y"})
+    named.update(
+        members=renamed[:half],
+        count=half,
+        smallest={"candidate_lengths": [7]},
+        smallest_case=renamed[0],
+        divergence={
+            "id": "some-library-rule",
+            "libraries": ["nltk"],
+            "explanation": "looks like NLTK: x",
+            "mechanism": "y",
+        },
+    )
     group.update(members=renamed[half:], count=len(renamed) - half)
     new["failure_groups"].append(named)
     found = baseline.compare(old, new, fail_on="any")
@@ -253,13 +290,27 @@ def test_a_changed_contract_and_a_changed_published_contract_are_listed(runs):
     assert old["header"]["contract_digests"][label].startswith("sha256:")
     new = copy.deepcopy(old)
     new["header"]["contract_digests"][label] = "sha256:" + "0" * 64  # the file changed in place
-    new["header"]["contract_drift"] = [{"tool": label, "status": "breaking", "detail": "", "changes": [
-        {"change_class": "breaking", "pointer": "/limits/max_segments", "kind": "limit", "message": "lowered",
-         "detail": ""}]}]
+    new["header"]["contract_drift"] = [
+        {
+            "tool": label,
+            "status": "breaking",
+            "detail": "",
+            "changes": [
+                {
+                    "change_class": "breaking",
+                    "pointer": "/limits/max_segments",
+                    "kind": "limit",
+                    "message": "lowered",
+                    "detail": "",
+                }
+            ],
+        }
+    ]
     found = baseline.compare(old, new)
     assert found["contracts"]["changed"] == [label] and found["contracts"]["digests_compared"]
-    assert found["contract_drift"] == [{"tool": label, "old": None, "new": {
-        "status": "breaking", "changes": ["breaking /limits/max_segments"]}}]
+    assert found["contract_drift"] == [
+        {"tool": label, "old": None, "new": {"status": "breaking", "changes": ["breaking /limits/max_segments"]}}
+    ]
     assert found["exit_code"] == 0  # not a failure of the target: shown, never failed on
     shown = "\n".join(console_lines(found))
     assert f"{label}: the contract file differs" in shown
@@ -284,9 +335,13 @@ def test_reports_that_cannot_be_compared_are_usage_errors(runs, tmp_path, capsys
     del older["readings"]  # a key an earlier schema did not require
     (tmp_path / "older.json").write_text(json.dumps(older), encoding="utf-8")
     (tmp_path / "empty").mkdir()
-    for bad, message in ((tmp_path / "missing.json", "no such file"), (tmp_path / "garbage.json", "not JSON"),
-                         (tmp_path / "other.json", "not a report.json"), (tmp_path / "empty", "holds no report.json"),
-                         (tmp_path / "older.json", "incompatible schema")):
+    for bad, message in (
+        (tmp_path / "missing.json", "no such file"),
+        (tmp_path / "garbage.json", "not JSON"),
+        (tmp_path / "other.json", "not a report.json"),
+        (tmp_path / "empty", "holds no report.json"),
+        (tmp_path / "older.json", "incompatible schema"),
+    ):
         code, out, err = diff(capsys, str(bad), good)
         assert code == 2 and message in err and str(bad) in err, out + err
     started = run(tmp_path, "oracle", "out", "--fixtures-only", "--baseline", str(tmp_path / "missing.json"))

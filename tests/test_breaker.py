@@ -19,13 +19,13 @@ import threading
 import time
 
 import pytest
+from faulty_commands import FaultyCommands, still_running
+from faulty_mcp_servers import mcp_server
+from faulty_servers import faulty_server
 
 from conformance.cli import main
 from conformance.engine import health
 from conformance.targets import make_target
-from faulty_commands import FaultyCommands, still_running
-from faulty_mcp_servers import mcp_server
-from faulty_servers import faulty_server
 
 BP = "bleu-brevity-penalty"  # 113 fixture cases: with the preflight, 114 calls
 TIMEOUT = 0.3  # the hung calls cost it each: small, yet far above an answer's milliseconds
@@ -45,8 +45,23 @@ def run(tmp_path, monkeypatch, capfd):
 
     def run_(target: str, *options: str) -> tuple[int, str, dict, float]:
         started = time.monotonic()
-        code = main(["run", "--target", target, "--tools", BP, "--fixtures-only", "--timeout", str(TIMEOUT),
-                     "--seed", "1", "--report-dir", "out", *options])
+        code = main(
+            [
+                "run",
+                "--target",
+                target,
+                "--tools",
+                BP,
+                "--fixtures-only",
+                "--timeout",
+                str(TIMEOUT),
+                "--seed",
+                "1",
+                "--report-dir",
+                "out",
+                *options,
+            ]
+        )
         elapsed = time.monotonic() - started
         out, err = capfd.readouterr()
         return code, out + err, json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8")), elapsed
@@ -54,8 +69,9 @@ def run(tmp_path, monkeypatch, capfd):
     return run_
 
 
-def assert_stopped_by_the_breaker(code: int, output: str, report: dict, elapsed: float, rule: str,
-                                  per_call: float) -> None:
+def assert_stopped_by_the_breaker(
+    code: int, output: str, report: dict, elapsed: float, rule: str, per_call: float
+) -> None:
     """Exit 3 with the breaker's reason, said in the console, and within its bounds: the calls a rule
     needs at most, the time lost at most the budget and one call's worst cost (``per_call``)."""
     assert code == 3, output[-3000:]
@@ -98,8 +114,9 @@ def test_jsonl_target_hanging_on_one_request_in_100_runs_to_its_verdict(run, com
 @pytest.mark.slow  # see the module docstring
 def test_cmd_target_hanging_on_every_fourth_call_is_stopped_by_the_failure_rate(run, commands):
     code, output, report, elapsed = run(commands.cmd(4))
-    assert_stopped_by_the_breaker(code, output, report, elapsed, "5 of the last 20 calls were transport errors",
-                                  per_call=TIMEOUT)
+    assert_stopped_by_the_breaker(
+        code, output, report, elapsed, "5 of the last 20 calls were transport errors", per_call=TIMEOUT
+    )
     assert_none_left(commands)
 
 
@@ -120,8 +137,9 @@ RETRIED_CALL_SECONDS = 3 * TIMEOUT + 0.6  # three attempts and the backoffs betw
 def test_http_server_hanging_on_every_fourth_request_is_stopped_by_the_time_out_budget(run):
     with faulty_server("hang_every_4th") as server:
         code, output, report, elapsed = run(server.url)
-    assert_stopped_by_the_breaker(code, output, report, elapsed, "the time-out budget is spent",
-                                  per_call=RETRIED_CALL_SECONDS)
+    assert_stopped_by_the_breaker(
+        code, output, report, elapsed, "the time-out budget is spent", per_call=RETRIED_CALL_SECONDS
+    )
     assert report["header"]["breaker"]["transport_errors"] == 0, "each hung request was answered on its retry"
     assert report["header"]["retries_made"] >= 3
 
@@ -138,8 +156,9 @@ def test_http_server_hanging_on_one_request_in_100_runs_to_its_verdict(run):
 def test_mcp_server_hanging_on_every_fourth_call_is_stopped_by_the_time_out_budget(run):
     with mcp_server("hang_every_4th") as url:
         code, output, report, elapsed = run("mcp+" + url)
-    assert_stopped_by_the_breaker(code, output, report, elapsed, "the time-out budget is spent",
-                                  per_call=RETRIED_CALL_SECONDS)
+    assert_stopped_by_the_breaker(
+        code, output, report, elapsed, "the time-out budget is spent", per_call=RETRIED_CALL_SECONDS
+    )
     assert report["header"]["retries_made"] >= 3, "each hung call was answered on its retry"
 
 

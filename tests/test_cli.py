@@ -29,8 +29,13 @@ def importtime_modules(argv: list[str], stdin: str) -> tuple[subprocess.Complete
     (``-X importtime`` does not list a module loaded by ``importlib.import_module`` itself, only
     what that module imports in turn; ``modules_after_main`` sees everything.)
     """
-    completed = subprocess.run([PYTHON, "-X", "importtime", "-m", "conformance", *argv], input=stdin,
-                               capture_output=True, text=True, timeout=120)
+    completed = subprocess.run(
+        [PYTHON, "-X", "importtime", "-m", "conformance", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     modules = set()
     for line in completed.stderr.splitlines():
         if line.startswith("import time:") and line.count("|") == 2:
@@ -40,14 +45,16 @@ def importtime_modules(argv: list[str], stdin: str) -> tuple[subprocess.Complete
 
 def modules_after_main(argv: list[str], stdin: str) -> tuple[subprocess.CompletedProcess, set[str]]:
     """Run the CLI's main in a fresh interpreter, as ``python -m conformance ARGV`` does; then read sys.modules."""
-    code = ("import json, runpy, sys\n"
-            f"sys.argv = ['conformance', *{argv!r}]\n"
-            "try:\n"
-            "    runpy.run_module('conformance', run_name='__main__', alter_sys=True)\n"
-            "except SystemExit as exc:\n"
-            "    code = exc.code\n"
-            "sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)))\n"
-            "sys.exit(code)\n")
+    code = (
+        "import json, runpy, sys\n"
+        f"sys.argv = ['conformance', *{argv!r}]\n"
+        "try:\n"
+        "    runpy.run_module('conformance', run_name='__main__', alter_sys=True)\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code\n"
+        "sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)))\n"
+        "sys.exit(code)\n"
+    )
     completed = subprocess.run([PYTHON, "-c", code], input=stdin, capture_output=True, text=True, timeout=120)
     return completed, set(json.loads(completed.stderr.rsplit("\nMODULES ", 1)[1]))
 
@@ -56,11 +63,14 @@ def heavy(modules: set[str]) -> set[str]:
     return {name for name in modules if name.split(".")[0] in HEAVY}
 
 
-@pytest.mark.parametrize("payload, exit_code", [
-    (INPUT, 0),
-    (json.dumps({"hypotheses": [["the"]], "references": []}), 1),  # rejected by the contract
-    ("not json", 1),
-])
+@pytest.mark.parametrize(
+    "payload, exit_code",
+    [
+        (INPUT, 0),
+        (json.dumps({"hypotheses": [["the"]], "references": []}), 1),  # rejected by the contract
+        ("not json", 1),
+    ],
+)
 def test_exec_imports_none_of_the_heavy_packages(payload, exit_code):
     completed, modules = modules_after_main(["exec", "bleu-corpus-compute@1.0.0"], payload)
     assert completed.returncode == exit_code, completed.stderr[-2000:]
@@ -117,8 +127,9 @@ def test_each_command_help_shows_its_own_options(name, capsys):
             assert option in out
 
 
-@pytest.mark.parametrize("argv", [["bogus"], ["run"], ["exec"], ["run", "--target", "oracle", "--no-such-option"],
-                                  ["--no-such-option"]])
+@pytest.mark.parametrize(
+    "argv", [["bogus"], ["run"], ["exec"], ["run", "--target", "oracle", "--no-such-option"], ["--no-such-option"]]
+)
 def test_usage_errors_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
@@ -145,8 +156,13 @@ def test_build_parser_imports_only_the_chosen_command():
 
 
 def test_python_dash_m_conformance_works():
-    completed = subprocess.run([PYTHON, "-m", "conformance", "exec", "bleu-corpus-compute@1.0.0"], input=INPUT,
-                               capture_output=True, text=True, timeout=120)
+    completed = subprocess.run(
+        [PYTHON, "-m", "conformance", "exec", "bleu-corpus-compute@1.0.0"],
+        input=INPUT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert completed.returncode == 0
     assert json.loads(completed.stdout)["result"]["candidate_length"] == 2
     completed = subprocess.run([PYTHON, "-m", "conformance", "--version"], capture_output=True, text=True, timeout=120)

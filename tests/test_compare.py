@@ -15,14 +15,14 @@ import subprocess
 from decimal import Decimal, localcontext
 
 import pytest
+import readings_by_id as readings
 from hypothesis import given
 from hypothesis import strategies as st
 
 import oracle
-import readings_by_id as readings
 from conformance import compare
-from oracle.bleu_score import bleu_score, brevity_penalty, corpus_terms
 from conformance.model import Case, Expectation, TargetResponse
+from oracle.bleu_score import bleu_score, brevity_penalty, corpus_terms
 
 V = "1.0.0"
 CORPUS = "bleu-corpus-compute"
@@ -55,15 +55,18 @@ TOKEN_OF_129_BYTES = {"hypotheses": [["\u20ac" * 43]], "references": [[["a"]]]}
 MAX_ORDER_9 = {"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 9}
 
 
-@pytest.mark.parametrize("response, outcome", [
-    (rejection("invalid_input", 400), "passed"),
-    (rejection(None, 400), "passed"),
-    (rejection(None, None), "passed"),  # a module target's exception without a code
-    (rejection("limit_exceeded", 413), "failed"),  # the contract names invalid_input here
-    (TargetResponse("transport_error", status=500, detail="HTTP 500"), "failed"),  # never a 5xx
-    (TargetResponse("transport_error", status=502, detail="HTTP 502"), "failed"),
-    (TargetResponse("transport_error", detail="timed out"), "errored"),
-])
+@pytest.mark.parametrize(
+    "response, outcome",
+    [
+        (rejection("invalid_input", 400), "passed"),
+        (rejection(None, 400), "passed"),
+        (rejection(None, None), "passed"),  # a module target's exception without a code
+        (rejection("limit_exceeded", 413), "failed"),  # the contract names invalid_input here
+        (TargetResponse("transport_error", status=500, detail="HTTP 500"), "failed"),  # never a 5xx
+        (TargetResponse("transport_error", status=502, detail="HTTP 502"), "failed"),
+        (TargetResponse("transport_error", detail="timed out"), "errored"),
+    ],
+)
 def test_invalid_input_rejections(response, outcome):
     assert compare.check(case_of(CORPUS, MAX_ORDER_9, "error", "invalid_input"), response).outcome == outcome
 
@@ -89,13 +92,16 @@ def test_a6_either_code_for_a_schema_rule_that_is_also_a_limit():
     assert compare.check(case, rejection("limit_exceeded", 413)).outcome == "passed"
 
 
-@pytest.mark.parametrize("payload", [
-    # a 132-byte token (33 astral code points) beside a malformed piece: the BLEU contracts state no
-    # validation order (A7), so checking the byte limit first is as correct as checking the schema first
-    {"hypotheses": [["\U0001f600" * 33]], "references": 5},
-    {"hypotheses": [["\U0001f600" * 33], 17], "references": [[["a"]], [["a"]]]},
-    {"hypotheses": [["\U0001f600" * 33, 5]], "references": [[["a"]]]},
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        # a 132-byte token (33 astral code points) beside a malformed piece: the BLEU contracts state no
+        # validation order (A7), so checking the byte limit first is as correct as checking the schema first
+        {"hypotheses": [["\U0001f600" * 33]], "references": 5},
+        {"hypotheses": [["\U0001f600" * 33], 17], "references": [[["a"]], [["a"]]]},
+        {"hypotheses": [["\U0001f600" * 33, 5]], "references": [[["a"]]]},
+    ],
+)
 @pytest.mark.parametrize("tool_id", [CORPUS, NGRAMS])
 def test_a7_a_limit_checked_before_a_malformed_neighbour_passes(tool_id, payload):
     case = case_of(tool_id, payload, "error", "invalid_input")
@@ -131,8 +137,10 @@ def test_expected_for():
 # --- output schema and exact fields ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("tool_id, index", [(t, i) for t, _ in oracle.available()
-                                            for i in range(len(oracle.load_contract(t, V)["examples"]))])
+@pytest.mark.parametrize(
+    "tool_id, index",
+    [(t, i) for t, _ in oracle.available() for i in range(len(oracle.load_contract(t, V)["examples"]))],
+)
 def test_contract_examples_pass(tool_id, index):
     payload, output = example(tool_id, index)
     assert compare.check(case_of(tool_id, payload), result(output)).outcome == "passed"
@@ -147,15 +155,18 @@ def test_integral_floats_equal_integers_but_booleans_are_not_numbers():
     assert verdict.outcome == "failed" and verdict.mismatch.pointer == "/bleu"
 
 
-@pytest.mark.parametrize("mutate, pointer", [
-    (lambda o: {**o, "extra": 1}, ""),  # the schema (additionalProperties false) speaks first
-    (lambda o: {k: v for k, v in o.items() if k != "segments"}, "/segments"),
-    (lambda o: {**o, "segments": []}, "/segments/0"),
-    (lambda o: {**o, "ngrams": o["ngrams"][::-1]}, "/ngrams/0/order"),
-    (lambda o: {**o, "ngrams": [{**o["ngrams"][0], "ngram": ["The"]}, o["ngrams"][1]]}, "/ngrams/0/ngram/0"),
-    (lambda o: {**o, "max_order": "2"}, "/max_order"),
-    (lambda o: {**o, "totals": [7, -6]}, "/totals/1"),
-])
+@pytest.mark.parametrize(
+    "mutate, pointer",
+    [
+        (lambda o: {**o, "extra": 1}, ""),  # the schema (additionalProperties false) speaks first
+        (lambda o: {k: v for k, v in o.items() if k != "segments"}, "/segments"),
+        (lambda o: {**o, "segments": []}, "/segments/0"),
+        (lambda o: {**o, "ngrams": o["ngrams"][::-1]}, "/ngrams/0/order"),
+        (lambda o: {**o, "ngrams": [{**o["ngrams"][0], "ngram": ["The"]}, o["ngrams"][1]]}, "/ngrams/0/ngram/0"),
+        (lambda o: {**o, "max_order": "2"}, "/max_order"),
+        (lambda o: {**o, "totals": [7, -6]}, "/totals/1"),
+    ],
+)
 def test_first_difference_is_named_by_json_pointer(mutate, pointer):
     payload, output = example(NGRAMS, 1)
     actual = mutate(json.loads(json.dumps(output)))
@@ -179,8 +190,11 @@ def test_garbage_results_fail_without_crashing(garbage):
 
 def test_chrf_scores_are_exact_strings():
     payload, output = example(CHRF, 0)
-    for field, value in (("score", "82.872638"), ("score_fraction", "80520061622510/971612153512"),
-                         ("segment_scores", ["83.308483", "82.578863"])):
+    for field, value in (
+        ("score", "82.872638"),
+        ("score_fraction", "80520061622510/971612153512"),
+        ("segment_scores", ["83.308483", "82.578863"]),
+    ):
         verdict = compare.check(case_of(CHRF, payload), result({**output, field: value}))
         assert verdict.outcome == "failed", field
 
@@ -234,9 +248,15 @@ def exact_bleu(c: int, r: int, matches: list[int], totals: list[int]) -> tuple[D
 
 def output_of(c, r, matches, totals) -> dict:
     bp = brevity_penalty(c, r)
-    return {"bleu": bleu_score(bp, matches, totals), "brevity_penalty": bp,
-            "candidate_length": c, "reference_length": r, "max_order": len(matches), "matches": matches,
-            "totals": totals}
+    return {
+        "bleu": bleu_score(bp, matches, totals),
+        "brevity_penalty": bp,
+        "candidate_length": c,
+        "reference_length": r,
+        "max_order": len(matches),
+        "matches": matches,
+        "totals": totals,
+    }
 
 
 def float_verdict(expected: dict, bleu: float, bp: float | None = None, payload=None):
@@ -253,7 +273,9 @@ def test_the_bound_holds_for_the_oracle_against_exact_arithmetic(counts_):
     assert abs(Decimal(expected["bleu"]) - bleu_exact) <= Decimal(bleu_bound) * bleu_exact + Decimal(2.0**-1074)
     if c <= r:
         bp_bound = compare.brevity_penalty_bound(c, r)
-        assert abs(Decimal(expected["brevity_penalty"]) - bp_exact) <= Decimal(bp_bound) * bp_exact + Decimal(2.0**-1074)
+        assert abs(Decimal(expected["brevity_penalty"]) - bp_exact) <= Decimal(bp_bound) * bp_exact + Decimal(
+            2.0**-1074
+        )
 
 
 def nudge(x: float, ulps: int) -> float:
@@ -284,7 +306,10 @@ WRONG_FORMULAS = {
     "1/(N+1)": lambda c, r, m, l: (None, math.exp(sum(math.log(a / b) for a, b in zip(m, l)) / (len(m) + 1))),
     "log10": lambda c, r, m, l: (None, math.exp(sum(math.log10(a / b) for a, b in zip(m, l)) / len(m))),
     "mean of precisions": lambda c, r, m, l: (None, sum(a / b for a, b in zip(m, l)) / len(m)),
-    "add-one smoothing": lambda c, r, m, l: (None, math.exp(sum(math.log((a + 1) / (b + 1)) for a, b in zip(m, l)) / len(m))),
+    "add-one smoothing": lambda c, r, m, l: (
+        None,
+        math.exp(sum(math.log((a + 1) / (b + 1)) for a, b in zip(m, l)) / len(m)),
+    ),
 }
 
 
@@ -303,8 +328,11 @@ def test_wrong_formulas_fail(name):
         expected = output_of(c, r, matches, totals)
         bp_wrong, bleu_wrong = WRONG_FORMULAS[name](c, r, matches, totals)
         bp = expected["brevity_penalty"] if bp_wrong is None else bp_wrong
-        bleu = expected["bleu"] / expected["brevity_penalty"] * bp if bleu_wrong is None else (
-            expected["brevity_penalty"] * bleu_wrong)
+        bleu = (
+            expected["bleu"] / expected["brevity_penalty"] * bp
+            if bleu_wrong is None
+            else (expected["brevity_penalty"] * bleu_wrong)
+        )
         if abs(bleu - expected["bleu"]) <= 1e-9 * expected["bleu"] and abs(bp - expected["brevity_penalty"]) <= 1e-9:
             continue
         assert float_verdict(expected, bleu, bp) is not None, (c, r, matches)
@@ -384,8 +412,9 @@ def test_javascript_math_passes():
         r = rng.randint(1, 50_000)
         totals = [c - n + 1 for n in range(1, n_orders + 1)]
         corpora.append([c, r, [rng.randint(1, t) for t in totals], totals])
-    completed = subprocess.run(["node", "-e", JS_BLEU], input=json.dumps(corpora), capture_output=True, text=True,
-                               timeout=60, check=True)
+    completed = subprocess.run(
+        ["node", "-e", JS_BLEU], input=json.dumps(corpora), capture_output=True, text=True, timeout=60, check=True
+    )
     for (c, r, matches, totals), (bp, bleu_times, bleu_divided) in zip(corpora, json.loads(completed.stdout)):
         expected = output_of(c, r, matches, totals)
         assert float_verdict(expected, bleu_times, bp) is None, (c, r, matches)
@@ -457,8 +486,15 @@ def sentence_inputs(rng: random.Random, count: int) -> list[dict]:
     for _ in range(count):
         reference = [rng.choice(words) for _ in range(rng.randint(0, 30))]
         hypothesis = [rng.choice(words) for _ in range(rng.randint(0, 30))]
-        found.append({"hypothesis": hypothesis, "references": [reference], "max_order": rng.randint(1, 8),
-                      "smoothing": rng.choice(METHODS), "effective_order": rng.random() < 0.5})
+        found.append(
+            {
+                "hypothesis": hypothesis,
+                "references": [reference],
+                "max_order": rng.randint(1, 8),
+                "smoothing": rng.choice(METHODS),
+                "effective_order": rng.random() < 0.5,
+            }
+        )
     return found
 
 
@@ -466,10 +502,13 @@ def sentence_inputs(rng: random.Random, count: int) -> list[dict]:
 def test_javascript_math_passes_for_smoothed_sentence_bleu():
     payloads = sentence_inputs(random.Random(11), 1500)
     expected = [oracle.execute(SENTENCE, V, payload) for payload in payloads]
-    rows = [[e["candidate_length"], e["reference_length"], e["matches"], e["totals"], p["smoothing"],
-             p["effective_order"]] for p, e in zip(payloads, expected)]
-    completed = subprocess.run(["node", "-e", JS_SENTENCE], input=json.dumps(rows), capture_output=True, text=True,
-                               timeout=60, check=True)
+    rows = [
+        [e["candidate_length"], e["reference_length"], e["matches"], e["totals"], p["smoothing"], p["effective_order"]]
+        for p, e in zip(payloads, expected)
+    ]
+    completed = subprocess.run(
+        ["node", "-e", JS_SENTENCE], input=json.dumps(rows), capture_output=True, text=True, timeout=60, check=True
+    )
     for payload, output, (bp, bleu) in zip(payloads, expected, json.loads(completed.stdout)):
         verdict = compare.check(case_of(SENTENCE, payload), result({**output, "bleu": bleu, "brevity_penalty": bp}))
         assert verdict.outcome == "passed", (payload, verdict.message)
@@ -504,15 +543,21 @@ def test_the_smoothed_bound_holds_for_the_oracle_against_exact_arithmetic():
         assert abs(Decimal(output["bleu"]) - exact) <= Decimal(bound) * exact, payload
 
 
-@pytest.mark.parametrize("method, wrong", [
-    ("chen-cherry-1", "0.1 added to m_n"),
-    ("chen-cherry-2", "add-one on unigrams too"),
-    ("chen-cherry-3", "k not incremented"),
-])
+@pytest.mark.parametrize(
+    "method, wrong",
+    [
+        ("chen-cherry-1", "0.1 added to m_n"),
+        ("chen-cherry-2", "add-one on unigrams too"),
+        ("chen-cherry-3", "k not incremented"),
+    ],
+)
 def test_a_near_miss_of_the_smoothing_fails(method, wrong):
     """The tolerance is far below what a wrong smoothing moves: each near miss is outside it."""
-    payload = {"hypothesis": ["the", "the", "the", "cat"], "references": [["the", "cat", "the", "mat", "."]],
-               "smoothing": method}
+    payload = {
+        "hypothesis": ["the", "the", "the", "cat"],
+        "references": [["the", "cat", "the", "mat", "."]],
+        "smoothing": method,
+    }
     output = oracle.execute(SENTENCE, V, payload)
     m, l = output["matches"], output["totals"]
     if wrong == "0.1 added to m_n":

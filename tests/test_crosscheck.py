@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import oracle
-
 from conformance.cli import main
 from conformance.crosscheck import parse_libraries
 from conformance.crosscheck.catalogue import CATALOGUE, explaining
@@ -30,9 +29,16 @@ REFERENCE_CHECKS = [check for check in CHECKS if check.library in REQUIRED]
 
 def entries():
     """Every catalogue entry, skipped (with the reason) where its library is not installed."""
-    return [pytest.param(d, id=d.id, marks=pytest.mark.skipif(
-        not all(installed(lib) for lib in d.libraries), reason=f"{', '.join(d.libraries)} not installed"))
-        for d in CATALOGUE]
+    return [
+        pytest.param(
+            d,
+            id=d.id,
+            marks=pytest.mark.skipif(
+                not all(installed(lib) for lib in d.libraries), reason=f"{', '.join(d.libraries)} not installed"
+            ),
+        )
+        for d in CATALOGUE
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -103,11 +109,15 @@ PLAIN_BLEU = {"hypotheses": [["a", "b", "c", "d", "a"]], "references": [[["a", "
 PLAIN_CHRF = {"hypotheses": ["the cat sat."], "references": ["the cat sat."]}
 PLAIN_SENTENCE = {"hypothesis": PLAIN_BLEU["hypotheses"][0], "references": PLAIN_BLEU["references"][0]}
 PLAIN_LENGTHS = {"candidate_lengths": [5, 3], "reference_lengths": [[4, 3], [3, 7]]}
-PLAIN_INPUTS = {"bleu-ngrams-count": {**PLAIN_BLEU, "detail": "ngrams"}, "bleu-corpus-compute": PLAIN_BLEU,
-                "chrf-plus-plus-compute": PLAIN_CHRF, "bleu-sentence-components": PLAIN_SENTENCE,
-                # every order matched and longer than max_order: no smoothing acts (add-k reports smoothed counts)
-                "bleu-sentence-compute": {**PLAIN_SENTENCE, "smoothing": "chen-cherry-3", "effective_order": True},
-                "bleu-brevity-penalty": PLAIN_LENGTHS}
+PLAIN_INPUTS = {
+    "bleu-ngrams-count": {**PLAIN_BLEU, "detail": "ngrams"},
+    "bleu-corpus-compute": PLAIN_BLEU,
+    "chrf-plus-plus-compute": PLAIN_CHRF,
+    "bleu-sentence-components": PLAIN_SENTENCE,
+    # every order matched and longer than max_order: no smoothing acts (add-k reports smoothed counts)
+    "bleu-sentence-compute": {**PLAIN_SENTENCE, "smoothing": "chen-cherry-3", "effective_order": True},
+    "bleu-brevity-penalty": PLAIN_LENGTHS,
+}
 
 
 @pytest.mark.parametrize("check", REFERENCE_CHECKS, ids=lambda c: c.id)
@@ -228,22 +238,30 @@ def test_shrinking_finds_the_minimal_input_satisfying_a_condition():
     assert found == {"hypotheses": [["a", "a", "a"]], "references": [[[]]]}
     assert shrink("bleu-corpus-compute", lambda payload: False, SEED, examples=20) is None
 
+
 # --- sentence BLEU and brevity penalty: the mechanisms the catalogue names, run directly ---------------
 
 
 def sentence_payload(hypothesis, references, smoothing, **options):
-    return {"hypothesis": hypothesis.split(), "references": [r.split() for r in references], "smoothing": smoothing,
-            **options}
+    return {
+        "hypothesis": hypothesis.split(),
+        "references": [r.split() for r in references],
+        "smoothing": smoothing,
+        **options,
+    }
 
 
 @pytest.mark.parametrize("smoothing", ["none", "chen-cherry-1", "chen-cherry-2", "chen-cherry-3"])
 @pytest.mark.parametrize("effective_order", [False, True])
-@pytest.mark.parametrize("hypothesis", [
-    "a z b z c z a z",  # m_2 = 0: the NIST counter k is 1, 2, 3 at n = 2, 3, 4
-    "a b z c a z b c",  # m_3 = 0: k = 1, 2 at n = 3, 4
-    "a b c z a b c z",  # m_4 = 0: k = 1 at n = 4
-    "a b c a b c",  # every order matched
-])
+@pytest.mark.parametrize(
+    "hypothesis",
+    [
+        "a z b z c z a z",  # m_2 = 0: the NIST counter k is 1, 2, 3 at n = 2, 3, 4
+        "a b z c a z b c",  # m_3 = 0: k = 1, 2 at n = 3, 4
+        "a b c z a b c z",  # m_4 = 0: k = 1 at n = 4
+        "a b c a b c",  # every order matched
+    ],
+)
 def test_every_library_agrees_on_zero_match_orders_of_a_long_hypothesis(hypothesis, smoothing, effective_order):
     """Every order has n-grams (c >= max_order): with smoothing, sacreBLEU's and NLTK's scores equal the contract's
     for every method and effective order, the k counter included; only add-k's reported counts and NLTK's
@@ -258,14 +276,23 @@ def test_every_library_agrees_on_zero_match_orders_of_a_long_hypothesis(hypothes
         outcome, ids = classify(check, payload, comparison)
         assert outcome in ("agreed", "explained"), (check.id, comparison.differences)
         if smoothing != "none":
-            assert not {"bleu", "bleu * 100"} & set(comparison.differences), (check.id, comparison.contract,
-                                                                              comparison.library)
+            assert not {"bleu", "bleu * 100"} & set(comparison.differences), (
+                check.id,
+                comparison.contract,
+                comparison.library,
+            )
         if outcome == "explained":
             # every order matched, bp 1 (c = r = 6): sacreBLEU's percent-scale 100.00000000000004 is above 1
-            above_one = ["sacrebleu-sentence-bleu-above-one"] if hypothesis == "a b c a b c" and \
-                check.library == "sacrebleu" else []
-            counts = ["sacrebleu-add-k-smoothed-counts"] if smoothing == "chen-cherry-2" and \
-                check.library == "sacrebleu" else []
+            above_one = (
+                ["sacrebleu-sentence-bleu-above-one"]
+                if hypothesis == "a b c a b c" and check.library == "sacrebleu"
+                else []
+            )
+            counts = (
+                ["sacrebleu-add-k-smoothed-counts"]
+                if smoothing == "chen-cherry-2" and check.library == "sacrebleu"
+                else []
+            )
             method0 = ["nltk-method0-zero-precision"] if check.library == "nltk" else []
             assert sorted(ids) == sorted(counts + above_one + method0), (check.id, comparison.differences)
 
@@ -286,21 +313,26 @@ def test_sacrebleu_add_k_reports_smoothed_counts_past_its_early_return():
     assert explaining(check.id, payload, comparison.differences) == ["sacrebleu-add-k-smoothed-counts"]
 
 
-@pytest.mark.parametrize("smoothing, nltk_bleu", [
-    ("chen-cherry-1", (1 * 1 * 0.1) ** (1 / 4)),  # p_4 = 0.1 / max(1, 0)
-    ("chen-cherry-2", (1 * 1 * 1 / 2) ** (1 / 4)),  # p_4 = (0 + 1) / (max(1, 0) + 1)
-    ("chen-cherry-3", (1 * 1 * 1 / 2) ** (1 / 4)),  # p_4 = 1 / (2^1 * max(1, 0))
-])
+@pytest.mark.parametrize(
+    "smoothing, nltk_bleu",
+    [
+        ("chen-cherry-1", (1 * 1 * 0.1) ** (1 / 4)),  # p_4 = 0.1 / max(1, 0)
+        ("chen-cherry-2", (1 * 1 * 1 / 2) ** (1 / 4)),  # p_4 = (0 + 1) / (max(1, 0) + 1)
+        ("chen-cherry-3", (1 * 1 * 1 / 2) ** (1 / 4)),  # p_4 = 1 / (2^1 * max(1, 0))
+    ],
+)
 def test_nltk_gives_an_order_without_ngrams_a_precision(smoothing, nltk_bleu):
     from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
     method = {"chen-cherry-1": "method1", "chen-cherry-2": "method2", "chen-cherry-3": "method3"}[smoothing]
     hypothesis, references = ["a", "b", "c"], [["a", "b", "c"]]
-    score = sentence_bleu(references, hypothesis, weights=(1 / 4,) * 4,
-                          smoothing_function=getattr(SmoothingFunction(), method))
+    score = sentence_bleu(
+        references, hypothesis, weights=(1 / 4,) * 4, smoothing_function=getattr(SmoothingFunction(), method)
+    )
     assert score == pytest.approx(nltk_bleu, rel=1e-12)
-    contract = oracle.execute("bleu-sentence-compute", "1.0.0",
-                              {"hypothesis": hypothesis, "references": references, "smoothing": smoothing})
+    contract = oracle.execute(
+        "bleu-sentence-compute", "1.0.0", {"hypothesis": hypothesis, "references": references, "smoothing": smoothing}
+    )
     assert contract["bleu"] == (1.0 if smoothing == "chen-cherry-2" else 0.0)
 
 
@@ -312,15 +344,20 @@ def test_nltk_method0_puts_the_smallest_double_for_a_zero_precision():
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        score = sentence_bleu([["a", "b", "c", "d"]], ["a", "b", "d", "c"], weights=(1 / 4,) * 4,
-                              smoothing_function=SmoothingFunction().method0)
+        score = sentence_bleu(
+            [["a", "b", "c", "d"]],
+            ["a", "b", "d", "c"],
+            weights=(1 / 4,) * 4,
+            smoothing_function=SmoothingFunction().method0,
+        )
     # p = 4/4, 2/3, 0/2, 0/1: two orders replaced by sys.float_info.min
-    assert score == pytest.approx((2 / 3 * sys.float_info.min ** 2) ** (1 / 4), rel=1e-9) and score > 0
+    assert score == pytest.approx((2 / 3 * sys.float_info.min**2) ** (1 / 4), rel=1e-9) and score > 0
     assert len(caught) == 2
 
 
-@pytest.mark.parametrize("check_id", ["sacrebleu/closest_ref_len+bp", "sacrebleu/compute_bleu:smoothed",
-                                      "sacrebleu/sentence_score:smoothed"])
+@pytest.mark.parametrize(
+    "check_id", ["sacrebleu/closest_ref_len+bp", "sacrebleu/compute_bleu:smoothed", "sacrebleu/sentence_score:smoothed"]
+)
 def test_sacrebleu_brevity_penalty_is_1_when_c_and_r_are_0(check_id):
     check = CHECKS_BY_ID[check_id]
     payload = {"hypothesis": [], "references": [["a"], []], "smoothing": "chen-cherry-1"}
@@ -353,7 +390,8 @@ def test_planted_effective_order_bug_fails_the_crosscheck(monkeypatch):
     monkeypatch.setattr(oracle, "execute", no_effective_order)
     result = run_crosscheck(["sacrebleu"], 30, SEED, find_reproducers=False)
     assert {"sacrebleu/compute_bleu:smoothed", "sacrebleu/sentence_score:smoothed"} <= {
-        reproducer.check.id for reproducer in result.unexplained}
+        reproducer.check.id for reproducer in result.unexplained
+    }
 
 
 # --- chrF and chrF with its components: the sibling adapters -------------------------------------------
@@ -366,9 +404,14 @@ PLAIN_INPUTS.update({CHRF_COMPUTE_ID: PLAIN_CHRF, CHRF_COMPONENTS_ID: PLAIN_CHRF
 
 # Every reference has every order its hypothesis has, up to 10 characters and 4 words with whitespace kept or
 # removed: no sacreBLEU entry can apply, so its values must equal the contract's at every (char_order, word_order).
-EVERY_ORDER = {"hypotheses": ["the cat sat on the mat.", "a\u3000cat\tsat", "\u00c9T\u00c9 \u03a3\u03a3"],
-               "references": ["the cat sat on a mat .", "a cat  sat down\u2028",
-                              "\u00c9T\u00c9 \u03a3 \u03a3 \u03a3 \u03a3 \u03a3"]}
+EVERY_ORDER = {
+    "hypotheses": ["the cat sat on the mat.", "a\u3000cat\tsat", "\u00c9T\u00c9 \u03a3\u03a3"],
+    "references": [
+        "the cat sat on a mat .",
+        "a cat  sat down\u2028",
+        "\u00c9T\u00c9 \u03a3 \u03a3 \u03a3 \u03a3 \u03a3",
+    ],
+}
 
 
 def classified(check_id: str, payload: dict) -> tuple[str, list[str]]:
@@ -387,8 +430,14 @@ def chrf_checks(tool_id: str) -> list:
 def test_every_order_pair_agrees_with_sacrebleu_where_no_entry_applies(orders, whitespace):
     """Generated runs cover most of the 54 pairs; this covers each, with whitespace kept and removed."""
     for lowercase in (False, True):
-        payload = {**EVERY_ORDER, "char_order": orders[0], "word_order": orders[1], "whitespace": whitespace,
-                   "lowercase": lowercase, "beta": 3}
+        payload = {
+            **EVERY_ORDER,
+            "char_order": orders[0],
+            "word_order": orders[1],
+            "whitespace": whitespace,
+            "lowercase": lowercase,
+            "beta": 3,
+        }
         for check in chrf_checks(CHRF_COMPONENTS_ID):
             outcome, _ = classified(check.id, payload)
             assert outcome != "unexplained", (check.id, payload, evaluate(check, payload).differences)
@@ -401,9 +450,13 @@ def test_every_order_pair_agrees_with_sacrebleu_where_no_entry_applies(orders, w
 @pytest.mark.parametrize("whitespace", [False, True])
 @pytest.mark.parametrize("orders", chrf_components_adapter.ORDER_PAIRS, ids=lambda pair: f"{pair[0]}-{pair[1]}")
 def test_every_order_pair_is_explained_where_references_lack_orders(orders, whitespace):
-    payload = {"hypotheses": ["ab cd", "abcabcabcab ab ab ab ab", "x y"],
-               "references": ["ab", "abcabcabcab ab ab ab ab", ""],
-               "char_order": orders[0], "word_order": orders[1], "whitespace": whitespace}
+    payload = {
+        "hypotheses": ["ab cd", "abcabcabcab ab ab ab ab", "x y"],
+        "references": ["ab", "abcabcabcab ab ab ab ab", ""],
+        "char_order": orders[0],
+        "word_order": orders[1],
+        "whitespace": whitespace,
+    }
     for check in chrf_checks(CHRF_COMPONENTS_ID):
         assert classified(check.id, payload)[0] != "unexplained", check.id
     # the empty reference lacks every order "x y" has: sacreBLEU's hypothesis counts are 0 there
@@ -474,8 +527,11 @@ def test_planted_whitespace_bug_fails_the_chrf_crosscheck(monkeypatch):
 
     def stripped(tool_id, version, payload):
         if tool_id == CHRF_COMPONENTS_ID and payload.get("whitespace"):
-            payload = {**payload, "hypotheses": [h.strip() for h in payload["hypotheses"]],
-                       "references": [r.strip() for r in payload["references"]]}
+            payload = {
+                **payload,
+                "hypotheses": [h.strip() for h in payload["hypotheses"]],
+                "references": [r.strip() for r in payload["references"]],
+            }
         return real_execute(tool_id, version, payload)
 
     monkeypatch.setattr(oracle, "execute", stripped)
@@ -491,8 +547,22 @@ def test_sacrebleu_command_line_strips_the_trailing_whitespace_the_api_keeps(tmp
 
     (tmp_path / "hyp.txt").write_text("a \u3000\n", encoding="utf-8")
     (tmp_path / "ref.txt").write_text("a\n", encoding="utf-8")
-    command = [sys.executable, "-m", "sacrebleu", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"),
-               "-m", "chrf", "--chrf-whitespace", "--chrf-char-order", "1", "-b", "-w", "6"]
+    command = [
+        sys.executable,
+        "-m",
+        "sacrebleu",
+        str(tmp_path / "ref.txt"),
+        "-i",
+        str(tmp_path / "hyp.txt"),
+        "-m",
+        "chrf",
+        "--chrf-whitespace",
+        "--chrf-char-order",
+        "1",
+        "-b",
+        "-w",
+        "6",
+    ]
     assert subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip() == "100.000000"
     payload = {"hypotheses": ["a \u3000"], "references": ["a"], "char_order": 1, "whitespace": True}
     assert oracle.execute(CHRF_COMPONENTS_ID, "1.0.0", payload)["score"] == "71.428571"

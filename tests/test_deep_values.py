@@ -32,12 +32,20 @@ def nested(levels: int, inner=None) -> list:
 
 
 def deep_result(depth: int) -> CaseResult:
-    case = Case(CORPUS, V, f"generated/{CORPUS}/invalid/deep/1", "generated", "invalid",
-                {"hypotheses": nested(depth), "references": [[["a"]]]}, Expectation("error", "invalid_input"))
+    case = Case(
+        CORPUS,
+        V,
+        f"generated/{CORPUS}/invalid/deep/1",
+        "generated",
+        "invalid",
+        {"hypotheses": nested(depth), "references": [[["a"]]]},
+        Expectation("error", "invalid_input"),
+    )
     response = TargetResponse("result", result={"bleu": nested(depth)})
     mismatch = Mismatch("", None, nested(depth), "answered an input the contract rejects")
-    return CaseResult(case, "failed", "answered an input the contract rejects", mismatch, response,
-                      expected=nested(depth))
+    return CaseResult(
+        case, "failed", "answered an input the contract rejects", mismatch, response, expected=nested(depth)
+    )
 
 
 def test_the_record_keeps_whole_what_the_parser_accepts_and_cuts_one_level_more():
@@ -65,7 +73,8 @@ def test_a_cycle_is_cut_too():
     loop: list = []
     loop.append(loop)
     assert TargetResponse("result", result={"bleu": loop}).to_dict()["result"] == {
-        "bleu": nested(MAX_NESTING - 1, CUT_NOTE)}
+        "bleu": nested(MAX_NESTING - 1, CUT_NOTE)
+    }
 
 
 @pytest.mark.parametrize("depth", DEPTHS)
@@ -73,11 +82,24 @@ def test_every_report_of_a_deep_case_is_written(depth, tmp_path):
     from conformance.reports import summary, write_reports
     from conformance.reports.document import report_document
 
-    record = RunRecord(header={"target": "python:deep", "seed": 1, "profile": "quick", "contracts": [f"{CORPUS}@{V}"],
-                               "started": "2026-01-01T00:00:00.000Z", "finished": "2026-01-01T00:00:01.000Z",
-                               "suite_version": "0", "python": "3", "platform": "x", "command": "c",
-                               "strict": False, "retries": 0},
-                       results=[deep_result(depth)], exit_code=1)
+    record = RunRecord(
+        header={
+            "target": "python:deep",
+            "seed": 1,
+            "profile": "quick",
+            "contracts": [f"{CORPUS}@{V}"],
+            "started": "2026-01-01T00:00:00.000Z",
+            "finished": "2026-01-01T00:00:01.000Z",
+            "suite_version": "0",
+            "python": "3",
+            "platform": "x",
+            "command": "c",
+            "strict": False,
+            "retries": 0,
+        },
+        results=[deep_result(depth)],
+        exit_code=1,
+    )
     paths = write_reports(record, tmp_path)
     document = json.loads(paths["json"].read_text(encoding="utf-8"))
     assert document["results"][0]["case"]["input"]["hypotheses"] == nested(MAX_NESTING - 1, CUT_NOTE)
@@ -100,9 +122,21 @@ def test_a_reproducer_of_a_deep_case_is_written_and_replays(depth, tmp_path):
 def test_replaying_a_file_nested_past_the_limit_is_a_usage_error(depth, tmp_path, capsys):
     from conformance.cli import main
 
-    text = json.dumps({"format": "conformance-reproducer/1", "target": "oracle", "case": {
-        "tool_id": CORPUS, "version": V, "case_id": "x", "origin": "generated", "category": "invalid",
-        "input": {"hypotheses": "HERE", "references": [[["a"]]]}, "expect": {"kind": "error"}}})
+    text = json.dumps(
+        {
+            "format": "conformance-reproducer/1",
+            "target": "oracle",
+            "case": {
+                "tool_id": CORPUS,
+                "version": V,
+                "case_id": "x",
+                "origin": "generated",
+                "category": "invalid",
+                "input": {"hypotheses": "HERE", "references": [[["a"]]]},
+                "expect": {"kind": "error"},
+            },
+        }
+    )
     (tmp_path / "deep.json").write_text(text.replace('"HERE"', "[" * depth + "]" * depth), encoding="utf-8")
     assert main(["replay", str(tmp_path / "deep.json")]) == 2
     err = capsys.readouterr().err
@@ -144,8 +178,20 @@ def test_a_run_against_a_target_answering_deep_values_reports_them(depth, tmp_pa
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("DEPTH", str(depth))
-    code = main(["run", "--target", "python:deep_answer", "--tools", BP, "--fixtures-only",
-                 "-k", "closest-not-first", "--report-dir", "out"])
+    code = main(
+        [
+            "run",
+            "--target",
+            "python:deep_answer",
+            "--tools",
+            BP,
+            "--fixtures-only",
+            "-k",
+            "closest-not-first",
+            "--report-dir",
+            "out",
+        ]
+    )
     output = "".join(capfd.readouterr())
     assert code == 1, output
     assert "HARNESS ERROR" not in output and "NOT conformant" in output

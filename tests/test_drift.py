@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from faulty_servers import faulty_server, shared_oracle_server
 
 import oracle
 from conformance.engine import RunOptions, Session
@@ -27,7 +28,6 @@ from conformance.reports import console, document
 from conformance.reports.markdown import render_markdown
 from conformance.targets.http import MAX_CONTRACT_BYTES, HttpTarget
 from conformance.targets.published import PublishedContract, read_published
-from faulty_servers import faulty_server, shared_oracle_server
 
 TOOL, VERSION = "bleu-corpus-compute", "1.0.0"
 LABEL = f"{TOOL}@{VERSION}"
@@ -63,12 +63,16 @@ def published(document: dict) -> PublishedContract:
 
 # --- the classification, one tool (pure) -------------------------------------------------------
 
-@pytest.mark.parametrize("edit, status, pointer", [
-    (reworded, "editorial", "/description"),
-    (raised_limit, "additive", "/limits/max_segments"),
-    (lowered_limit, "breaking", "/limits/max_segments"),
-    (lambda c: c["semantics"].__setitem__(0, "Anything else."), "breaking", "/semantics/0"),
-])
+
+@pytest.mark.parametrize(
+    "edit, status, pointer",
+    [
+        (reworded, "editorial", "/description"),
+        (raised_limit, "additive", "/limits/max_segments"),
+        (lowered_limit, "breaking", "/limits/max_segments"),
+        (lambda c: c["semantics"].__setitem__(0, "Anything else."), "breaking", "/semantics/0"),
+    ],
+)
 def test_a_difference_is_classified_by_the_gate(edit, status, pointer):
     finding = compare_published(suite_contract(), LABEL, published(changed(edit)))
     assert (finding.status, finding.blocking) == (status, status in ("additive", "breaking"))
@@ -85,8 +89,10 @@ def test_metadata_beside_the_contract_is_editorial_and_named():
     finding = compare_published(suite_contract(), LABEL, published(changed(with_metadata)))
     assert (finding.status, finding.blocking) == ("editorial", False)
     assert [change["message"] for change in finding.changes] == [
-        "extra top-level field `etag` (not a contract key)", "extra top-level field `links` (not a contract key)",
-        "extra top-level field `updated_at` (not a contract key)"]
+        "extra top-level field `etag` (not a contract key)",
+        "extra top-level field `links` (not a contract key)",
+        "extra top-level field `updated_at` (not a contract key)",
+    ]
 
 
 def test_the_same_contract_is_identical():
@@ -116,11 +122,14 @@ def test_404_is_not_published_and_a_problem_is_unreadable():
     assert (finding.status, finding.detail, finding.blocking) == ("unreadable", "HTTP 500", False)
 
 
-@pytest.mark.parametrize("document, named", [
-    ({"status": "ok"}, "'id' is missing"),
-    ({**suite_contract(), "semantics": "one line"}, "'semantics' is not a list"),
-    ({**suite_contract(), "limits": [1000]}, "'limits' is not a dict"),
-])
+@pytest.mark.parametrize(
+    "document, named",
+    [
+        ({"status": "ok"}, "'id' is missing"),
+        ({**suite_contract(), "semantics": "one line"}, "'semantics' is not a list"),
+        ({**suite_contract(), "limits": [1000]}, "'limits' is not a dict"),
+    ],
+)
 def test_an_object_that_is_not_a_contract_is_unreadable(document, named):
     finding = compare_published(suite_contract(), LABEL, published(document))
     assert finding.status == "unreadable" and named in finding.detail
@@ -132,14 +141,17 @@ def test_a_contract_the_gate_cannot_walk_is_unreadable_never_a_crash():
     assert finding.status in ("unreadable", "breaking")  # whatever the gate makes of it, it did not raise
 
 
-@pytest.mark.parametrize("status, body, kind", [
-    (404, b"", "not_published"),
-    (200, b"<html>the contract</html>", "not JSON"),
-    (200, b'{"id": 1, "id": 2}', "not JSON"),  # strict JSON: duplicate keys refused
-    (200, b"[1, 2]", "JSON list, not a contract object"),
-    (500, b"boom", "HTTP 500"),
-    (200, b'{"id": "x"}', "document"),
-])
+@pytest.mark.parametrize(
+    "status, body, kind",
+    [
+        (404, b"", "not_published"),
+        (200, b"<html>the contract</html>", "not JSON"),
+        (200, b'{"id": 1, "id": 2}', "not JSON"),  # strict JSON: duplicate keys refused
+        (200, b"[1, 2]", "JSON list, not a contract object"),
+        (500, b"boom", "HTTP 500"),
+        (200, b'{"id": "x"}', "document"),
+    ],
+)
 def test_read_published(status, body, kind):
     answer = read_published(status, body, "application/json")
     if kind == "not_published":
@@ -151,6 +163,7 @@ def test_read_published(status, body, kind):
 
 
 # --- the HTTP target's capability --------------------------------------------------------------
+
 
 def test_serve_publishes_the_suites_contract():
     answer = HttpTarget(shared_oracle_server()[0]).published_contract(TOOL, VERSION)
@@ -166,12 +179,21 @@ def test_an_oversized_contract_is_cut_at_the_cap():
 
 # --- in a run -----------------------------------------------------------------------------------
 
+
 def preflight(tmp_path: Path, contract_body: bytes | int, allow: bool = False) -> tuple[Session, dict]:
     """A session against a correct server publishing ``contract_body`` for TOOL: started, one fixture
     case of TOOL judged, finished; the session and its validated report.json document."""
     with faulty_server("correct", published={LABEL: contract_body}) as server:
-        session = Session(RunOptions(target=server.url, tools=[(TOOL, VERSION), OTHER], report_dir=tmp_path,
-                                     seed=1, generated=False, allow_contract_drift=allow))
+        session = Session(
+            RunOptions(
+                target=server.url,
+                tools=[(TOOL, VERSION), OTHER],
+                report_dir=tmp_path,
+                seed=1,
+                generated=False,
+                allow_contract_drift=allow,
+            )
+        )
         case = next(case for case in session.fixture_cases() if case.tool_id == TOOL)
         session.start([case])
         session.run_fixture_case(case)
@@ -186,13 +208,16 @@ def findings(report: dict) -> dict[str, dict]:
     return {finding["tool"]: finding for finding in report["header"]["contract_drift"]}
 
 
-@pytest.mark.parametrize("body, status", [
-    (encoded(suite_contract()), "identical"),
-    (encoded(changed(reworded)), "editorial"),
-    (encoded(changed(with_metadata)), "editorial"),
-    (404, "not_published"),
-    (b"\x00\xff not a contract", "unreadable"),
-])
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        (encoded(suite_contract()), "identical"),
+        (encoded(changed(reworded)), "editorial"),
+        (encoded(changed(with_metadata)), "editorial"),
+        (404, "not_published"),
+        (b"\x00\xff not a contract", "unreadable"),
+    ],
+)
 def test_a_run_notes_what_does_not_stop_it(tmp_path, body, status):
     session, report = preflight(tmp_path, body)
     assert report["exit_code"] == 0 and report["unhealthy_reason"] == ""
@@ -245,11 +270,32 @@ def test_a_target_without_the_capability_has_no_drift_in_its_header(tmp_path):
 
 # --- through the command line: exit code, console, every report --------------------------------
 
+
 def cli_run(url: str, report_dir: Path, *options: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "--target", url, "--seed", "1", "--report-dir",
-         str(report_dir), "--fixtures-only", "--tools", TOOL, "-k", "brevity", *options],
-        capture_output=True, text=True, timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "run",
+            "--target",
+            url,
+            "--seed",
+            "1",
+            "--report-dir",
+            str(report_dir),
+            "--fixtures-only",
+            "--tools",
+            TOOL,
+            "-k",
+            "brevity",
+            *options,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_the_command_line_stops_on_breaking_drift_unless_allowed(tmp_path):

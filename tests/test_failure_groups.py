@@ -47,8 +47,9 @@ def corpus_output(**fields) -> dict:
 # hypothesis "a b" against reference "a b", max_order 4 (hand computation): unigrams 2/2, bigrams 1/1,
 # no trigram or 4-gram (l_3 = l_4 = 0, so m_3 = m_4 = 0): bleu exactly 0 by semantics 5; c = r = 2, bp 1.
 TWO_TOKENS = {"hypotheses": [["a", "b"]], "references": [[["a", "b"]]]}
-TWO_TOKENS_OUTPUT = corpus_output(bleu=0.0, brevity_penalty=1.0, candidate_length=2, reference_length=2,
-                                  matches=[2, 1, 0, 0], totals=[2, 1, 0, 0])
+TWO_TOKENS_OUTPUT = corpus_output(
+    bleu=0.0, brevity_penalty=1.0, candidate_length=2, reference_length=2, matches=[2, 1, 0, 0], totals=[2, 1, 0, 0]
+)
 
 
 def test_a_score_that_does_not_follow_from_the_targets_own_statistics_is_named_first():
@@ -63,8 +64,9 @@ def test_a_score_made_from_wrong_statistics_yields_to_them():
     """4 tokens copied from the reference: m = l = [4, 3, 2, 1], bleu 1. A target counting l_1 = 5 and
     computing bleu = exp(ln(4/5) / 4) from it is consistent: the wrong count is the telling difference."""
     payload = {"hypotheses": [["a", "b", "c", "d"]], "references": [[["a", "b", "c", "d"]]]}
-    expected = corpus_output(bleu=1.0, brevity_penalty=1.0, candidate_length=4, reference_length=4,
-                             matches=[4, 3, 2, 1], totals=[4, 3, 2, 1])
+    expected = corpus_output(
+        bleu=1.0, brevity_penalty=1.0, candidate_length=4, reference_length=4, matches=[4, 3, 2, 1], totals=[4, 3, 2, 1]
+    )
     actual = {**expected, "totals": [5, 3, 2, 1], "bleu": math.exp(math.log(4 / 5) / 4)}
     assert compare_output(oracle.tool(CORPUS, V), payload, expected, actual).pointer == "/totals/0"
 
@@ -73,8 +75,15 @@ def test_a_wrong_brevity_penalty_comes_before_the_bleu_made_from_it():
     """c = 1, r = 2, max_order 1, the token matches: bp = exp(1 - 2/1) = e^-1, bleu = bp * 1/1 = e^-1.
     A target with exp(1 - c/r) = e^0.5 (and bleu = e^0.5) is wrong in bp first."""
     payload = {"hypotheses": [["a"]], "references": [[["a", "b"]]], "max_order": 1}
-    expected = {"bleu": math.exp(-1), "brevity_penalty": math.exp(-1), "candidate_length": 1,
-                "reference_length": 2, "max_order": 1, "matches": [1], "totals": [1]}
+    expected = {
+        "bleu": math.exp(-1),
+        "brevity_penalty": math.exp(-1),
+        "candidate_length": 1,
+        "reference_length": 2,
+        "max_order": 1,
+        "matches": [1],
+        "totals": [1],
+    }
     actual = {**expected, "bleu": math.exp(0.5), "brevity_penalty": math.exp(0.5)}
     assert compare_output(oracle.tool(CORPUS, V), payload, expected, actual).pointer == "/brevity_penalty"
 
@@ -112,18 +121,26 @@ def test_decimals_name_a_line_only_where_the_value_settles_which():
 
 def test_a_chrf_score_is_unattributed():
     """A chrF score depends on every semantics line (n-grams, whitespace, averaging, rounding)."""
-    assert output_clause(oracle.tool("chrf-compute", V), {"hypotheses": ["a"], "references": ["a"]},
-                         "/score").kind == "unattributed"
+    assert (
+        output_clause(oracle.tool("chrf-compute", V), {"hypotheses": ["a"], "references": ["a"]}, "/score").kind
+        == "unattributed"
+    )
 
 
-@pytest.mark.parametrize("payload, kind, name", [
-    # 129 bytes in 65 code points (two-byte é): under the schema's maxLength 128, over max_token_bytes 128
-    ({"hypotheses": [["é" * 64 + "a"]], "references": [[["a"]]]}, "limit", "max_token_bytes"),
-    ({"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 9}, "schema", "input_schema /max_order maximum"),
-    ({"hypotheses": [["a"]], "references": [[["a"]]], "smoothing": "none"}, "schema",
-     "input_schema / additionalProperties"),
-    ({"hypotheses": [["a"], ["b"]], "references": [[["a"]]]}, "semantics", "equal segment counts"),
-])
+@pytest.mark.parametrize(
+    "payload, kind, name",
+    [
+        # 129 bytes in 65 code points (two-byte é): under the schema's maxLength 128, over max_token_bytes 128
+        ({"hypotheses": [["é" * 64 + "a"]], "references": [[["a"]]]}, "limit", "max_token_bytes"),
+        ({"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 9}, "schema", "input_schema /max_order maximum"),
+        (
+            {"hypotheses": [["a"]], "references": [[["a"]]], "smoothing": "none"},
+            "schema",
+            "input_schema / additionalProperties",
+        ),
+        ({"hypotheses": [["a"], ["b"]], "references": [[["a"]]]}, "semantics", "equal segment counts"),
+    ],
+)
 def test_a_rejection_names_the_rule_that_rejects(payload, kind, name):
     clause = rejection_clause(oracle.tool(CORPUS, V), payload)
     assert (clause.kind, clause.name) == (kind, name)
@@ -141,7 +158,10 @@ def test_an_over_rejection_names_the_clause_its_fixture_was_written_for():
 
     fixture = explain(rejected(f"{CORPUS}/{V}/closest-reference#tie-goes-to-shorter", "fixture"))
     assert (fixture.kind, fixture.clause.number, fixture.clause.text) == (
-        "rejected a valid input", 3, contract_line(CORPUS, 3))
+        "rejected a valid input",
+        3,
+        contract_line(CORPUS, 3),
+    )
     assert explain(rejected(f"generated/{CORPUS}/valid/x/1", "generated")).clause.kind == "unattributed"
 
 
@@ -152,8 +172,15 @@ def test_a_pathological_input_still_gets_a_signature():
     deep: list = []
     for _ in range(3_000):
         deep = [deep]
-    case = Case(CORPUS, V, f"generated/{CORPUS}/invalid/x/1", "generated", "invalid",
-                {"hypotheses": deep, "references": [[["a"]]]}, Expectation("error", "invalid_input"))
+    case = Case(
+        CORPUS,
+        V,
+        f"generated/{CORPUS}/invalid/x/1",
+        "generated",
+        "invalid",
+        {"hypotheses": deep, "references": [[["a"]]]},
+        Expectation("error", "invalid_input"),
+    )
     signature = failure_signature(CaseResult(case, "failed", "answered", None, TargetResponse("result", result={})))
     assert signature[0] == CORPUS
 
@@ -191,8 +218,14 @@ def test_sacrebleus_brevity_penalty_of_empty_lengths_is_recognised():
 
     empty = {"hypotheses": [[]], "references": [[[]]]}
     library = BLEU(tokenize="none", smooth_method="none").corpus_score([""], [[""]]).bp
-    output = corpus_output(bleu=0.0, brevity_penalty=library, candidate_length=0, reference_length=0,
-                           matches=[0, 0, 0, 0], totals=[0, 0, 0, 0])
+    output = corpus_output(
+        bleu=0.0,
+        brevity_penalty=library,
+        candidate_length=0,
+        reference_length=0,
+        matches=[0, 0, 0, 0],
+        totals=[0, 0, 0, 0],
+    )
     assert explaining_failure(CORPUS, empty, "/brevity_penalty", output).id == "sacrebleu-bp-empty-candidate"
     assert explaining_failure(CORPUS, empty, "/brevity_penalty", {**output, "brevity_penalty": 0.5}) is None
 
@@ -210,12 +243,14 @@ def test_sentence_divergences_are_recognised_by_the_libraries_own_answers():
     assert (expected["matches"], expected["totals"], expected["bleu"]) == ([2, 1, 0, 0], [3, 2, 1, 0], 0.0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        nltk = sentence_bleu(unsmoothed["references"], unsmoothed["hypothesis"],
-                             smoothing_function=SmoothingFunction().method0)
+        nltk = sentence_bleu(
+            unsmoothed["references"], unsmoothed["hypothesis"], smoothing_function=SmoothingFunction().method0
+        )
     assert explaining_failure(tool, unsmoothed, "/bleu", {**expected, "bleu": nltk}).id == "nltk-method0-zero-precision"
     add_k = {**unsmoothed, "smoothing": "chen-cherry-2"}
     score = BLEU(tokenize="none", smooth_method="add-k", smooth_value=1, effective_order=False).sentence_score(
-        "a b c", ["a b d"])
+        "a b c", ["a b d"]
+    )
     smoothed = {**oracle.execute(tool, V, add_k), "matches": list(score.counts), "totals": list(score.totals)}
     assert (smoothed["matches"], smoothed["totals"]) == ([2, 2, 1, 1], [3, 3, 2, 1])
     assert explaining_failure(tool, add_k, "/matches/1", smoothed).id == "sacrebleu-add-k-smoothed-counts"
@@ -282,13 +317,29 @@ def run_against(tmp_path: Path, module: str, *options: str) -> dict:
     import sys
 
     completed = subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "--target", f"python:faulty_causes.{module}", "--tools", CORPUS,
-         "--seed", "1", "--report-dir", "out", *options],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-        env={**__import__("os").environ, "PYTHONPATH": f"{TESTS}{__import__('os').pathsep}{ROOT}"})
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "run",
+            "--target",
+            f"python:faulty_causes.{module}",
+            "--tools",
+            CORPUS,
+            "--seed",
+            "1",
+            "--report-dir",
+            "out",
+            *options,
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**__import__("os").environ, "PYTHONPATH": f"{TESTS}{__import__('os').pathsep}{ROOT}"},
+    )
     assert completed.returncode == 1, completed.stdout[-3000:] + completed.stderr[-3000:]
-    return json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8")) | {
-        "_console": completed.stdout}
+    return json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8")) | {"_console": completed.stdout}
 
 
 @pytest.fixture(scope="module")
@@ -315,8 +366,9 @@ def test_an_nltk_like_implementation_shows_one_group_per_cause(nltk_run):
     assert totals["divergence"]["id"] == "nltk-bleu-short-segment-denominator"
     failing = [r for r in document["results"] if r["outcome"] == "failed"]
     assert sum(group["count"] for group in document["failure_groups"]) == len(failing)
-    assert sorted(m for group in document["failure_groups"] for m in group["members"]) == \
-        sorted(r["case"]["case_id"] for r in failing)
+    assert sorted(m for group in document["failure_groups"] for m in group["members"]) == sorted(
+        r["case"]["case_id"] for r in failing
+    )
     # several generated properties shrink to the same empty input: one group, not one card each
     generated = [m for m in totals["members"] if m.startswith("generated/")]
     assert len({m.rsplit("/", 1)[0] for m in generated}) >= 2
@@ -345,8 +397,9 @@ def test_an_implementation_with_two_unrelated_bugs_shows_two_groups(tmp_path):
     assert ties["divergence"] is None and zipped["divergence"] is None  # nothing catalogued explains them
 
 
-CHROMIUM = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
-                 if shutil.which(name)), None)
+CHROMIUM = next(
+    (shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)), None
+)
 VIEWPORT = (1400, 900)
 
 
@@ -359,15 +412,25 @@ def test_the_first_screen_of_report_html_shows_the_groups(nltk_run):
     directory, _ = nltk_run
     page = (directory / "out" / "report.html").read_text(encoding="utf-8")
     page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page, count=1)
-    probe = ("<script>const t = document.querySelector('.group-title'), b = t.getBoundingClientRect();"
-             "document.body.dataset.probe = JSON.stringify({top: b.top, bottom: b.bottom, right: b.right,"
-             " width: innerWidth, height: innerHeight, title: t.textContent});</script></body>")
+    probe = (
+        "<script>const t = document.querySelector('.group-title'), b = t.getBoundingClientRect();"
+        "document.body.dataset.probe = JSON.stringify({top: b.top, bottom: b.bottom, right: b.right,"
+        " width: innerWidth, height: innerHeight, title: t.textContent});</script></body>"
+    )
     probed = directory / "probe.html"
     probed.write_text(page.replace("</body>", probe), encoding="utf-8")
-    flags = ["--headless", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run",
-             "--hide-scrollbars", f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}"]
-    dumped = subprocess.run([CHROMIUM, *flags, "--dump-dom", probed.as_uri()], capture_output=True, text=True,
-                            timeout=120)
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--no-first-run",
+        "--hide-scrollbars",
+        f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}",
+    ]
+    dumped = subprocess.run(
+        [CHROMIUM, *flags, "--dump-dom", probed.as_uri()], capture_output=True, text=True, timeout=120
+    )
     found = re.search(r'data-probe="([^"]*)"', dumped.stdout)
     assert found, dumped.stderr[-2000:]
     box = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))

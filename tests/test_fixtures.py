@@ -196,7 +196,7 @@ def bleu_token_totals(payload) -> tuple[int, int, int, int]:
     return len(hyp), len(hyp) + len(ref), size(hyp), size(hyp) + size(ref)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compiled_input_schema(tool_id: str, version: str):
     return fastjsonschema.compile(oracle.load_contract(tool_id, version)["input_schema"])
 
@@ -224,9 +224,7 @@ def most_verbose_size(output: dict) -> int:
     return len(json.dumps({"result": output}, indent=4, ensure_ascii=True).encode("utf-8"))
 
 
-@pytest.mark.parametrize(
-    "case", by_case_id([c for c in OUTPUT_CASES if c.tool_id == "bleu-ngrams-count"])
-)
+@pytest.mark.parametrize("case", by_case_id([c for c in OUTPUT_CASES if c.tool_id == "bleu-ngrams-count"]))
 def test_accepted_ngrams_outputs_do_not_depend_on_a2(case):
     """A2: which serialisation max_output_bytes measures is open: accepted outputs fit in the most verbose one."""
     limit = oracle.load_contract(case.tool_id, case.version)["limits"]["max_output_bytes"]
@@ -248,7 +246,10 @@ def test_lowercase_fixtures_use_only_stable_casing(case):
 
 def a4_dependent(hypotheses: list[str], references: list[str]) -> bool:
     """A4: some segment's reference lacks an order its hypothesis has, while another segment has it on both sides."""
-    stats = [chrf.segment_statistics(h, r, chrf_plus_plus.CHAR_ORDER, chrf_plus_plus.WORD_ORDER) for h, r in zip(hypotheses, references)]
+    stats = [
+        chrf.segment_statistics(h, r, chrf_plus_plus.CHAR_ORDER, chrf_plus_plus.WORD_ORDER)
+        for h, r in zip(hypotheses, references)
+    ]
     for order in range(chrf_plus_plus.CHAR_ORDER + chrf_plus_plus.WORD_ORDER):
         hyp_only = any(s[order].hypothesis > 0 and s[order].reference == 0 for s in stats)
         both = any(s[order].hypothesis > 0 and s[order].reference > 0 for s in stats)

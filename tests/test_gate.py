@@ -40,6 +40,7 @@ def _set(path, value):
         for part in path[:-1]:
             node = node[part]
         node[path[-1]] = value
+
     return edit
 
 
@@ -49,6 +50,7 @@ def _delete(path):
         for part in path[:-1]:
             node = node[part]
         del node[path[-1]]
+
     return edit
 
 
@@ -58,6 +60,7 @@ def _append(path, value):
         for part in path:
             node = node[part]
         node.append(value)
+
     return edit
 
 
@@ -66,66 +69,196 @@ OUT = ("output_schema", "properties")
 
 # (name, tool, edit, expected class, a change kind that must be among those reported)
 CHANGES = [
-    ("required input field added", CORPUS,
-     lambda c: (c["input_schema"]["properties"].__setitem__("smoothing", {"type": "string"}),
-                c["input_schema"]["required"].append("smoothing")), "breaking", "input-field-now-required"),
-    ("optional input field added", CORPUS, _set(IN + ("smoothing",), {"type": "string", "enum": ["none", "exp"]}),
-     "additive", "input-field-added"),
-    ("input enum value removed", NGRAMS, _set(IN + ("detail", "enum"), ["totals", "segments"]), "breaking",
-     "input-enum-value-removed"),
-    ("input enum value added", NGRAMS, _set(IN + ("detail", "enum"), ["totals", "segments", "ngrams", "orders"]),
-     "additive", "input-enum-value-added"),
+    (
+        "required input field added",
+        CORPUS,
+        lambda c: (
+            c["input_schema"]["properties"].__setitem__("smoothing", {"type": "string"}),
+            c["input_schema"]["required"].append("smoothing"),
+        ),
+        "breaking",
+        "input-field-now-required",
+    ),
+    (
+        "optional input field added",
+        CORPUS,
+        _set(IN + ("smoothing",), {"type": "string", "enum": ["none", "exp"]}),
+        "additive",
+        "input-field-added",
+    ),
+    (
+        "input enum value removed",
+        NGRAMS,
+        _set(IN + ("detail", "enum"), ["totals", "segments"]),
+        "breaking",
+        "input-enum-value-removed",
+    ),
+    (
+        "input enum value added",
+        NGRAMS,
+        _set(IN + ("detail", "enum"), ["totals", "segments", "ngrams", "orders"]),
+        "additive",
+        "input-enum-value-added",
+    ),
     ("limit lowered", CHRF, _set(("limits", "max_text_bytes"), 32768), "breaking", "limit-lowered"),
     ("limit raised", CHRF, _set(("limits", "max_text_bytes"), 131072), "additive", "limit-raised"),
     ("new limit", NGRAMS, _set(("limits", "max_ngrams_rows"), 100000), "breaking", "limit-added"),
-    ("schema maxItems lowered", CORPUS, _set(IN + ("hypotheses", "maxItems"), 500), "breaking", "input-maxItems-lowered"),
+    (
+        "schema maxItems lowered",
+        CORPUS,
+        _set(IN + ("hypotheses", "maxItems"), 500),
+        "breaking",
+        "input-maxItems-lowered",
+    ),
     ("schema maxItems raised", CHRF, _set(IN + ("hypotheses", "maxItems"), 512), "additive", "input-maxItems-raised"),
     ("input maximum lowered", CORPUS, _set(IN + ("decimals", "maximum"), 10), "breaking", "input-maximum-lowered"),
     ("input minimum raised", CHRF, _set(IN + ("beta", "minimum"), 2), "breaking", "input-minimum-raised"),
     ("input integer widened to number", CHRF, _set(IN + ("beta", "type"), "number"), "additive", "input-type-widened"),
-    ("input type narrowed", CHRF, _set(IN + ("lowercase",), {"type": "boolean", "const": False}), "breaking",
-     "input-enum-constraint"),
-    ("token minLength dropped", NGRAMS, _delete(IN + ("hypotheses", "items", "items", "minLength")), "additive",
-     "input-minLength-removed"),
-    ("output field removed", CORPUS,
-     lambda c: (c["output_schema"]["properties"].pop("reference_length"),
-                c["output_schema"]["required"].remove("reference_length")), "breaking", "output-field-removed"),
-    ("output field type changed integer -> number", CORPUS, _set(OUT + ("candidate_length", "type"), "number"),
-     "breaking", "output-type-widened"),
-    ("output field type changed to string", CORPUS, _set(OUT + ("bleu", "type"), "string"), "breaking",
-     "output-type-narrowed"),
-    ("output field no longer required", CHRF, lambda c: c["output_schema"]["required"].remove("word_tokens"),
-     "breaking", "output-field-no-longer-required"),
-    ("output enum widened", CHRF, _set(OUT + ("metric",), {"type": "string", "enum": ["chrF++", "chrF"]}), "breaking",
-     "output-enum-value-added"),
-    ("optional output field added", CORPUS, _set(OUT + ("precisions",), {"type": "array", "items": {"type": "number"}}),
-     "additive", "output-optional-field-added"),
+    (
+        "input type narrowed",
+        CHRF,
+        _set(IN + ("lowercase",), {"type": "boolean", "const": False}),
+        "breaking",
+        "input-enum-constraint",
+    ),
+    (
+        "token minLength dropped",
+        NGRAMS,
+        _delete(IN + ("hypotheses", "items", "items", "minLength")),
+        "additive",
+        "input-minLength-removed",
+    ),
+    (
+        "output field removed",
+        CORPUS,
+        lambda c: (
+            c["output_schema"]["properties"].pop("reference_length"),
+            c["output_schema"]["required"].remove("reference_length"),
+        ),
+        "breaking",
+        "output-field-removed",
+    ),
+    (
+        "output field type changed integer -> number",
+        CORPUS,
+        _set(OUT + ("candidate_length", "type"), "number"),
+        "breaking",
+        "output-type-widened",
+    ),
+    (
+        "output field type changed to string",
+        CORPUS,
+        _set(OUT + ("bleu", "type"), "string"),
+        "breaking",
+        "output-type-narrowed",
+    ),
+    (
+        "output field no longer required",
+        CHRF,
+        lambda c: c["output_schema"]["required"].remove("word_tokens"),
+        "breaking",
+        "output-field-no-longer-required",
+    ),
+    (
+        "output enum widened",
+        CHRF,
+        _set(OUT + ("metric",), {"type": "string", "enum": ["chrF++", "chrF"]}),
+        "breaking",
+        "output-enum-value-added",
+    ),
+    (
+        "optional output field added",
+        CORPUS,
+        _set(OUT + ("precisions",), {"type": "array", "items": {"type": "number"}}),
+        "additive",
+        "output-optional-field-added",
+    ),
     ("output range narrowed", CORPUS, _set(OUT + ("max_order", "maximum"), 4), "additive", "output-maximum-lowered"),
-    ("output pattern changed", CHRF, _set(OUT + ("score", "pattern"), "^[0-9]{1,3}\\.[0-9]{4}$"), "breaking",
-     "output-pattern-changed"),
-    ("input object opened", CHRF, _delete(("input_schema", "additionalProperties")), "additive",
-     "input-additionalProperties-changed"),
-    ("description reworded", NGRAMS, _set(("description",), "Count clipped BLEU n-gram matches per order."),
-     "editorial", "description-changed"),
-    ("supported operation added", CHRF, _append(("supported_operations",), "chrF++ for subtitles"), "editorial",
-     "supported_operations-changed"),
-    ("schema description added", CORPUS, _set(IN + ("decimals", "description"), "digits after the point"),
-     "editorial", "input-annotation"),
-    ("semantics line changed", CORPUS,
-     lambda c: c.__setitem__("semantics", [s.replace("ties going to the shorter", "ties going to the longer")
-                                           for s in c["semantics"]]),
-     "breaking", "semantics-line-changed"),
-    ("semantics line added", CHRF, _append(("semantics",), "Scores are cached per input."), "breaking",
-     "semantics-line-added"),
-    ("example output changed", CORPUS, _set(("examples", 0, "output", "bleu"), 0.5), "breaking",
-     "example-output-changed"),
-    ("a field beside the contract's keys", CORPUS, _set(("updated_at",), "2026-01-01T00:00:00Z"), "editorial",
-     "non-contract-field-added"),
-    ("a contract key spelt otherwise, saying something else", CORPUS, _set(("Limits",), {"max_segments": 10}),
-     "breaking", "contract-key-spelt-otherwise"),
-    ("example added", NGRAMS, _append(("examples",), {"input": {"hypotheses": [["a"]], "references": [[["a"]]]},
-                                                       "output": {"max_order": 4, "matches": [1, 0, 0, 0], "totals": [1, 0, 0, 0]}}),
-     "editorial", "example-added"),
+    (
+        "output pattern changed",
+        CHRF,
+        _set(OUT + ("score", "pattern"), "^[0-9]{1,3}\\.[0-9]{4}$"),
+        "breaking",
+        "output-pattern-changed",
+    ),
+    (
+        "input object opened",
+        CHRF,
+        _delete(("input_schema", "additionalProperties")),
+        "additive",
+        "input-additionalProperties-changed",
+    ),
+    (
+        "description reworded",
+        NGRAMS,
+        _set(("description",), "Count clipped BLEU n-gram matches per order."),
+        "editorial",
+        "description-changed",
+    ),
+    (
+        "supported operation added",
+        CHRF,
+        _append(("supported_operations",), "chrF++ for subtitles"),
+        "editorial",
+        "supported_operations-changed",
+    ),
+    (
+        "schema description added",
+        CORPUS,
+        _set(IN + ("decimals", "description"), "digits after the point"),
+        "editorial",
+        "input-annotation",
+    ),
+    (
+        "semantics line changed",
+        CORPUS,
+        lambda c: c.__setitem__(
+            "semantics", [s.replace("ties going to the shorter", "ties going to the longer") for s in c["semantics"]]
+        ),
+        "breaking",
+        "semantics-line-changed",
+    ),
+    (
+        "semantics line added",
+        CHRF,
+        _append(("semantics",), "Scores are cached per input."),
+        "breaking",
+        "semantics-line-added",
+    ),
+    (
+        "example output changed",
+        CORPUS,
+        _set(("examples", 0, "output", "bleu"), 0.5),
+        "breaking",
+        "example-output-changed",
+    ),
+    (
+        "a field beside the contract's keys",
+        CORPUS,
+        _set(("updated_at",), "2026-01-01T00:00:00Z"),
+        "editorial",
+        "non-contract-field-added",
+    ),
+    (
+        "a contract key spelt otherwise, saying something else",
+        CORPUS,
+        _set(("Limits",), {"max_segments": 10}),
+        "breaking",
+        "contract-key-spelt-otherwise",
+    ),
+    (
+        "example added",
+        NGRAMS,
+        _append(
+            ("examples",),
+            {
+                "input": {"hypotheses": [["a"]], "references": [[["a"]]]},
+                "output": {"max_order": 4, "matches": [1, 0, 0, 0], "totals": [1, 0, 0, 0]},
+            },
+        ),
+        "editorial",
+        "example-added",
+    ),
 ]
 
 
@@ -158,6 +291,7 @@ def test_identical_contracts_have_no_change():
 def test_allow_list_marks_a_semantics_line_editorial():
     def fix_typo(contract):
         contract["semantics"][0] = contract["semantics"][0].replace("no case folding", "no case-folding")
+
     new = edited(CORPUS, fix_typo, version="1.0.1")
     assert diff_contracts(published(CORPUS), new).change_class == "breaking"
     allow = [{"contract": "bleu-corpus-compute", "text": new["semantics"][0], "reason": "hyphenation only"}]
@@ -167,13 +301,23 @@ def test_allow_list_marks_a_semantics_line_editorial():
 
 
 def test_word_diff_shows_removed_and_added_words():
-    assert word_diff("ties going to the shorter reference", "ties going to the longer reference") == \
-        "ties going to the [-shorter-] {+longer+} reference"
+    assert (
+        word_diff("ties going to the shorter reference", "ties going to the longer reference")
+        == "ties going to the [-shorter-] {+longer+} reference"
+    )
 
 
-@pytest.mark.parametrize("old, new, bump", [("1.0.0", "2.0.0", "major"), ("1.0.0", "1.1.0", "minor"),
-                                            ("1.0.0", "1.0.1", "patch"), ("1.2.3", "1.2.3", "none"),
-                                            ("1.2.3", "1.2.2", "downgrade"), ("1.0", "1.0.1", "invalid")])
+@pytest.mark.parametrize(
+    "old, new, bump",
+    [
+        ("1.0.0", "2.0.0", "major"),
+        ("1.0.0", "1.1.0", "minor"),
+        ("1.0.0", "1.0.1", "patch"),
+        ("1.2.3", "1.2.3", "none"),
+        ("1.2.3", "1.2.2", "downgrade"),
+        ("1.0", "1.0.1", "invalid"),
+    ],
+)
 def test_version_bump(old, new, bump):
     assert version_bump(old, new) == bump
 
@@ -187,16 +331,19 @@ def test_published_contracts_lint_clean_except_explained_notes():
             assert any(f.rule == "limit-units" for f in findings)
 
 
-@pytest.mark.parametrize("edit, rule", [
-    (_delete(("semantics",)), "required-field"),
-    (_set(("version",), "1.0"), "semver"),
-    (_set(("input_schema", "type"), "objekt"), "schema-valid"),
-    (_set(("examples", 0, "output", "bleu"), 0.9), "example-reproduces"),
-    (_set(("examples", 0, "input", "decimals"), 99), "example-input-valid"),
-    (_set(("examples", 0, "output", "max_order"), 0), "example-output-valid"),
-    (_set(("limits", "max_segments"), 999), "limit-matches-schema"),
-    (_set(("execute_url",), "/v1/tools/bleu/execute"), "execute-url"),
-])
+@pytest.mark.parametrize(
+    "edit, rule",
+    [
+        (_delete(("semantics",)), "required-field"),
+        (_set(("version",), "1.0"), "semver"),
+        (_set(("input_schema", "type"), "objekt"), "schema-valid"),
+        (_set(("examples", 0, "output", "bleu"), 0.9), "example-reproduces"),
+        (_set(("examples", 0, "input", "decimals"), 99), "example-input-valid"),
+        (_set(("examples", 0, "output", "max_order"), 0), "example-output-valid"),
+        (_set(("limits", "max_segments"), 999), "limit-matches-schema"),
+        (_set(("execute_url",), "/v1/tools/bleu/execute"), "execute-url"),
+    ],
+)
 def test_lint_reports_errors_with_pointer_and_rule(edit, rule):
     findings = lint_contract(edited(CORPUS, edit), "bleu-corpus-compute@1.0.0")
     errors = [f for f in findings if f.severity == "error"]
@@ -209,7 +356,9 @@ def test_cli_exit_codes(tmp_path):
     new = tmp_path / "new.json"
     old.write_text(json.dumps(published(CHRF)))
     new.write_text(json.dumps(edited(CHRF, _set(("limits", "max_text_bytes"), 1024), version="1.1.0")))
-    run = lambda *a: subprocess.run([sys.executable, "-m", "conformance", "contracts", *a], capture_output=True, text=True)
+    run = lambda *a: subprocess.run(
+        [sys.executable, "-m", "conformance", "contracts", *a], capture_output=True, text=True
+    )
     result = run("diff", str(old), str(new))
     assert result.returncode == 1 and "limit-lowered" in result.stdout and "requires a major bump" in result.stdout
     new.write_text(json.dumps(edited(CHRF, _set(("limits", "max_text_bytes"), 1024), version="2.0.0")))
@@ -225,8 +374,13 @@ def test_cli_exit_codes(tmp_path):
 
 
 def test_changed_since_base_diffs_a_new_version_against_its_predecessor(tmp_path):
-    git = lambda *a: subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *a], cwd=tmp_path,
-                                    capture_output=True, text=True, check=True)
+    git = lambda *a: subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *a],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     folder = tmp_path / "contracts" / "chrf-plus-plus-compute"
     folder.mkdir(parents=True)
     (folder / "1.0.0.json").write_text(json.dumps(published(CHRF)))
@@ -238,8 +392,12 @@ def test_changed_since_base_diffs_a_new_version_against_its_predecessor(tmp_path
     (folder / "1.1.0.json").write_text(json.dumps(lowered))
     git("add", "-A")
     git("commit", "-qm", "lower a limit with a minor bump")
-    run = lambda *a: subprocess.run([sys.executable, "-m", "conformance", "contracts", "changed", "--base", "HEAD~1", *a],
-                                    cwd=tmp_path, capture_output=True, text=True)
+    run = lambda *a: subprocess.run(
+        [sys.executable, "-m", "conformance", "contracts", "changed", "--base", "HEAD~1", *a],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     result = run()
     assert result.returncode == 1, result.stdout + result.stderr
     assert "limit-lowered" in result.stdout and "requires a major bump" in result.stdout
@@ -257,6 +415,7 @@ def test_lint_holds_examples_to_the_suite_comparison_policy():
     def with_example(bleu):
         def edit(contract):
             contract["examples"].append({"input": payload, "output": {**exact, "bleu": bleu}})
+
         return lint_contract(edited(CORPUS, edit), "bleu-corpus-compute@1.0.0")
 
     one_ulp = math.nextafter(exact["bleu"], 1.0)
@@ -291,6 +450,7 @@ def _published_from_draft(edit=None):
         del contract["status"]
         if edit:
             edit(contract)
+
     return edited(SENTENCE, publish)
 
 
@@ -323,8 +483,11 @@ def test_a_field_outside_the_contract_keys_is_editorial_and_named_so():
     assert report.change_class == "editorial" and not report.violations, report.text()
     assert [change.message for change in report.changes] == [
         "extra top-level field `etag` (not a contract key)",
-        "extra top-level field `inputSchema` (not a contract key, restating `input_schema`)"]
+        "extra top-level field `inputSchema` (not a contract key, restating `input_schema`)",
+    ]
     warnings = [finding for finding in lint_contract(restated, "x") if finding.rule == "contract-key"]
-    assert [(finding.severity, finding.pointer) for finding in warnings] == [("warning", "/etag"),
-                                                                            ("warning", "/inputSchema")]
+    assert [(finding.severity, finding.pointer) for finding in warnings] == [
+        ("warning", "/etag"),
+        ("warning", "/inputSchema"),
+    ]
     assert "did you mean 'input_schema'" in warnings[1].message

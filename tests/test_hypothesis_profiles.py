@@ -14,8 +14,17 @@ from hypothesis.errors import InvalidArgument
 from conformance import hypothesis_profiles as profiles
 
 ALL_HEALTH_CHECKS = list(HealthCheck)
-NAMED = ("max_examples", "derandomize", "database", "verbosity", "phases", "report_multiple_bugs",
-         "suppress_health_check", "deadline", "print_blob")
+NAMED = (
+    "max_examples",
+    "derandomize",
+    "database",
+    "verbosity",
+    "phases",
+    "report_multiple_bugs",
+    "suppress_health_check",
+    "deadline",
+    "print_blob",
+)
 
 
 def normalised(resolved: dict) -> dict:
@@ -40,23 +49,44 @@ def expected(**named) -> dict:
     return normalised(named)
 
 
-PROJECT = dict(deadline=None, database=None, derandomize=bool(os.environ.get("CI")),
-               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PROJECT = dict(
+    deadline=None,
+    database=None,
+    derandomize=bool(os.environ.get("CI")),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 HARNESS = {
-    profiles.DRAW_EXAMPLES: expected(database=None, derandomize=False, deadline=None, phases=[Phase.generate],
-                                     suppress_health_check=ALL_HEALTH_CHECKS),
-    profiles.CROSSCHECK_GENERATE: expected(database=None, phases=[Phase.generate], derandomize=False, deadline=None,
-                                           suppress_health_check=ALL_HEALTH_CHECKS),
-    profiles.CROSSCHECK_SHRINK: expected(database=None, phases=[Phase.generate, Phase.shrink], derandomize=False,
-                                         deadline=None, verbosity=Verbosity.quiet, report_multiple_bugs=False,
-                                         suppress_health_check=ALL_HEALTH_CHECKS),
+    profiles.DRAW_EXAMPLES: expected(
+        database=None,
+        derandomize=False,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=ALL_HEALTH_CHECKS,
+    ),
+    profiles.CROSSCHECK_GENERATE: expected(
+        database=None,
+        phases=[Phase.generate],
+        derandomize=False,
+        deadline=None,
+        suppress_health_check=ALL_HEALTH_CHECKS,
+    ),
+    profiles.CROSSCHECK_SHRINK: expected(
+        database=None,
+        phases=[Phase.generate, Phase.shrink],
+        derandomize=False,
+        deadline=None,
+        verbosity=Verbosity.quiet,
+        report_multiple_bugs=False,
+        suppress_health_check=ALL_HEALTH_CHECKS,
+    ),
 }
 TESTS = {
     profiles.TESTS_VALIDATION: expected(**PROJECT, max_examples=150),
     profiles.TESTS_ORACLE_PROPERTIES: expected(**PROJECT, max_examples=30),
     profiles.TESTS_SACREBLEU_AGREEMENT: expected(**PROJECT, max_examples=150),
-    profiles.TESTS_SERVER_FUZZ: expected(**{**PROJECT, "suppress_health_check": [HealthCheck.function_scoped_fixture]},
-                                         max_examples=100),
+    profiles.TESTS_SERVER_FUZZ: expected(
+        **{**PROJECT, "suppress_health_check": [HealthCheck.function_scoped_fixture]}, max_examples=100
+    ),
 }
 
 
@@ -86,8 +116,13 @@ def test_run_profiles_match_the_run_properties():
     for profile, sizes in PROFILES.items():
         for category, examples in sizes.items():
             run = expected(
-                max_examples=examples, database=None, deadline=None, derandomize=False,
-                suppress_health_check=ALL_HEALTH_CHECKS, report_multiple_bugs=False, print_blob=False,
+                max_examples=examples,
+                database=None,
+                deadline=None,
+                derandomize=False,
+                suppress_health_check=ALL_HEALTH_CHECKS,
+                report_multiple_bugs=False,
+                print_blob=False,
                 phases=(Phase.explicit, Phase.generate, Phase.shrink),
             )
             assert values(profiles.run_settings(profile, category), run) == run

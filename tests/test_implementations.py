@@ -46,10 +46,14 @@ def example(key: str, number: int) -> tuple[str, str, dict, dict]:
 # has n-grams (so neither library's known divergences apply); the library's answer must be the example's
 # output, compared by the suite's own verdict (floats within the libm bound).
 AGREEING_EXAMPLES = [
-    ("sacrebleu", "bleu_ngrams_count", 0), ("sacrebleu", "bleu_sentence_components", 0),
-    ("sacrebleu", "bleu_sentence_components", 1), ("sacrebleu", "bleu_corpus_compute", 2),
-    ("nltk", "bleu_ngrams_count", 0), ("nltk", "bleu_sentence_components", 0),
-    ("nltk", "bleu_sentence_components", 1), ("nltk", "bleu_brevity_penalty", 2),
+    ("sacrebleu", "bleu_ngrams_count", 0),
+    ("sacrebleu", "bleu_sentence_components", 0),
+    ("sacrebleu", "bleu_sentence_components", 1),
+    ("sacrebleu", "bleu_corpus_compute", 2),
+    ("nltk", "bleu_ngrams_count", 0),
+    ("nltk", "bleu_sentence_components", 0),
+    ("nltk", "bleu_sentence_components", 1),
+    ("nltk", "bleu_brevity_penalty", 2),
 ]
 
 
@@ -79,16 +83,24 @@ def test_nltk_brevity_penalty_takes_integral_floats():
     tool_id, version = TOOLS["bleu_brevity_penalty"]
     # c = 2, references 3 and 1: |3-2| = |1-2|, the tie goes to the shorter (1) in NLTK's closest_ref_length too
     answer = library("nltk").execute(tool_id, version, {"candidate_lengths": [2.0], "reference_lengths": [[3.0, 1.0]]})
-    assert answer == {"brevity_penalty": 1, "candidate_length": 2, "reference_length": 1,
-                      "closest_reference_lengths": [1]}
+    assert answer == {
+        "brevity_penalty": 1,
+        "candidate_length": 2,
+        "reference_length": 1,
+        "closest_reference_lengths": [1],
+    }
 
 
 # --- not applicable: what a library's API cannot express ------------------------------------------------
 
 NOT_APPLICABLE = [
     ("sacrebleu", "bleu_sentence_components", {"hypothesis": ["a b"], "references": [["a"]]}, "whitespace"),
-    ("sacrebleu", "bleu_sentence_compute", {"hypothesis": ["a"], "references": [["a"]], "smoothing": "none",
-                                           "effective_order": True}, "effective order"),
+    (
+        "sacrebleu",
+        "bleu_sentence_compute",
+        {"hypothesis": ["a"], "references": [["a"]], "smoothing": "none", "effective_order": True},
+        "effective order",
+    ),
     ("nltk", "bleu_ngrams_count", {"hypotheses": [["a"]], "references": [[["a"]]], "detail": "ngrams"}, "ngrams"),
     ("nltk", "bleu_sentence_components", {"hypothesis": [""], "references": [["a"]]}, "contract rejects"),
     ("nltk", "bleu_sentence_components", {"hypothesis": ["a"], "references": [["a"]], "extra": 1}, "contract rejects"),
@@ -132,9 +144,14 @@ def test_an_unknown_or_missing_implementation_is_a_usage_error(monkeypatch):
             make_target("implementation:torchmetrics")
 
 
-@pytest.mark.parametrize("name, tools", [("bleuscore", ["bleu-corpus-compute", "bleu-sentence-compute"]),
-                                         ("fastchrf", ["chrf-components", "chrf-compute"]),
-                                         ("fast-bleu", ["bleu-sentence-compute"])])
+@pytest.mark.parametrize(
+    "name, tools",
+    [
+        ("bleuscore", ["bleu-corpus-compute", "bleu-sentence-compute"]),
+        ("fastchrf", ["chrf-components", "chrf-compute"]),
+        ("fast-bleu", ["bleu-sentence-compute"]),
+    ],
+)
 def test_a_score_only_library_is_installed_and_reads_its_version(name, tools):
     found = library(name)
     if found.missing():
@@ -147,7 +164,8 @@ def test_a_score_only_library_is_installed_and_reads_its_version(name, tools):
 
 def run_with(judged: list[str]) -> PropertyRun:
     """A property over len(judged) examples whose judge answers the given outcomes in turn."""
-    from hypothesis import settings, strategies as st
+    from hypothesis import settings
+    from hypothesis import strategies as st
 
     answers = iter(judged * 5)
 
@@ -160,8 +178,9 @@ def run_with(judged: list[str]) -> PropertyRun:
         return CaseResult(case, "skipped" if outcome == "na" else outcome, message)
 
     outcome = PropertyRun()
-    run_property(st.integers(), settings(max_examples=len(judged), database=None, derandomize=True), 0,
-                 make_case, judge, outcome)
+    run_property(
+        st.integers(), settings(max_examples=len(judged), database=None, derandomize=True), 0, make_case, judge, outcome
+    )
     return outcome
 
 
@@ -183,9 +202,24 @@ def test_a_property_with_an_applicable_example_is_judged_on_it():
 def test_a_cell_counts_its_checks_and_groups_its_failures_and_causes(tmp_path):
     tool_id, version = TOOLS["bleu_sentence_components"]
     completed = subprocess.run(
-        [sys.executable, "-m", "conformance.cli", "run", "--target", "implementation:nltk", "--tools",
-         f"{tool_id}@{version}", "--fixtures-only", "--report-dir", str(tmp_path)],
-        capture_output=True, text=True, timeout=120, cwd=ROOT)
+        [
+            sys.executable,
+            "-m",
+            "conformance.cli",
+            "run",
+            "--target",
+            "implementation:nltk",
+            "--tools",
+            f"{tool_id}@{version}",
+            "--fixtures-only",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert completed.returncode == 1, completed.stdout + completed.stderr  # NLTK's denominators fail some cases
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     cell = run_cell("nltk", f"{tool_id}@{version}", report)
@@ -196,13 +230,33 @@ def test_a_cell_counts_its_checks_and_groups_its_failures_and_causes(tmp_path):
     # every invalid fixture is not applicable for one cause, counted once
     invalid = [r for r in fixtures if r["case"]["expect"]["kind"] == "error"]
     assert [na["checks"] for na in cell["not_applicable"]] == [len(invalid)]
-    document = validate({"header": {"suite_version": "0", "profile": "quick", "seed": 0, "started": "s",
-                                    "finished": "f", "command": "c"},
-                         "tools": [f"{tool_id}@{version}"],
-                         "implementations": [{"name": "nltk", "language": "Python", "distribution": "nltk",
-                                              "version": "3", "counterpart": "f", "installed": True, "exit_code": 1,
-                                              "report": "runs/nltk/report.json", "duration_s": 1.0}],
-                         "cells": [cell]})
+    document = validate(
+        {
+            "header": {
+                "suite_version": "0",
+                "profile": "quick",
+                "seed": 0,
+                "started": "s",
+                "finished": "f",
+                "command": "c",
+            },
+            "tools": [f"{tool_id}@{version}"],
+            "implementations": [
+                {
+                    "name": "nltk",
+                    "language": "Python",
+                    "distribution": "nltk",
+                    "version": "3",
+                    "counterpart": "f",
+                    "installed": True,
+                    "exit_code": 1,
+                    "report": "runs/nltk/report.json",
+                    "duration_s": 1.0,
+                }
+            ],
+            "cells": [cell],
+        }
+    )
     text = markdown(document)
     assert "**1 failure group**" in text and "- divergence: " in text
     paths = write_views(document, tmp_path)
@@ -210,14 +264,20 @@ def test_a_cell_counts_its_checks_and_groups_its_failures_and_causes(tmp_path):
     assert "<script" not in paths[2].read_text(encoding="utf-8")
 
 
-CHROMIUM = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
-                 if shutil.which(name)), None)
+CHROMIUM = next(
+    (shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)), None
+)
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)")
 def test_matrix_html_renders_in_a_headless_browser():
-    completed = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "check_matrix_html.py")],
-                               capture_output=True, text=True, timeout=120, cwd=ROOT)
+    completed = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "check_matrix_html.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert completed.returncode == 0, completed.stdout + completed.stderr
 
 
@@ -256,14 +316,18 @@ CHRF_EXAMPLE = example("chrf_components", 0)[2]
 def test_a_partial_answer_is_judged_on_its_fields_alone():
     from conformance.implementations import LibraryFloat
 
-    answer = partial({"score": LibraryFloat(500 / 11), "segments": [{"segment": 0, "score": LibraryFloat(500 / 11)}]},
-                     "chrf_components")
+    answer = partial(
+        {"score": LibraryFloat(500 / 11), "segments": [{"segment": 0, "score": LibraryFloat(500 / 11)}]},
+        "chrf_components",
+    )
     verdict = judged("chrf_components", CHRF_EXAMPLE, answer)
     assert verdict.outcome == "passed"
     assert verdict.message.startswith("on fields score, segments/*/score, segments/*/segment (")
     assert "score_fraction" in verdict.message and "segments/*/statistics" in verdict.message
-    wrong = partial({"score": LibraryFloat(500 / 11), "segments": [{"segment": 1, "score": LibraryFloat(500 / 11)}]},
-                    "chrf_components")
+    wrong = partial(
+        {"score": LibraryFloat(500 / 11), "segments": [{"segment": 1, "score": LibraryFloat(500 / 11)}]},
+        "chrf_components",
+    )
     verdict = judged("chrf_components", CHRF_EXAMPLE, wrong)
     assert verdict.outcome == "failed" and verdict.mismatch.pointer == "/segments/0/segment"
     assert "not expressed" in verdict.message
@@ -327,16 +391,21 @@ def test_a_float_on_either_side_of_a_six_decimal_tie_passes():
     tie = Fraction(123456785, 10_000_000)
     assert six_decimals(tie) == "12.345678"
     nearest = float(tie)  # no double is the tie: the nearest lies on one side, its neighbour on the other
-    below, above = (nearest, math.nextafter(nearest, 100)) if Fraction(nearest) < tie else \
-        (math.nextafter(nearest, 0), nearest)
+    below, above = (
+        (nearest, math.nextafter(nearest, 100)) if Fraction(nearest) < tie else (math.nextafter(nearest, 0), nearest)
+    )
     assert Fraction(below) < tie < Fraction(above)
     assert compare_library_float("/score", tie, below, 100) is None
     assert compare_library_float("/score", tie, above, 100) is None
 
 
 # (library, tool module name, example number): chrF contract examples the library computes as the contract does
-CHRF_AGREEING_EXAMPLES = [("sacrebleu", "chrf_compute", 0), ("sacrebleu", "chrf_components", 0),
-                          ("sacrebleu", "chrf_plus_plus_compute", 0), ("fastchrf", "chrf_components", 0)]
+CHRF_AGREEING_EXAMPLES = [
+    ("sacrebleu", "chrf_compute", 0),
+    ("sacrebleu", "chrf_components", 0),
+    ("sacrebleu", "chrf_plus_plus_compute", 0),
+    ("fastchrf", "chrf_components", 0),
+]
 
 
 @pytest.mark.parametrize("name, key, number", CHRF_AGREEING_EXAMPLES)
@@ -374,11 +443,11 @@ def test_bleuscore_takes_only_tokens_13a_leaves_unchanged():
 
 @installed("fast-bleu")
 def test_fast_bleu_answers_sentence_bleu_with_method1():
-    """"a b c x" against "a b c d", chen-cherry-1: p = 3/4, 2/3, 1/2, 0.1/1, bp 1:
+    """ "a b c x" against "a b c d", chen-cherry-1: p = 3/4, 2/3, 1/2, 0.1/1, bp 1:
     (3/4 * 2/3 * 1/2 * 1/10)^(1/4) = (1/40)^(1/4) = 0.3976353643835253."""
     payload = {"hypothesis": ["a", "b", "c", "x"], "references": [["a", "b", "c", "d"]], "smoothing": "chen-cherry-1"}
     response = make_target("implementation:fast-bleu").call(*TOOLS["bleu_sentence_compute"], payload)
-    assert response.result == {"bleu": pytest.approx(0.025 ** 0.25, rel=1e-15)}
+    assert response.result == {"bleu": pytest.approx(0.025**0.25, rel=1e-15)}
     assert judged("bleu_sentence_compute", payload, response).outcome == "passed"
 
 
@@ -388,25 +457,33 @@ def test_a_failure_card_diffs_only_the_fields_a_partial_answer_expresses():
     from conformance.implementations import LibraryFloat
     from conformance.reports.failures import result_text
 
-    answer = partial({"score": LibraryFloat(500 / 11), "segments": [{"segment": 1, "score": LibraryFloat(500 / 11)}]},
-                     "chrf_components")
+    answer = partial(
+        {"score": LibraryFloat(500 / 11), "segments": [{"segment": 1, "score": LibraryFloat(500 / 11)}]},
+        "chrf_components",
+    )
     tool_id, version = TOOLS["chrf_components"]
     case = Case(tool_id, version, "x", "fixture", "valid", CHRF_EXAMPLE, Expectation("output"))
     expected = compare.expect(case)
     verdict = compare.judge(case, expected, answer)
-    result = CaseResult(case, verdict.outcome, verdict.message, verdict.mismatch, answer,
-                        expected=expected.readings[0].output)
+    result = CaseResult(
+        case, verdict.outcome, verdict.message, verdict.mismatch, answer, expected=expected.readings[0].output
+    )
     text = result_text(result)
     assert "the fields the library expresses" in text
-    diff = text[text.index("the fields the library expresses"):]
+    diff = text[text.index("the fields the library expresses") :]
     assert '"segment": 0' in diff and '"segment": 1' in diff
     for absent in ("score_fraction", "statistics", "char_order", "whitespace"):
         assert absent not in diff, absent
 
 
 def test_a_cell_of_partial_answers_counts_its_fields_and_its_section_lists_them():
-    cell = {"implementation": "x", "tool": "chrf-compute@1.0.0", "status": "conformant",
-            "judged_fields": ["score", "segment_scores"], "not_expressed": ["beta", "metric", "score_fraction"]}
+    cell = {
+        "implementation": "x",
+        "tool": "chrf-compute@1.0.0",
+        "status": "conformant",
+        "judged_fields": ["score", "segment_scores"],
+        "not_expressed": ["beta", "metric", "score_fraction"],
+    }
     assert cell_summary(cell) == "conformant on 2 of 5 fields"
     assert fields_text(cell) == "Judged on fields score, segment_scores; beta, metric, score_fraction not expressed"
     assert fields_text({**cell, "judged_fields": [], "not_expressed": []}) == ""

@@ -25,8 +25,14 @@ from conformance.targets.inprocess import InProcessTarget
 TESTS_DIR = Path(__file__).resolve().parent
 TOPIC = "javascript-property-names"
 NAMES = {"__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"}
-TOOLS_WITH_TOKENS = ["bleu-ngrams-count", "bleu-corpus-compute", "bleu-sentence-components", "bleu-sentence-compute",
-                     "chrf-components", "chrf-plus-plus-compute"]
+TOOLS_WITH_TOKENS = [
+    "bleu-ngrams-count",
+    "bleu-corpus-compute",
+    "bleu-sentence-components",
+    "bleu-sentence-compute",
+    "chrf-components",
+    "chrf-plus-plus-compute",
+]
 
 
 def topic_cases(tool_id: str):
@@ -58,8 +64,9 @@ def load_mutant():
 def test_the_plain_object_counter_fails_every_bleu_corpus_compute_case_of_the_topic():
     target = InProcessTarget("python:mutants.bleu_javascript_object_counts", load_mutant().execute)
     cases = topic_cases("bleu-corpus-compute")
-    verdicts = {case.case_id: compare.check(case, target.call(case.tool_id, case.version, case.input))
-                for case in cases}
+    verdicts = {
+        case.case_id: compare.check(case, target.call(case.tool_id, case.version, case.input)) for case in cases
+    }
     assert {verdict.outcome for verdict in verdicts.values()} == {"failed"}, verdicts
     # the names read as inherited properties, so the counts turned into NaN: a schema violation at matches
     assert all(verdict.mismatch.pointer.startswith("/matches") for verdict in verdicts.values())

@@ -7,7 +7,8 @@ check to it on texts made of what matters: brackets, quotes, backslashes and oth
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conformance.jsonio import MAX_NESTING, _nesting_depth_ok
 

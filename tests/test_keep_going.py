@@ -14,12 +14,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from test_runner import CRASHES_AFTER_PREFLIGHT, write_module  # the target that answers the preflight, then crashes
 
 from conformance.compare.signature import failure_signature
 from conformance.engine.properties import PropertyRun, round_seed, run_property
 from conformance.hypothesis_profiles import run_settings
 from conformance.model import Case, CaseResult, Expectation, Mismatch
-from test_runner import CRASHES_AFTER_PREFLIGHT, write_module  # the target that answers the preflight, then crashes
 
 TESTS_DIR = Path(__file__).resolve().parent
 NGRAMS = "bleu-ngrams-count"
@@ -53,8 +53,23 @@ def run(tmp_path: Path, monkeypatch, capfd, *args: str) -> tuple[int, str]:
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.syspath_prepend(str(TESTS_DIR))  # the independent implementation
-    code = main(["run", "--target", "python:two_bugs", "--tools", NGRAMS, "--generated-only", "--profile", "quick",
-                 "--seed", "5", "--families", FAMILY, *args])
+    code = main(
+        [
+            "run",
+            "--target",
+            "python:two_bugs",
+            "--tools",
+            NGRAMS,
+            "--generated-only",
+            "--profile",
+            "quick",
+            "--seed",
+            "5",
+            "--families",
+            FAMILY,
+            *args,
+        ]
+    )
     out, err = capfd.readouterr()
     return code, out + err
 
@@ -118,8 +133,23 @@ def test_families_restrict_generation_not_fixtures(tmp_path, monkeypatch, capfd)
     from conformance.cli import main
 
     monkeypatch.chdir(tmp_path)
-    code = main(["run", "--target", "oracle", "--tools", NGRAMS, "--profile", "quick", "--seed", "1",
-                 "--families", f"invalid/*,generated/{NGRAMS}/valid/short-and-empty", "--report-dir", "out"])
+    code = main(
+        [
+            "run",
+            "--target",
+            "oracle",
+            "--tools",
+            NGRAMS,
+            "--profile",
+            "quick",
+            "--seed",
+            "1",
+            "--families",
+            f"invalid/*,generated/{NGRAMS}/valid/short-and-empty",
+            "--report-dir",
+            "out",
+        ]
+    )
     output = "".join(capfd.readouterr())
     assert code == 0, output
     report = read(tmp_path / "out" / "report.json")
@@ -136,15 +166,29 @@ def test_a_target_crashing_on_generated_cases_still_trips_the_breaker_at_once(tm
     write_module(tmp_path, "crashes_generated", CRASHES_AFTER_PREFLIGHT)
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
-    code = main(["run", "--target", "python:crashes_generated", "--tools", NGRAMS, "--generated-only",
-                 "--seed", "1", "--report-dir", "out"])
+    code = main(
+        [
+            "run",
+            "--target",
+            "python:crashes_generated",
+            "--tools",
+            NGRAMS,
+            "--generated-only",
+            "--seed",
+            "1",
+            "--report-dir",
+            "out",
+        ]
+    )
     output = "".join(capfd.readouterr())
     assert code == 3, output
     report = read(tmp_path / "out" / "report.json")
     assert "transport errors in a row" in report["unhealthy_reason"]
     # the first property's examples (its first, its shrinks, a further round's) hit the breaker; after it
     # nothing is sent: every later property is skipped at its first example, unanswered
-    answered = sum(entry.get(outcome, 0) for entry in report["properties"] for outcome in ("passed", "failed", "errored"))
+    answered = sum(
+        entry.get(outcome, 0) for entry in report["properties"] for outcome in ("passed", "failed", "errored")
+    )
     assert answered == MAX_CONSECUTIVE_TRANSPORT_ERRORS
     assert {entry["outcome"] for entry in report["properties"][1:]} == {"skipped"}
 
@@ -154,8 +198,23 @@ def test_k_restricts_fixture_cases_and_properties_and_is_recorded(tmp_path, monk
 
     monkeypatch.chdir(tmp_path)
     expression = "javascript-property-names or valid/clipping"
-    code = main(["run", "--target", "oracle", "--tools", NGRAMS, "--profile", "quick", "--seed", "1",
-                 "-k", expression, "--report-dir", "out"])
+    code = main(
+        [
+            "run",
+            "--target",
+            "oracle",
+            "--tools",
+            NGRAMS,
+            "--profile",
+            "quick",
+            "--seed",
+            "1",
+            "-k",
+            expression,
+            "--report-dir",
+            "out",
+        ]
+    )
     output = "".join(capfd.readouterr())
     assert code == 0, output
     report = read(tmp_path / "out" / "report.json")
@@ -178,8 +237,9 @@ def test_max_failures_below_1_is_a_usage_error(tmp_path, monkeypatch, capfd):
 
 
 def _case(number: int, drawn) -> Case:
-    return Case("bleu-ngrams-count", "1.0.0", f"generated/p/{number}", "generated", "valid", drawn,
-                Expectation("output"))
+    return Case(
+        "bleu-ngrams-count", "1.0.0", f"generated/p/{number}", "generated", "valid", drawn, Expectation("output")
+    )
 
 
 def _judge_by_residue(case: Case) -> CaseResult:
@@ -192,8 +252,15 @@ def _judge_by_residue(case: Case) -> CaseResult:
 def test_run_property_stops_at_max_failures_and_counts_repeats():
     from hypothesis import strategies as st
 
-    outcome = run_property(st.integers(0, 1000), run_settings("default", "valid"), 7, _case, _judge_by_residue,
-                           PropertyRun(), max_failures=2)
+    outcome = run_property(
+        st.integers(0, 1000),
+        run_settings("default", "valid"),
+        7,
+        _case,
+        _judge_by_residue,
+        PropertyRun(),
+        max_failures=2,
+    )
     assert len(outcome.failures) == 2
     assert len({failure_signature(failure) for failure in outcome.failures}) == 2
     # each failure shrunk to the smallest input >= 10 of its own residue class
@@ -205,8 +272,15 @@ def test_run_property_stops_at_max_failures_and_counts_repeats():
 def test_run_property_finds_all_three_when_allowed():
     from hypothesis import strategies as st
 
-    outcome = run_property(st.integers(0, 1000), run_settings("default", "valid"), 7, _case, _judge_by_residue,
-                           PropertyRun(), max_failures=5)
+    outcome = run_property(
+        st.integers(0, 1000),
+        run_settings("default", "valid"),
+        7,
+        _case,
+        _judge_by_residue,
+        PropertyRun(),
+        max_failures=5,
+    )
     assert len({failure_signature(failure) for failure in outcome.failures}) == 3
     assert all(failure.case.input >= 10 for failure in outcome.failures)
     assert outcome.stats["stopped_by"] in ("no_new_failure", "examples")
@@ -223,8 +297,9 @@ def test_run_property_gives_the_same_cases_and_results_for_the_same_seed():
             judged.append((case.case_id, case.input))
             return _judge_by_residue(case)
 
-        outcome = run_property(st.integers(0, 1000), run_settings("quick", "valid"), run_seed, _case, judge,
-                               PropertyRun(), max_failures=3)
+        outcome = run_property(
+            st.integers(0, 1000), run_settings("quick", "valid"), run_seed, _case, judge, PropertyRun(), max_failures=3
+        )
         return judged, [(failure.case.case_id, failure.case.input) for failure in outcome.failures]
 
     assert trace(3) == trace(3)
@@ -235,4 +310,3 @@ def test_round_seeds_are_derived_and_fixed():
     assert round_seed(42, 0) == 42
     assert round_seed(42, 1) == round_seed(42, 1) != round_seed(42, 2)
     assert round_seed(42, 1) != round_seed(43, 1)
-

@@ -49,10 +49,14 @@ def test_malformed_files_are_rejected_with_the_place(data, message):
 
 
 def test_entries_apply_to_their_target_only():
-    entries = known_failures.parse({"known_failures": [
-        {"id": "a", "reason": "everywhere"},
-        {"id": "b", "reason": "only there", "target": "http://there"},
-    ]})
+    entries = known_failures.parse(
+        {
+            "known_failures": [
+                {"id": "a", "reason": "everywhere"},
+                {"id": "b", "reason": "only there", "target": "http://there"},
+            ]
+        }
+    )
     assert set(known_failures.for_target(entries, "http://there")) == {"a", "b"}
     assert set(known_failures.for_target(entries, "oracle")) == {"a"}
 
@@ -91,8 +95,24 @@ def run_suite(tmp_path, monkeypatch, capfd):
     monkeypatch.chdir(tmp_path)
 
     def run(target: str, *extra: str) -> tuple[int, dict | None, str]:
-        code = main(["run", "--target", target, "--tools", BLEU, "--profile", "quick", "--seed", "1",
-                     "-k", "examples or short-and-empty", "--report-dir", "out", *extra])
+        code = main(
+            [
+                "run",
+                "--target",
+                target,
+                "--tools",
+                BLEU,
+                "--profile",
+                "quick",
+                "--seed",
+                "1",
+                "-k",
+                "examples or short-and-empty",
+                "--report-dir",
+                "out",
+                *extra,
+            ]
+        )
         out, err = capfd.readouterr()
         report_path = tmp_path / "out" / "report.json"
         record = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else None
@@ -132,10 +152,17 @@ def test_write_then_expect_then_fixed_then_strict(run_suite, tmp_path):
 
 
 def test_an_id_matching_nothing_is_a_usage_error(run_suite, tmp_path):
-    (tmp_path / "typo.json").write_text(json.dumps({"known_failures": [
-        {"id": EXAMPLE_2, "reason": "bp inverted"},
-        {"id": "bleu-corpus-compute/1.0.0/examples#no-such-case", "reason": "a typo"},
-    ]}), encoding="utf-8")
+    (tmp_path / "typo.json").write_text(
+        json.dumps(
+            {
+                "known_failures": [
+                    {"id": EXAMPLE_2, "reason": "bp inverted"},
+                    {"id": "bleu-corpus-compute/1.0.0/examples#no-such-case", "reason": "a typo"},
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
     code, record, output = run_suite("oracle", "--known-failures", "typo.json")
     assert code == 2
     assert "examples#no-such-case" in output and record is None

@@ -89,8 +89,10 @@ def test_a_zero_length_written_either_way_is_one_cause(length):
     payload = {"candidate_lengths": [length], "reference_lengths": [[0]]}
     output = sacrebleu_like.execute("bleu-brevity-penalty", V, payload)
     assert output["brevity_penalty"] == 1.0
-    assert explaining_failure("bleu-brevity-penalty", payload, "/brevity_penalty", output).id == \
-        "sacrebleu-bp-zero-lengths"
+    assert (
+        explaining_failure("bleu-brevity-penalty", payload, "/brevity_penalty", output).id
+        == "sacrebleu-bp-zero-lengths"
+    )
 
 
 def test_add_k_is_named_on_tokens_holding_spaces_too():
@@ -100,8 +102,9 @@ def test_add_k_is_named_on_tokens_holding_spaces_too():
     assert explaining_failure(SENTENCE, payload, "/matches/1", output).id == "sacrebleu-add-k-smoothed-counts"
 
 
-@pytest.mark.parametrize("divergence_id", sorted(d.id for d in CATALOGUE_BY_ID.values()
-                                                 if all(map(installed, d.libraries))))
+@pytest.mark.parametrize(
+    "divergence_id", sorted(d.id for d in CATALOGUE_BY_ID.values() if all(map(installed, d.libraries)))
+)
 def test_every_divergence_models_every_field_it_lists(divergence_id):
     """On its committed minimal reproducer, the model answers every output field the entry can change that
     the tool's output holds there (the oracle's output says which)."""
@@ -203,16 +206,39 @@ def run_groups(tmp_path: Path, library: str, tool_id: str) -> list[tuple]:
     """``conformance run --profile quick --seed 1`` against the wrapper: (pointer class, kind, clause, divergence)
     of each failure group; and every failing result is in exactly one group."""
     completed = subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "--target", f"python:faulty_causes.{library}", "--tools",
-         tool_id, "--profile", "quick", "--seed", "1", "--report-dir", "out"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=600,
-        env={**os.environ, "PYTHONPATH": f"{TESTS}{os.pathsep}{ROOT}"})
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "run",
+            "--target",
+            f"python:faulty_causes.{library}",
+            "--tools",
+            tool_id,
+            "--profile",
+            "quick",
+            "--seed",
+            "1",
+            "--report-dir",
+            "out",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": f"{TESTS}{os.pathsep}{ROOT}"},
+    )
     assert completed.returncode == 1, completed.stdout[-3000:] + completed.stderr[-3000:]
     document = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
     failing = sorted(r["case"]["case_id"] for r in document["results"] if r["outcome"] == "failed")
     assert sorted(m for g in document["failure_groups"] for m in g["members"]) == failing
-    return sorted(((g["pointer_class"], g["kind"], clause_key(g["clause"]),
-                    g["divergence"]["id"] if g["divergence"] else None) for g in document["failure_groups"]), key=str)
+    return sorted(
+        (
+            (g["pointer_class"], g["kind"], clause_key(g["clause"]), g["divergence"]["id"] if g["divergence"] else None)
+            for g in document["failure_groups"]
+        ),
+        key=str,
+    )
 
 
 def clause_key(clause: dict) -> str:
@@ -228,10 +254,12 @@ MAXIMUM = "schema"
 EXPECTED = {
     ("sacrebleu_like", "bleu-brevity-penalty"): [
         # c = r = 0, written 0 or 0.0: compute_bleu keeps bp 1.0
-        ("/brevity_penalty", WRONG, "semantics 3", "sacrebleu-bp-zero-lengths")],
+        ("/brevity_penalty", WRONG, "semantics 3", "sacrebleu-bp-zero-lengths")
+    ],
     ("nltk_like", "bleu-sentence-components"): [
         # modified_precision's max(1, l_n)
-        ("/totals/*", WRONG, "semantics 3", "nltk-sentence-short-hypothesis-denominator")],
+        ("/totals/*", WRONG, "semantics 3", "nltk-sentence-short-hypothesis-denominator")
+    ],
 }
 SLOW_EXPECTED = {
     ("sacrebleu_like", "bleu-sentence-compute"): [
@@ -239,19 +267,24 @@ SLOW_EXPECTED = {
         ("/bleu", WRONG, "semantics 9", None),  # whitespace split, scored from add-k counts
         ("/brevity_penalty", WRONG, "semantics 3", "sacrebleu-sentence-bp-empty"),  # c = r = 0
         ("/candidate_length", WRONG, "semantics 2", None),  # whitespace split
-        ("/matches/*", WRONG, "semantics 12", "sacrebleu-add-k-smoothed-counts")],
+        ("/matches/*", WRONG, "semantics 12", "sacrebleu-add-k-smoothed-counts"),
+    ],
     ("nltk_like", "bleu-sentence-compute"): [
         ("/bleu", WRONG, "semantics 9", "nltk-method0-zero-precision"),  # 2.2e-308 for a zero precision
-        ("/totals/*", WRONG, "semantics 2", "nltk-sentence-short-hypothesis-denominator")],  # max(1, l_n)
+        ("/totals/*", WRONG, "semantics 2", "nltk-sentence-short-hypothesis-denominator"),
+    ],  # max(1, l_n)
     ("nltk_like", "chrf-components"): [
         ("/score", WRONG, "semantics 6", "nltk-chrf-orders-definition"),  # F per order averaged, epsilon
-        ("/score_fraction", WRONG, "semantics 8", None)],  # a float is not the exact fraction
+        ("/score_fraction", WRONG, "semantics 8", None),
+    ],  # a float is not the exact fraction
     ("sacrebleu_like", "chrf-components"): [
         ("/score_fraction", WRONG, "semantics 8", None),
-        ("/statistics/*/hypothesis_ngrams", WRONG, "semantics 6", "sacrebleu-chrf-orders-zeroes-hypothesis-ngrams")],
+        ("/statistics/*/hypothesis_ngrams", WRONG, "semantics 6", "sacrebleu-chrf-orders-zeroes-hypothesis-ngrams"),
+    ],
     ("nltk_like", "bleu-corpus-compute"): [
         ("/bleu", WRONG, "semantics 5", "nltk-bleu-zero-precision-floor"),
-        ("/totals/*", WRONG, "semantics 2", "nltk-bleu-short-segment-denominator")],
+        ("/totals/*", WRONG, "semantics 2", "nltk-bleu-short-segment-denominator"),
+    ],
 }
 
 
@@ -295,7 +328,10 @@ def test_a_library_float_on_the_unit_scale_is_named_by_the_model_on_the_percent_
     """NLTK's chrF of an empty pair is its epsilon 1e-16 (on 0..1), where the contract has 0; the model gives
     100 * NLTK's value (1e-14): the same float once the target's is read on the 0..100 scale."""
     payload = {"hypotheses": [""], "references": [""]}
-    for tool_id, entry in (("chrf-compute", "nltk-chrf6-definition"), ("chrf-components", "nltk-chrf-orders-definition")):
+    for tool_id, entry in (
+        ("chrf-compute", "nltk-chrf6-definition"),
+        ("chrf-components", "nltk-chrf-orders-definition"),
+    ):
         result = implementation_result("nltk", tool_id, payload, "/score")
         assert result["response"]["result"]["score"] == pytest.approx(1e-16, rel=1e-12)
         assert result["response"]["expressed"]["library_floats"]["/score"] == 1
@@ -310,26 +346,32 @@ def test_on_percent_scale_scales_only_the_library_floats_on_another_scale():
 
     output = {"score": 0.5, "segments": [{"segment": 0, "score": 0.25}], "segment_count": 1}
     assert on_percent_scale(output, {"/score": 1, "/segments/*/score": 1}) == {
-        "score": 50.0, "segments": [{"segment": 0, "score": 25.0}], "segment_count": 1}
+        "score": 50.0,
+        "segments": [{"segment": 0, "score": 25.0}],
+        "segment_count": 1,
+    }
     assert on_percent_scale(output, {"/score": 100}) == output
 
 
 @requires("fastchrf")
 def test_fastchrf_keeps_exactly_the_information_separators_of_the_contracts_whitespace():
-    """"ab" against "a" X "b": 100 where X is removed, less where it is kept. Of the contract's list and its
+    """ "ab" against "a" X "b": 100 where X is removed, less where it is kept. Of the contract's list and its
     near misses, fastchrf keeps U+001C-U+001F only (Rust's char::is_whitespace is Unicode White_Space)."""
     from conformance.crosscheck.adapters.chrf import fastchrf_sentence_scores
     from oracle.chrf import WHITESPACE_CODE_POINTS
 
     near_misses = [0x0008, 0x000E, 0x001B, 0x007F, 0x00AD, 0x180E, 0x200B, 0x200C, 0x2060, 0xFEFF]
-    kept = {cp for cp in [*WHITESPACE_CODE_POINTS, *near_misses]
-            if fastchrf_sentence_scores({"hypotheses": ["ab"], "references": [f"a{chr(cp)}b"]}, 6)[0] != 100}
+    kept = {
+        cp
+        for cp in [*WHITESPACE_CODE_POINTS, *near_misses]
+        if fastchrf_sentence_scores({"hypotheses": ["ab"], "references": [f"a{chr(cp)}b"]}, 6)[0] != 100
+    }
     assert kept == {0x1C, 0x1D, 0x1E, 0x1F, *near_misses}
 
 
 @requires("fastchrf", "nltk")
 def test_fastchrf_is_named_by_its_own_whitespace_entry_before_nltks_with_the_same_answer():
-    """"the" against "the" U+001C: orders 1..3 effective, P = 1, R = (3/4 + 2/3 + 1/2) / 3 = 23/36,
+    """ "the" against "the" U+001C: orders 1..3 effective, P = 1, R = (3/4 + 2/3 + 1/2) / 3 = 23/36,
     F_2 = 5R / (4 + R) = 115/167 = 68.862275...; NLTK keeps U+001C too, so its model gives the same score."""
     payload = {"hypotheses": ["the"], "references": ["the\u001c"]}
     result = implementation_result("fastchrf", "chrf-compute", payload, "/score")
@@ -337,21 +379,28 @@ def test_fastchrf_is_named_by_its_own_whitespace_entry_before_nltks_with_the_sam
     assert named(result, "fastchrf") == "fastchrf-chrf6-whitespace-set"
     assert named(result) == "nltk-chrf6-whitespace-set"  # another target: the catalogue's first entry
     two = {"hypotheses": ["the\tthe", "the"], "references": ["the\tthe", "the\u001c"]}
-    assert named(implementation_result("fastchrf", "chrf-components", two, "/segments/1/score"),
-                 "fastchrf") == "fastchrf-chrf-orders-whitespace-set"
+    assert (
+        named(implementation_result("fastchrf", "chrf-components", two, "/segments/1/score"), "fastchrf")
+        == "fastchrf-chrf-orders-whitespace-set"
+    )
 
 
 @requires("fast-bleu")
 def test_fast_bleus_single_precision_weights_are_named():
-    """"a b c x d" against "a b c d", max_order 3: p = 4/5, 2/4, 1/3, bp 1 (c = 5 > r = 4); the contract's
+    """ "a b c x d" against "a b c d", max_order 3: p = 4/5, 2/4, 1/3, bp 1 (c = 5 > r = 4); the contract's
     (2/15)^(1/3) = 0.5108729549290354, fast-bleu's (2/15)^fl32(1/3), fl32(1/3) = 0.3333333432674408."""
-    payload = {"hypothesis": ["a", "b", "c", "x", "d"], "references": [["a", "b", "c", "d"]], "smoothing": "none",
-               "max_order": 3}
+    payload = {
+        "hypothesis": ["a", "b", "c", "x", "d"],
+        "references": [["a", "b", "c", "d"]],
+        "smoothing": "none",
+        "max_order": 3,
+    }
     assert oracle.execute(SENTENCE, V, payload)["bleu"] == pytest.approx((2 / 15) ** (1 / 3), rel=1e-15)
     result = implementation_result("fast-bleu", SENTENCE, payload, "/bleu")
     assert result["response"]["result"]["bleu"] == pytest.approx((2 / 15) ** 0.3333333432674408, rel=1e-15)
     assert CATALOGUE_BY_ID["fast-bleu-single-precision-weights"].answer(payload)["bleu"] == pytest.approx(
-        (2 / 15) ** 0.3333333432674408, rel=1e-15)
+        (2 / 15) ** 0.3333333432674408, rel=1e-15
+    )
     assert named(result, "fast-bleu") == "fast-bleu-single-precision-weights"
     result["response"]["result"]["bleu"] = 0.5108729  # near the model's value, not it
     assert named(result, "fast-bleu") is None
@@ -359,11 +408,11 @@ def test_fast_bleus_single_precision_weights_are_named():
 
 @requires("fast-bleu", "nltk")
 def test_fast_bleus_nltk_like_method1_is_named_by_its_own_entry():
-    """"a b" against "a b", chen-cherry-1, max_order 4: p = 1, 1, 0.1/1, 0.1/1 (fast-bleu, like NLTK, divides by
+    """ "a b" against "a b", chen-cherry-1, max_order 4: p = 1, 1, 0.1/1, 0.1/1 (fast-bleu, like NLTK, divides by
     max(1, 0)): (0.01)^(1/4) = 0.31622776601683794, where the contract has 0."""
     payload = {"hypothesis": ["a", "b"], "references": [["a", "b"]], "smoothing": "chen-cherry-1"}
     result = implementation_result("fast-bleu", SENTENCE, payload, "/bleu")
-    assert result["response"]["result"]["bleu"] == pytest.approx(0.01 ** 0.25, rel=1e-12)
+    assert result["response"]["result"]["bleu"] == pytest.approx(0.01**0.25, rel=1e-12)
     assert named(result, "fast-bleu") == "fast-bleu-smoothed-missing-order"
     assert named(result) == "nltk-smoothed-missing-order"
 
@@ -372,21 +421,49 @@ CORPUS_BLEU = "bleu-corpus-compute"
 
 
 @requires("torchmetrics")
-@pytest.mark.parametrize("tool_id, payload, pointer, value, entry", [
-    # p = 4/5, 2/4, 1/3, bp 1: (2/15)^(1/3) in float32
-    (CORPUS_BLEU, {"hypotheses": [["a", "b", "c", "x", "d"]], "references": [[["a", "b", "c", "d"]]], "max_order": 3},
-     "/bleu", (2 / 15) ** (1 / 3), "torchmetrics-bleu-corpus-compute-single-precision"),
-    # c = 2, references of 3 and 1 tokens, both 1 away: the contract's r = 1 (bp 1, bleu 1), torchmetrics'
-    # r = 3: bp = exp(1 - 3/2)
-    (CORPUS_BLEU, {"hypotheses": [["a", "b"]], "references": [[["a", "b", "c"], ["a"]]], "max_order": 2},
-     "/bleu", math.exp(-0.5), "torchmetrics-bleu-corpus-compute-closest-reference-first"),
-    # chen-cherry-2, m = [2, 1, 0]: the contract's (2/3 * 2/3 * 1/2)^(1/3), torchmetrics' early return 0
-    (SENTENCE, {"hypothesis": ["a", "b", "x"], "references": [["a", "b", "c"]], "smoothing": "chen-cherry-2",
-                "max_order": 3}, "/bleu", 0.0, "torchmetrics-bleu-sentence-compute-smooth-zero-match"),
-    # a tab between "a" and "b": kept by torchmetrics, so the reference has 3 characters
-    ("chrf-compute", {"hypotheses": ["ab"], "references": ["a\tb"]}, "/score", None,
-     "torchmetrics-chrf-compute-whitespace-set"),
-])
+@pytest.mark.parametrize(
+    "tool_id, payload, pointer, value, entry",
+    [
+        # p = 4/5, 2/4, 1/3, bp 1: (2/15)^(1/3) in float32
+        (
+            CORPUS_BLEU,
+            {"hypotheses": [["a", "b", "c", "x", "d"]], "references": [[["a", "b", "c", "d"]]], "max_order": 3},
+            "/bleu",
+            (2 / 15) ** (1 / 3),
+            "torchmetrics-bleu-corpus-compute-single-precision",
+        ),
+        # c = 2, references of 3 and 1 tokens, both 1 away: the contract's r = 1 (bp 1, bleu 1), torchmetrics'
+        # r = 3: bp = exp(1 - 3/2)
+        (
+            CORPUS_BLEU,
+            {"hypotheses": [["a", "b"]], "references": [[["a", "b", "c"], ["a"]]], "max_order": 2},
+            "/bleu",
+            math.exp(-0.5),
+            "torchmetrics-bleu-corpus-compute-closest-reference-first",
+        ),
+        # chen-cherry-2, m = [2, 1, 0]: the contract's (2/3 * 2/3 * 1/2)^(1/3), torchmetrics' early return 0
+        (
+            SENTENCE,
+            {
+                "hypothesis": ["a", "b", "x"],
+                "references": [["a", "b", "c"]],
+                "smoothing": "chen-cherry-2",
+                "max_order": 3,
+            },
+            "/bleu",
+            0.0,
+            "torchmetrics-bleu-sentence-compute-smooth-zero-match",
+        ),
+        # a tab between "a" and "b": kept by torchmetrics, so the reference has 3 characters
+        (
+            "chrf-compute",
+            {"hypotheses": ["ab"], "references": ["a\tb"]},
+            "/score",
+            None,
+            "torchmetrics-chrf-compute-whitespace-set",
+        ),
+    ],
+)
 def test_torchmetrics_mechanisms_are_named(tool_id, payload, pointer, value, entry):
     result = implementation_result("torchmetrics", tool_id, payload, pointer)
     if value is not None:
@@ -401,9 +478,8 @@ def test_fast_bleus_space_joined_ngram_keys_are_named():
     bigrams (a, "a a"), ("a a", b) and ("a a", a), (a, b) share none as token pairs (m_2 = 0, contract bleu 0),
     but joined with spaces (a, "a a") and ("a a", a) are both "a a a": fast-bleu's p_2 = 1/2, bleu
     sqrt(1 * 1/2) = 0.7071067811865476 (bp 1: c = r = 3)."""
-    payload = {"hypothesis": ["a", "a a", "b"], "references": [["a a", "a", "b"]], "smoothing": "none",
-               "max_order": 2}
+    payload = {"hypothesis": ["a", "a a", "b"], "references": [["a a", "a", "b"]], "smoothing": "none", "max_order": 2}
     assert oracle.execute(SENTENCE, V, payload)["bleu"] == 0
     result = implementation_result("fast-bleu", SENTENCE, payload, "/bleu")
-    assert result["response"]["result"]["bleu"] == pytest.approx(0.5 ** 0.5, rel=1e-15)
+    assert result["response"]["result"]["bleu"] == pytest.approx(0.5**0.5, rel=1e-15)
     assert named(result, "fast-bleu") == "fast-bleu-space-joined-ngrams"

@@ -22,11 +22,15 @@ QUICK_BOUNDARY_EXAMPLES = 3  # conformance/hypothesis_profiles.py: "quick" draws
 
 
 def forms_families() -> list[tuple[str, str, str]]:
-    return [(tool_id, version, family.name) for tool_id, version in supported()
-            for family in families(tool_id, version) if family.name.endswith("-forms")]
+    return [
+        (tool_id, version, family.name)
+        for tool_id, version in supported()
+        for family in families(tool_id, version)
+        if family.name.endswith("-forms")
+    ]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def drawn(tool_id: str, version: str, name: str):
     family = next(f for f in families(tool_id, version) if f.name == name)
     with aim_counts.counting() as counter:
@@ -49,9 +53,13 @@ def test_every_tool_with_a_size_limit_has_its_forms_families():
     names = {(tool_id, name) for tool_id, _, name in forms_families()}
     for tool_id, version in supported():
         limits = contract(tool_id, version).limits
-        expected = {"max_token_bytes": "boundary/token-bytes-forms", "max_total_token_bytes": "boundary/total-token-bytes-forms",
-                    "max_total_tokens": "boundary/total-tokens-forms", "max_text_bytes": "boundary/text-bytes-forms",
-                    "max_output_bytes": "boundary/output-size-forms"}
+        expected = {
+            "max_token_bytes": "boundary/token-bytes-forms",
+            "max_total_token_bytes": "boundary/total-token-bytes-forms",
+            "max_total_tokens": "boundary/total-tokens-forms",
+            "max_text_bytes": "boundary/text-bytes-forms",
+            "max_output_bytes": "boundary/output-size-forms",
+        }
         for limit, family in expected.items():
             assert (limit not in limits) or (tool_id, family) in names, (tool_id, limit)
 
@@ -68,9 +76,13 @@ def token_sizes(payload: dict) -> dict[str, int]:
     hypotheses, references = token_lists(payload)
     every = [t for tokens in [*hypotheses, *references] for t in tokens]
     hypothesis_tokens = [t for tokens in hypotheses for t in tokens]
-    return {"longest": max(map(utf8, every)), "bytes": sum(map(utf8, every)),
-            "hypothesis bytes": sum(map(utf8, hypothesis_tokens)), "tokens": len(every),
-            "hypothesis tokens": len(hypothesis_tokens)}
+    return {
+        "longest": max(map(utf8, every)),
+        "bytes": sum(map(utf8, every)),
+        "hypothesis bytes": sum(map(utf8, hypothesis_tokens)),
+        "tokens": len(every),
+        "hypothesis tokens": len(hypothesis_tokens),
+    }
 
 
 def escaped(text: str) -> int:
@@ -78,7 +90,9 @@ def escaped(text: str) -> int:
     return utf8(text) + text.count('"') + text.count("\\") + 5 * sum(ch < " " for ch in text)
 
 
-@pytest.mark.parametrize("tool_id, version, name", [p for p in forms_families() if "token" in p[2] or "references" in p[2]])
+@pytest.mark.parametrize(
+    "tool_id, version, name", [p for p in forms_families() if "token" in p[2] or "references" in p[2]]
+)
 def test_bleu_cases_sit_at_the_limit_and_one_past(tool_id, version, name):
     limits = contract(tool_id, version).limits
     _, examples, _ = drawn(tool_id, version, name)
@@ -106,8 +120,9 @@ def test_bleu_cases_sit_at_the_limit_and_one_past(tool_id, version, name):
                 assert len({t for tokens in token_lists(example.input)[0] for t in tokens}) == 1
         else:
             _, references = token_lists(example.input)
-            per_segment = ([len(r) for r in example.input["references"]] if "hypotheses" in example.input
-                           else [len(references)])
+            per_segment = (
+                [len(r) for r in example.input["references"]] if "hypotheses" in example.input else [len(references)]
+            )
             assert max(per_segment) == limits["max_references_per_segment"] + (0 if accepted else 1)
 
 
@@ -130,7 +145,9 @@ def test_chrf_cases_sit_at_the_limit_and_one_past(tool_id, version, name):
             assert sum(map(utf8, set(texts))) <= bound
 
 
-@pytest.mark.parametrize("tool_id, version, name", [p for p in forms_families() if p[2] == "boundary/output-size-forms"])
+@pytest.mark.parametrize(
+    "tool_id, version, name", [p for p in forms_families() if p[2] == "boundary/output-size-forms"]
+)
 def test_output_cases_are_past_the_limit_in_compact_json_only(tool_id, version, name):
     """Past max_output_bytes in compact UTF-8 JSON (the smallest reading of A2), under it in UTF-16 units."""
     from oracle import bleu_ngrams_count

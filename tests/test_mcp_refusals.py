@@ -18,6 +18,8 @@ import json
 import time
 
 import pytest
+from faulty_mcp_servers import OBJECT_INPUT_SCHEMA, SDK_REFUSAL, mcp_server
+from test_target_mcp import BLEU, INVALID, V, example, sse, tool_result
 from urllib3.util.retry import RequestHistory, Retry
 
 from conformance import compare
@@ -29,8 +31,6 @@ from conformance.targets import make_target
 from conformance.targets.mcp import CallRecord, Exchange, classify_call
 from conformance.targets.mcp_schema import declared_schema, no_schema
 from conformance.targets.retry_policy import BACKOFF_SECONDS, wait_before_retry
-from faulty_mcp_servers import OBJECT_INPUT_SCHEMA, SDK_REFUSAL, mcp_server
-from test_target_mcp import BLEU, INVALID, V, example, sse, tool_result
 
 BREVITY = "bleu-brevity-penalty"
 REFUSED_BY = "the server's MCP input schema"
@@ -52,15 +52,22 @@ def answered(result: dict, schema, payload) -> TargetResponse:
 
 # --- the declared schema ------------------------------------------------------------------------
 
-DRAFT_2020 = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-              "properties": {"input": {"type": "object"}}, "required": ["input"]}
+DRAFT_2020 = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {"input": {"type": "object"}},
+    "required": ["input"],
+}
 
 
 WITHOUT_DIALECT = {key: value for key, value in DRAFT_2020.items() if key != "$schema"}
 
 
-@pytest.mark.parametrize("schema", [OBJECT_INPUT_SCHEMA, DRAFT_2020, WITHOUT_DIALECT],
-                         ids=["draft-07 (zod-to-json-schema)", "2020-12", "no $schema (MCP: 2020-12)"])
+@pytest.mark.parametrize(
+    "schema",
+    [OBJECT_INPUT_SCHEMA, DRAFT_2020, WITHOUT_DIALECT],
+    ids=["draft-07 (zod-to-json-schema)", "2020-12", "no $schema (MCP: 2020-12)"],
+)
 def test_a_declared_schema_tells_which_arguments_break_it(schema):
     declared = declared_schema(schema)
     assert declared.validator is not None, declared.absent
@@ -70,11 +77,15 @@ def test_a_declared_schema_tells_which_arguments_break_it(schema):
     assert declared.violation({"id": BLEU, "version": V}) is not None  # input missing
 
 
-@pytest.mark.parametrize("schema, says", [
-    ({"$schema": "https://example.invalid/my-dialect", "type": "object"}, "is not one this suite knows"),
-    ({"type": 3}, "not a valid JSON Schema"),
-    (["type", "object"], "not an object"),
-], ids=["unknown-$schema", "invalid", "not-an-object"])
+@pytest.mark.parametrize(
+    "schema, says",
+    [
+        ({"$schema": "https://example.invalid/my-dialect", "type": "object"}, "is not one this suite knows"),
+        ({"type": 3}, "not a valid JSON Schema"),
+        (["type", "object"], "not an object"),
+    ],
+    ids=["unknown-$schema", "invalid", "not-an-object"],
+)
 def test_a_schema_the_suite_cannot_use_is_no_schema(schema, says):
     declared = declared_schema(schema)
     assert declared.validator is None and says in declared.absent
@@ -88,11 +99,16 @@ def test_a_schema_that_cannot_be_evaluated_decides_nothing():
 
 # --- reading the answer -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("result", [
-    SDK_ANSWER,
-    {"isError": True, "structuredContent": {"result": {"bleu": 1.0}}, "content": []},
-    {"isError": True, "content": []},
-], ids=["sdk-text", "isError-with-a-result", "no-content"])
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        SDK_ANSWER,
+        {"isError": True, "structuredContent": {"result": {"bleu": 1.0}}, "content": []},
+        {"isError": True, "content": []},
+    ],
+    ids=["sdk-text", "isError-with-a-result", "no-content"],
+)
 def test_is_error_without_a_body_to_arguments_breaking_the_schema_is_a_refusal(result):
     response = answered(result, OBJECT_SCHEMA, [1])
     assert (response.kind, response.error_code, response.refused_by) == ("rejection", None, REFUSED_BY)
@@ -104,14 +120,23 @@ def test_a_refusal_quotes_the_text_the_server_sent():
     assert SDK_TEXT in answered(SDK_ANSWER, OBJECT_SCHEMA, [1]).detail
 
 
-@pytest.mark.parametrize("schema, payload, says", [
-    (OBJECT_SCHEMA, {"hypotheses": [["a"]]}, "satisfy the input schema the server declares"),
-    (no_schema("tools/list failed: HTTP 500"), [1], "no usable input schema for execute (tools/list failed: HTTP 500)"),
-    (declared_schema({"$schema": "urn:unknown", "type": "object"}), [1], "is not one this suite knows"),
-], ids=["schema-satisfied", "not-listed", "unusable-schema"])
+@pytest.mark.parametrize(
+    "schema, payload, says",
+    [
+        (OBJECT_SCHEMA, {"hypotheses": [["a"]]}, "satisfy the input schema the server declares"),
+        (
+            no_schema("tools/list failed: HTTP 500"),
+            [1],
+            "no usable input schema for execute (tools/list failed: HTTP 500)",
+        ),
+        (declared_schema({"$schema": "urn:unknown", "type": "object"}), [1], "is not one this suite knows"),
+    ],
+    ids=["schema-satisfied", "not-listed", "unusable-schema"],
+)
 def test_is_error_without_a_body_otherwise_is_a_malformed_rejection(schema, payload, says):
-    response = answered({"isError": True, "content": [{"type": "text", "text": "something went wrong"}]},
-                        schema, payload)
+    response = answered(
+        {"isError": True, "content": [{"type": "text", "text": "something went wrong"}]}, schema, payload
+    )
     assert response.kind == "malformed_rejection" and not response.refused_by
     assert says in response.detail and "'something went wrong'" in response.detail, response.detail
 
@@ -124,9 +149,11 @@ def test_an_error_body_is_still_a_rejection_with_its_code_whatever_the_schema():
 
 # --- judging it ----------------------------------------------------------------------------------
 
+
 def case(payload, expect: Expectation) -> Case:
-    return Case(BLEU, V, "test/mcp-refusal", "fixture", expect.kind == "error" and "invalid" or "valid", payload,
-                expect)
+    return Case(
+        BLEU, V, "test/mcp-refusal", "fixture", expect.kind == "error" and "invalid" or "valid", payload, expect
+    )
 
 
 def judged(payload, expect: Expectation, response: TargetResponse):
@@ -135,8 +162,11 @@ def judged(payload, expect: Expectation, response: TargetResponse):
 
 
 REFUSAL = answered(SDK_ANSWER, OBJECT_SCHEMA, [1])
-MALFORMED = answered({"isError": True, "content": [{"type": "text", "text": "something went wrong"}]},
-                     OBJECT_SCHEMA, {"hypotheses": [["a"]]})
+MALFORMED = answered(
+    {"isError": True, "content": [{"type": "text", "text": "something went wrong"}]},
+    OBJECT_SCHEMA,
+    {"hypotheses": [["a"]]},
+)
 
 
 @pytest.mark.parametrize("code", ["invalid_input", "limit_exceeded", "any"])
@@ -154,8 +184,11 @@ def test_a_refusal_of_a_valid_input_is_a_failure_showing_the_text():
     assert verdict.mismatch.expected == example()["output"]
 
 
-@pytest.mark.parametrize("expect", [Expectation("error", error_code="invalid_input"), Expectation("output")],
-                         ids=["invalid-input", "valid-input"])
+@pytest.mark.parametrize(
+    "expect",
+    [Expectation("error", error_code="invalid_input"), Expectation("output")],
+    ids=["invalid-input", "valid-input"],
+)
 def test_a_malformed_rejection_fails_whatever_the_case_expects(expect):
     payload = INVALID if expect.kind == "error" else example()["input"]
     verdict = judged(payload, expect, MALFORMED)
@@ -170,8 +203,9 @@ def test_the_failure_groups_name_the_refusal_and_the_malformed_rejection():
         return failure_kind(CaseResult(found, verdict.outcome, verdict.message, verdict.mismatch, response))
 
     assert kind(example()["input"], Expectation("output"), REFUSAL) == f"refused by {REFUSED_BY}"
-    assert kind(INVALID, Expectation("error", error_code="invalid_input"), MALFORMED) == \
-        "rejection without an error body"
+    assert (
+        kind(INVALID, Expectation("error", error_code="invalid_input"), MALFORMED) == "rejection without an error body"
+    )
 
 
 def test_a_malformed_rejection_does_not_count_towards_the_breaker():
@@ -183,17 +217,33 @@ def test_a_malformed_rejection_does_not_count_towards_the_breaker():
 
 # --- against servers -----------------------------------------------------------------------------
 
+
 @pytest.mark.slow  # the default run judges the TypeScript SDK's own server (test_target_mcp_node_server.py)
 def test_a_server_refusing_like_the_typescript_sdk_is_conformant(tmp_path, capfd):
     # the Python stand-in of tools/mcp_node_server: input declared an object, anything else refused as text
     with mcp_server("sdk_refusal") as url:
-        code = main(["run", "--target", "mcp+" + url, "--tools", BREVITY, "--fixtures-only", "-k", "validation",
-                     "--report-dir", str(tmp_path)])
+        code = main(
+            [
+                "run",
+                "--target",
+                "mcp+" + url,
+                "--tools",
+                BREVITY,
+                "--fixtures-only",
+                "-k",
+                "validation",
+                "--report-dir",
+                str(tmp_path),
+            ]
+        )
     out, err = capfd.readouterr()
     assert code == 0, out[-3000:] + err[-3000:]
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
-    refused = {result["case"]["case_id"].rpartition("#")[2]: result for result in report["results"]
-               if (result["response"] or {}).get("refused_by")}
+    refused = {
+        result["case"]["case_id"].rpartition("#")[2]: result
+        for result in report["results"]
+        if (result["response"] or {}).get("refused_by")
+    }
     assert set(refused) == {"input-an-array", "input-a-string", "input-null"}  # the fixtures not an object
     assert all(result["outcome"] == "passed" and REFUSED_BY in result["message"] for result in refused.values())
 
@@ -214,19 +264,35 @@ def test_a_server_that_cannot_list_its_tools_is_judged_without_a_declared_schema
 
 def test_a_valid_input_refused_by_a_narrow_schema_is_a_failure_every_report_explains(tmp_path, capfd):
     with mcp_server("narrow_schema") as url:  # input declared with two keys at most
-        code = main(["run", "--target", "mcp+" + url, "--tools", BREVITY, "--fixtures-only", "-k", "examples",
-                     "--report-dir", str(tmp_path)])
+        code = main(
+            [
+                "run",
+                "--target",
+                "mcp+" + url,
+                "--tools",
+                BREVITY,
+                "--fixtures-only",
+                "-k",
+                "examples",
+                "--report-dir",
+                str(tmp_path),
+            ]
+        )
     out, err = capfd.readouterr()
     assert code == 1, out[-3000:] + err[-3000:]
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     failed = [result for result in report["results"] if result["outcome"] == "failed"]
-    assert failed and all(len(result["case"]["input"]) > 2 and result["response"]["refused_by"] == REFUSED_BY
-                          for result in failed)
+    assert failed and all(
+        len(result["case"]["input"]) > 2 and result["response"]["refused_by"] == REFUSED_BY for result in failed
+    )
     assert report["totals"]["errored"] == 0
     said = "has too many properties"  # jsonschema's words for maxProperties, sent back by the server
     assert all(said in result["message"] and '"maxProperties": 2' in result["message"] for result in failed)
-    for text in (out, (tmp_path / "report.md").read_text(encoding="utf-8"),
-                 (tmp_path / "report.html").read_text(encoding="utf-8")):
+    for text in (
+        out,
+        (tmp_path / "report.md").read_text(encoding="utf-8"),
+        (tmp_path / "report.html").read_text(encoding="utf-8"),
+    ):
         assert f"refused by {REFUSED_BY}" in text.replace("&#x27;", "'") and said in text
 
 
@@ -246,14 +312,19 @@ def test_a_503_with_retry_after_waits_that_long_before_the_retry():
 @pytest.mark.parametrize("retry_number", [1, 2, 3, 4])
 def test_the_backoff_is_urllib3s(retry_number):
     # urllib3's Retry computes the wait from its history: one entry per failed attempt so far
-    policy = Retry(total=5, backoff_factor=BACKOFF_SECONDS, backoff_max=10.0,
-                   history=tuple(RequestHistory("POST", "/", None, 503, None) for _ in range(retry_number)))
+    policy = Retry(
+        total=5,
+        backoff_factor=BACKOFF_SECONDS,
+        backoff_max=10.0,
+        history=tuple(RequestHistory("POST", "/", None, 503, None) for _ in range(retry_number)),
+    )
     assert wait_before_retry(retry_number, 503, None, 10.0) == policy.get_backoff_time()
     assert wait_before_retry(retry_number, 502, "3", 10.0) == policy.get_backoff_time()  # Retry-After: 429/503 only
 
 
-@pytest.mark.parametrize("header, cap, wait", [("1", 10.0, 1.0), ("30", 2.0, 2.0), ("soon", 10.0, 0.0),
-                                               ("0", 10.0, 0.0)])
+@pytest.mark.parametrize(
+    "header, cap, wait", [("1", 10.0, 1.0), ("30", 2.0, 2.0), ("soon", 10.0, 0.0), ("0", 10.0, 0.0)]
+)
 def test_retry_after_is_read_as_urllib3_reads_it_and_capped_at_the_timeout(header, cap, wait):
     assert wait_before_retry(1, 503, header, cap) == wait
     assert wait_before_retry(1, 429, header, cap) == wait

@@ -16,10 +16,25 @@ import mutants  # noqa: E402
 
 # What a bug breaks; integer-width to precision-rounding are the representation boundaries of issue 14,
 # limit-form a limit measured on another form than the contract's (escaped, lowercased, UTF-16, distinct, per item).
-CLASSES = {"semantics", "unicode", "rounding", "output-shape", "validation", "over-rejection",
-           "integer-width", "derived-key", "plain-object-map", "in-key-check", "precision-rounding", "limit-form",
-           # answers right one at a time, wrong together (strategies/relations.py)
-           "caching", "state", "concurrency", "relation"}
+CLASSES = {
+    "semantics",
+    "unicode",
+    "rounding",
+    "output-shape",
+    "validation",
+    "over-rejection",
+    "integer-width",
+    "derived-key",
+    "plain-object-map",
+    "in-key-check",
+    "precision-rounding",
+    "limit-form",
+    # answers right one at a time, wrong together (strategies/relations.py)
+    "caching",
+    "state",
+    "concurrency",
+    "relation",
+}
 
 
 @pytest.mark.parametrize("name", mutants.names())

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-cosmic_ray_mutating = pytest.importorskip("cosmic_ray.mutating", reason="cosmic-ray is not installed (pip install -e '.[mutation]')")
+cosmic_ray_mutating = pytest.importorskip(
+    "cosmic_ray.mutating", reason="cosmic-ray is not installed (pip install -e '.[mutation]')"
+)
 from cosmic_ray.plugins import get_operator  # noqa: E402
 from cosmic_ray.work_item import MutationSpec  # noqa: E402
 from cosmic_ray.work_item import TestOutcome as Outcome  # noqa: E402  (not collected as a test class)
@@ -46,11 +48,21 @@ FIXED = [
     ("bleu_score", "core/ReplaceComparisonOperator_Gt_Lt", "if c > r:", "if c < r:", Outcome.KILLED),
     # the clause the failure groups quote for candidate_length, 2 -> 3: read by the harness alone,
     # never by a target's answer (equivalent): it must survive
-    ("bleu_brevity_penalty", "core/NumberReplacer", '"/candidate_length": 2,', '"/candidate_length": 3,',
-     Outcome.SURVIVED),
+    (
+        "bleu_brevity_penalty",
+        "core/NumberReplacer",
+        '"/candidate_length": 2,',
+        '"/candidate_length": 3,',
+        Outcome.SURVIVED,
+    ),
     # the decimals option ignored when given and applied when absent (int(payload["decimals"]) raises)
-    ("bleu_brevity_penalty", "core/AddNot", 'if "decimals" in payload:', 'if not "decimals" in payload:',
-     Outcome.KILLED),
+    (
+        "bleu_brevity_penalty",
+        "core/AddNot",
+        'if "decimals" in payload:',
+        'if not "decimals" in payload:',
+        Outcome.KILLED,
+    ),
 ]
 
 
@@ -66,8 +78,13 @@ def test_a_fixed_mutant_gets_its_verdict(scratch, monkeypatch, module, operator,
     monkeypatch.setenv("PYTHONPATH", str(scratch))
     path = scratch / "oracle" / f"{module}.py"
     pristine = path.read_text(encoding="utf-8")
-    spec = MutationSpec(module_path=path, operator_name=operator, occurrence=occurrence(path, operator, before, after),
-                        start_pos=(1, 0), end_pos=(1, 1))
+    spec = MutationSpec(
+        module_path=path,
+        operator_name=operator,
+        occurrence=occurrence(path, operator, before, after),
+        start_pos=(1, 0),
+        end_pos=(1, 1),
+    )
     command = mutation.judge_command(scratch, TOOLS, ("quick",), mutation.SEED)
     result = cosmic_ray_mutating.mutate_and_test([spec], shlex.join(command), timeout=120)
     assert path.read_text(encoding="utf-8") == pristine, "cosmic-ray puts the file back"

@@ -27,13 +27,14 @@ from oracle.jsnumber import round_to_fixed, to_fixed
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / "tools"
 TABLE_PATH = ROOT / "oracle" / "data" / "lowercase_unicode_differences.json"
-GRINNING_FACE = "\U0001F600"  # astral: 4 UTF-8 bytes, 2 UTF-16 units
+GRINNING_FACE = "\U0001f600"  # astral: 4 UTF-8 bytes, 2 UTF-16 units
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH: JavaScript not consulted")
 
 
 def node(script: str, stdin: str = "") -> object:
-    completed = subprocess.run(["node", str(TOOLS / script)], input=stdin, capture_output=True, text=True,
-                               check=True, timeout=120)
+    completed = subprocess.run(
+        ["node", str(TOOLS / script)], input=stdin, capture_output=True, text=True, check=True, timeout=120
+    )
     return json.loads(completed.stdout)
 
 
@@ -116,18 +117,22 @@ def test_oracle_states_the_unicode_version_it_lowercases_with(table):
 
 
 def chrf_lowercased_tokens(text: str) -> list[str]:
-    out = oracle.execute("chrf-plus-plus-compute", "1.0.0", {"hypotheses": [text], "references": ["x"],
-                                                               "lowercase": True})
+    out = oracle.execute(
+        "chrf-plus-plus-compute", "1.0.0", {"hypotheses": [text], "references": ["x"], "lowercase": True}
+    )
     return out["word_tokens"][0]["hypothesis"]
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("\u039f\u0394\u039f\u03a3", "\u03bf\u03b4\u03bf\u03c2"),  # ΟΔΟΣ -> οδος: Final_Sigma
-    ("\u03a3", "\u03c3"),  # a lone capital sigma is not final
-    ("\u0130", "i\u0307"),  # İ -> i + combining dot above: two code points
-    ("ABC\u00c9", "abc\u00e9"),
-    ("\U00010400", "\U00010428"),  # Deseret: astral
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("\u039f\u0394\u039f\u03a3", "\u03bf\u03b4\u03bf\u03c2"),  # ΟΔΟΣ -> οδος: Final_Sigma
+        ("\u03a3", "\u03c3"),  # a lone capital sigma is not final
+        ("\u0130", "i\u0307"),  # İ -> i + combining dot above: two code points
+        ("ABC\u00c9", "abc\u00e9"),
+        ("\U00010400", "\U00010428"),  # Deseret: astral
+    ],
+)
 def test_oracle_lowercases_with_the_default_case_mapping(text, expected):
     assert chrf_lowercased_tokens(text) == [expected]
 
@@ -163,8 +168,13 @@ def test_table_is_consistent_with_python(table, generator):
 
 def test_table_is_readable_by_its_consumers(table):
     """Every difference is named by a "U+XXXX" string; no probe text could be misread as one."""
-    hex_like = [text for d in table["differences"] for side in ("python", "javascript")
-                for text in d[side].values() if all(c in "0123456789abcdefABCDEF" for c in text)]
+    hex_like = [
+        text
+        for d in table["differences"]
+        for side in ("python", "javascript")
+        for text in d[side].values()
+        if all(c in "0123456789abcdefABCDEF" for c in text)
+    ]
     assert not hex_like
 
 
@@ -201,8 +211,20 @@ def test_output_size_is_json_stringify_bytes():
     """A2: the oracle measures JSON.stringify's compact form in UTF-8; check it on awkward tokens."""
     from oracle.validation import output_size
 
-    awkward = ["a", 'q"uote', "back\\slash", "tab\there", "nl\n", "\x00\x1f\x7f", "\u0085\u2028\u2029",
-               "\u00e9", "\u20ac", GRINNING_FACE, "a b", "</script>"]
+    awkward = [
+        "a",
+        'q"uote',
+        "back\\slash",
+        "tab\there",
+        "nl\n",
+        "\x00\x1f\x7f",
+        "\u0085\u2028\u2029",
+        "\u00e9",
+        "\u20ac",
+        GRINNING_FACE,
+        "a b",
+        "</script>",
+    ]
     outputs = []
     for i in range(len(awkward)):
         tokens = awkward[i:] + awkward[:i]

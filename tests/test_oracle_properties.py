@@ -38,7 +38,7 @@ def run(tool: str, payload: dict) -> dict:
 
 # few distinct tokens, so n-grams repeat and match; "a b" is one token with a space,
 # not the two tokens "a", "b"; "ab" is a third, unrelated token
-TOKENS = ["a", "b", "c", "a b", "ab", "\u00e9", "e\u0301", "\U0001F600"]
+TOKENS = ["a", "b", "c", "a b", "ab", "\u00e9", "e\u0301", "\U0001f600"]
 token_lists = st.lists(st.sampled_from(TOKENS), max_size=9)
 segments = st.tuples(token_lists, st.lists(token_lists, min_size=1, max_size=3))
 
@@ -52,15 +52,17 @@ def bleu_payloads(draw, min_segments=1):
     return payload
 
 
-TEXT_ALPHABET = "ab c.,(\t\u00a0\u3000\u00e9A\u03a3\U0001F600!"
+TEXT_ALPHABET = "ab c.,(\t\u00a0\u3000\u00e9A\u03a3\U0001f600!"
 texts = st.text(st.sampled_from(TEXT_ALPHABET), max_size=14)
 
 
 @st.composite
 def chrf_payloads(draw, min_segments=1):
     n = draw(st.integers(min_segments, 4))
-    payload = {"hypotheses": draw(st.lists(texts, min_size=n, max_size=n)),
-               "references": draw(st.lists(texts, min_size=n, max_size=n))}
+    payload = {
+        "hypotheses": draw(st.lists(texts, min_size=n, max_size=n)),
+        "references": draw(st.lists(texts, min_size=n, max_size=n)),
+    }
     if draw(st.booleans()):
         payload["beta"] = draw(st.integers(1, 16))
     if draw(st.booleans()):
@@ -83,8 +85,9 @@ def first_occurrence(ngram: list[str], tokens: list[str]) -> int:
 
 def naive_segment_matches(hypothesis: list[str], references: list[list[str]], n: int) -> int:
     distinct = {tuple(hypothesis[i : i + n]) for i in range(len(hypothesis) - n + 1)}
-    return sum(min(occurrences(list(g), hypothesis), max(occurrences(list(g), r) for r in references))
-               for g in distinct)
+    return sum(
+        min(occurrences(list(g), hypothesis), max(occurrences(list(g), r) for r in references)) for g in distinct
+    )
 
 
 def max_order_of(payload: dict) -> int:
@@ -121,8 +124,11 @@ def test_ngram_identity_is_by_token_sequence():
 def test_segment_order_does_not_change_corpus_sums(payload, rng):
     order = list(range(len(payload["hypotheses"])))
     rng.shuffle(order)
-    shuffled = {**payload, "hypotheses": [payload["hypotheses"][i] for i in order],
-                "references": [payload["references"][i] for i in order]}
+    shuffled = {
+        **payload,
+        "hypotheses": [payload["hypotheses"][i] for i in order],
+        "references": [payload["references"][i] for i in order],
+    }
     assert run(NGRAMS, shuffled) == run(NGRAMS, payload)
     assert run(CORPUS, shuffled) == run(CORPUS, payload)
 
@@ -132,8 +138,12 @@ def test_another_reference_never_lowers_matches(payload, extra_reference, data):
     segment = data.draw(st.integers(0, len(payload["hypotheses"]) - 1))
     if len(payload["references"][segment]) == 8:
         return
-    more = {**payload, "references": [refs + [extra_reference] if i == segment else refs
-                                      for i, refs in enumerate(payload["references"])]}
+    more = {
+        **payload,
+        "references": [
+            refs + [extra_reference] if i == segment else refs for i, refs in enumerate(payload["references"])
+        ],
+    }
     before, after = run(NGRAMS, {**payload, "detail": "segments"}), run(NGRAMS, {**more, "detail": "segments"})
     assert all(b <= a for b, a in zip(before["matches"], after["matches"]))
     for b_row, a_row in zip(before["segments"], after["segments"]):
@@ -180,8 +190,9 @@ def test_ngram_rows_follow_the_definitions(payload):
     # one row per distinct hypothesis n-gram, ordered by segment, then order, then first occurrence
     keys = [(r["segment"], r["order"], tuple(r["ngram"])) for r in rows]
     assert len(keys) == len(set(keys))
-    expected = sorted(keys, key=lambda key: (key[0], key[1], first_occurrence(list(key[2]),
-                                                                              payload["hypotheses"][key[0]])))
+    expected = sorted(
+        keys, key=lambda key: (key[0], key[1], first_occurrence(list(key[2]), payload["hypotheses"][key[0]]))
+    )
     assert keys == expected
     for i, hypothesis in enumerate(payload["hypotheses"]):
         for n in range(1, max_order_of(payload) + 1):
@@ -191,8 +202,9 @@ def test_ngram_rows_follow_the_definitions(payload):
 
 def test_exact_string_equality_and_no_ngram_across_segments():
     # no case folding ("A" vs "a"), no normalization ("\u00e9" vs "e\u0301"), no trimming (" a" vs "a")
-    output = run(NGRAMS, {"hypotheses": [["A", "\u00e9", " a"]], "references": [[["a", "e\u0301", "a"]]],
-                          "max_order": 1})
+    output = run(
+        NGRAMS, {"hypotheses": [["A", "\u00e9", " a"]], "references": [[["a", "e\u0301", "a"]]], "max_order": 1}
+    )
     assert output["matches"] == [0]
     # segments "a" and "b" would form the bigram "a b" if n-grams crossed the boundary
     output = run(NGRAMS, {"hypotheses": [["a"], ["b"]], "references": [[["a", "b"]], [["a", "b"]]], "max_order": 2})
@@ -201,11 +213,23 @@ def test_exact_string_equality_and_no_ngram_across_segments():
 
 def test_clipping_uses_the_largest_count_in_one_reference():
     # "the" 3 times in the hypothesis, twice in reference 1, once in reference 2: clipped at 2, not 3
-    output = run(NGRAMS, {"hypotheses": [["the", "the", "the"]],
-                          "references": [[["the", "cat", "the"], ["the", "dog"]]], "max_order": 1,
-                          "detail": "ngrams"})
-    assert output["ngrams"][0] == {"segment": 0, "order": 1, "ngram": ["the"], "count": 3,
-                                   "max_reference_count": 2, "clipped_count": 2}
+    output = run(
+        NGRAMS,
+        {
+            "hypotheses": [["the", "the", "the"]],
+            "references": [[["the", "cat", "the"], ["the", "dog"]]],
+            "max_order": 1,
+            "detail": "ngrams",
+        },
+    )
+    assert output["ngrams"][0] == {
+        "segment": 0,
+        "order": 1,
+        "ngram": ["the"],
+        "count": 3,
+        "max_reference_count": 2,
+        "clipped_count": 2,
+    }
 
 
 # --- BLEU score ------------------------------------------------------------------------
@@ -235,20 +259,24 @@ def test_bleu_follows_the_formula(payload):
         # bleu^N = bp^N * prod(m_n / l_n), in exact arithmetic up to the float inputs
         n_orders = len(matches)
         product = Fraction(output["brevity_penalty"]) ** n_orders * math.prod(
-            Fraction(m, l) for m, l in zip(matches, totals))
+            Fraction(m, l) for m, l in zip(matches, totals)
+        )
         assert math.isclose(output["bleu"] ** n_orders, float(product), rel_tol=1e-12)
 
 
-@pytest.mark.parametrize("hypothesis_length, reference_lengths, r, bp", [
-    (3, [3], 3, 1.0),  # c = r: exp(0)
-    (4, [3], 3, 1.0),  # c > r
-    (0, [2], 2, 0.0),  # c = 0
-    (0, [0], 0, 0.0),  # c = 0 even if r = 0
-    (2, [3], 3, math.exp(1 - 3 / 2)),  # c < r
-    (2, [1, 3], 1, 1.0),  # |2-1| = |2-3|: the tie goes to the shorter, so c > r
-    (3, [1, 5], 1, 1.0),  # tie again, shorter
-    (3, [5, 6, 7], 5, math.exp(1 - 5 / 3)),  # closest is 5
-])
+@pytest.mark.parametrize(
+    "hypothesis_length, reference_lengths, r, bp",
+    [
+        (3, [3], 3, 1.0),  # c = r: exp(0)
+        (4, [3], 3, 1.0),  # c > r
+        (0, [2], 2, 0.0),  # c = 0
+        (0, [0], 0, 0.0),  # c = 0 even if r = 0
+        (2, [3], 3, math.exp(1 - 3 / 2)),  # c < r
+        (2, [1, 3], 1, 1.0),  # |2-1| = |2-3|: the tie goes to the shorter, so c > r
+        (3, [1, 5], 1, 1.0),  # tie again, shorter
+        (3, [5, 6, 7], 5, math.exp(1 - 5 / 3)),  # closest is 5
+    ],
+)
 def test_brevity_penalty_cases(hypothesis_length, reference_lengths, r, bp):
     payload = {"hypotheses": [["w"] * hypothesis_length], "references": [[["w"] * n for n in reference_lengths]]}
     output = run(CORPUS, payload)
@@ -265,8 +293,9 @@ def test_hypothesis_equal_to_its_single_reference_scores_one(tokens, max_order):
     output = run(CORPUS, {"hypotheses": [tokens], "references": [[tokens]], "max_order": max_order})
     assert output["bleu"] == 1 and output["brevity_penalty"] == 1
     assert output["matches"] == output["totals"]
-    with_decimals = run(CORPUS, {"hypotheses": [tokens], "references": [[tokens]], "max_order": max_order,
-                                 "decimals": 4})
+    with_decimals = run(
+        CORPUS, {"hypotheses": [tokens], "references": [[tokens]], "max_order": max_order, "decimals": 4}
+    )
     assert with_decimals["bleu"] == 1
 
 
@@ -276,8 +305,9 @@ def test_decimals_is_to_fixed_of_the_full_precision_value(payload, decimals):
     rounded = run(CORPUS, {**payload, "decimals": decimals})
     assert rounded["bleu"] == float(to_fixed(full["bleu"], decimals))
     assert rounded["brevity_penalty"] == float(to_fixed(full["brevity_penalty"], decimals))
-    assert {k: v for k, v in rounded.items() if k not in ("bleu", "brevity_penalty")} == \
-        {k: v for k, v in full.items() if k not in ("bleu", "brevity_penalty")}
+    assert {k: v for k, v in rounded.items() if k not in ("bleu", "brevity_penalty")} == {
+        k: v for k, v in full.items() if k not in ("bleu", "brevity_penalty")
+    }
 
 
 # --- chrF++ ----------------------------------------------------------------------------
@@ -292,12 +322,19 @@ def six_decimals_from_fraction(fraction_text: str) -> str:
     return f"{micro // 10**6}.{micro % 10**6:06d}"
 
 
-@pytest.mark.parametrize("fraction, expected", [
-    ("1/8", "0.125000"), ("1/3", "0.333333"), ("2/3", "0.666667"), ("100/1", "100.000000"), ("0/1", "0.000000"),
-    ("1/16000000", "0.000000"),  # 0.0000000625: below half a millionth
-    ("1/2000000", "0.000000"),  # exactly half a millionth: ties to the even 0
-    ("3/2000000", "0.000002"),  # 1.5 millionths: ties to the even 2
-])
+@pytest.mark.parametrize(
+    "fraction, expected",
+    [
+        ("1/8", "0.125000"),
+        ("1/3", "0.333333"),
+        ("2/3", "0.666667"),
+        ("100/1", "100.000000"),
+        ("0/1", "0.000000"),
+        ("1/16000000", "0.000000"),  # 0.0000000625: below half a millionth
+        ("1/2000000", "0.000000"),  # exactly half a millionth: ties to the even 0
+        ("3/2000000", "0.000002"),  # 1.5 millionths: ties to the even 2
+    ],
+)
 def test_six_decimals_from_fraction_helper(fraction, expected):
     assert six_decimals_from_fraction(fraction) == expected
 
@@ -317,8 +354,11 @@ def test_score_is_the_fraction_rounded_half_even(payload):
 def test_chrf_segment_order_does_not_change_the_corpus_score(payload, rng):
     order = list(range(len(payload["hypotheses"])))
     rng.shuffle(order)
-    shuffled = {**payload, "hypotheses": [payload["hypotheses"][i] for i in order],
-                "references": [payload["references"][i] for i in order]}
+    shuffled = {
+        **payload,
+        "hypotheses": [payload["hypotheses"][i] for i in order],
+        "references": [payload["references"][i] for i in order],
+    }
     before, after = run(CHRF, payload), run(CHRF, shuffled)
     assert after["score_fraction"] == before["score_fraction"]
     assert after["segment_scores"] == [before["segment_scores"][i] for i in order]
@@ -354,15 +394,17 @@ def test_chrf_exact_tie_at_the_seventh_decimal_rounds_to_even():
     """
     output = run(CHRF, {"hypotheses": ["aaaa"], "references": ["aaa"], "beta": 2})
     assert (output["score_fraction"], output["score"], output["segment_scores"]) == (
-        "8625/128", "67.382812", ["67.382812"])
+        "8625/128",
+        "67.382812",
+        ["67.382812"],
+    )
 
 
 def test_chrf_punctuation_rule_examples_of_the_contract():
     # "At most one mark is split per word, so "(hi)" gives "(hi" and ")", and "..." gives ".." and "."";
     # "a word of one code point is kept"; the last mark is tried before the first.
     output = run(CHRF, {"hypotheses": ["(hi) ... . a. .a a.b (a"], "references": ["x"]})
-    assert output["word_tokens"][0]["hypothesis"] == [
-        "(hi", ")", "..", ".", ".", "a", ".", ".", "a", "a.b", "(", "a"]
+    assert output["word_tokens"][0]["hypothesis"] == ["(hi", ")", "..", ".", ".", "a", ".", ".", "a", "a.b", "(", "a"]
 
 
 def test_chrf_corpus_score_sums_counts_over_segments():
@@ -404,7 +446,6 @@ def test_chrf_word_tokens_are_the_contracts(payload):
 @settings(settings.get_profile(TESTS_ORACLE_PROPERTIES))
 @given(bleu_payloads(), chrf_payloads())
 def test_same_input_same_output(bleu_payload, chrf_payload):
-    for tool, payload in ((NGRAMS, {**bleu_payload, "detail": "ngrams"}), (CORPUS, bleu_payload),
-                          (CHRF, chrf_payload)):
+    for tool, payload in ((NGRAMS, {**bleu_payload, "detail": "ngrams"}), (CORPUS, bleu_payload), (CHRF, chrf_payload)):
         reordered_keys = dict(reversed(list(payload.items())))
         assert run(tool, payload) == run(tool, payload) == run(tool, reordered_keys)

@@ -25,8 +25,8 @@ import pytest
 
 import oracle
 from conformance import compare, fixtures, steps, strategies
-from conformance.model import Case, Expectation
 from conformance.engine import PROFILES
+from conformance.model import Case, Expectation
 from conformance.targets.inprocess import InProcessTarget
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -52,15 +52,25 @@ def suite_cases(profile: str, seed: int = SEED) -> list[Case]:
         for family in strategies.families(tool_id, version):
             examples = strategies.draw_examples(family.strategy, counts[family.category], seed=seed)
             cases += [
-                Case(tool_id, version, f"generated/{tool_id}/{family.name}/{i}", "generated", family.category,
-                     example.input, example.expect, example.description, seed=seed,
-                     steps=list(example.steps), sending=example.sending)
+                Case(
+                    tool_id,
+                    version,
+                    f"generated/{tool_id}/{family.name}/{i}",
+                    "generated",
+                    family.category,
+                    example.input,
+                    example.expect,
+                    example.description,
+                    seed=seed,
+                    steps=list(example.steps),
+                    sending=example.sending,
+                )
                 for i, example in enumerate(examples)
             ]
     return sorted(cases, key=lambda case: len(json.dumps(case.input, ensure_ascii=False)))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cases_for(profile: str) -> tuple[Case, ...]:
     return tuple(suite_cases(profile))
 
@@ -106,7 +116,7 @@ def catch_table(cases) -> dict[str, str]:
     return caught
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def catches(profile: str) -> dict[str, str]:
     return catch_table(cases_for(profile))
 
@@ -150,14 +160,29 @@ def test_independent_implementation_does_not_import_the_oracle():
 # The independent implementation takes the other reading of each open point, and the
 # comparison lets it pass: (open point, tool, input, what the oracle does, what it does).
 OTHER_READINGS = [
-    ("A1", "bleu-corpus-compute", {"hypotheses": [["a"] * 10], "references": [[["a"] * 49_995]]},
-     "limit_exceeded", "answers"),
+    (
+        "A1",
+        "bleu-corpus-compute",
+        {"hypotheses": [["a"] * 10], "references": [[["a"] * 49_995]]},
+        "limit_exceeded",
+        "answers",
+    ),
     ("A3", "bleu-ngrams-count", {"hypotheses": [["\ud800"]], "references": [[["\ud800"]]]}, "invalid_input", "answers"),
     ("A4", "chrf-plus-plus-compute", {"hypotheses": ["ab", "bc"], "references": ["ab", "b"]}, "answers", "answers"),
-    ("A6", "bleu-corpus-compute", {"hypotheses": [["a"]] * 1001, "references": [[["a"]]] * 1001},
-     "limit_exceeded", "invalid_input"),
-    ("A9", "bleu-corpus-compute", {"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 4.0},
-     "answers", "invalid_input"),
+    (
+        "A6",
+        "bleu-corpus-compute",
+        {"hypotheses": [["a"]] * 1001, "references": [[["a"]]] * 1001},
+        "limit_exceeded",
+        "invalid_input",
+    ),
+    (
+        "A9",
+        "bleu-corpus-compute",
+        {"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 4.0},
+        "answers",
+        "invalid_input",
+    ),
     ("A10", "bleu-ngrams-count", {"hypotheses": [["a"]], "references": [[["a"]], [["b"]]]}, "invalid_input", "answers"),
 ]
 
@@ -166,8 +191,9 @@ def behaviour(response) -> str:
     return "answers" if response.kind == "result" else (response.error_code or response.kind)
 
 
-@pytest.mark.parametrize("point, tool_id, payload, oracle_does, independent_does", OTHER_READINGS,
-                         ids=[row[0] for row in OTHER_READINGS])
+@pytest.mark.parametrize(
+    "point, tool_id, payload, oracle_does, independent_does", OTHER_READINGS, ids=[row[0] for row in OTHER_READINGS]
+)
 def test_independent_takes_the_other_reading_and_passes(point, tool_id, payload, oracle_does, independent_does):
     oracle_target = InProcessTarget("oracle", oracle.execute)
     other = InProcessTarget("python:independent", independent.execute)
@@ -223,9 +249,25 @@ def test_conformance_run_command_on_python_targets(module, tmp_path):
     """End to end through the real command: the correct implementation exits 0, a mutant 1."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS_DIR), os.environ.get("PYTHONPATH", "")])}
     completed = subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "--target", f"python:{module}", "--profile", "default",
-         "--seed", str(SEED), "--report-dir", str(tmp_path)],
-        capture_output=True, text=True, env=env, cwd=TESTS_DIR.parent, timeout=900,
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "run",
+            "--target",
+            f"python:{module}",
+            "--profile",
+            "default",
+            "--seed",
+            str(SEED),
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=TESTS_DIR.parent,
+        timeout=900,
     )
     expected = 0 if module == "independent" else 1
     assert completed.returncode == expected, completed.stdout[-3000:] + completed.stderr[-3000:]

@@ -55,8 +55,24 @@ def run(tmp_path: Path, monkeypatch, capfd, target: str, report_dir: str) -> tup
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(TESTS_DIR))
-    code = main(["run", "--target", target, "--tools", CHRF, "--generated-only", "--families",
-                 "valid/missing-orders", "--profile", "quick", "--seed", "2", "--report-dir", report_dir])
+    code = main(
+        [
+            "run",
+            "--target",
+            target,
+            "--tools",
+            CHRF,
+            "--generated-only",
+            "--families",
+            "valid/missing-orders",
+            "--profile",
+            "quick",
+            "--seed",
+            "2",
+            "--report-dir",
+            report_dir,
+        ]
+    )
     out, err = capfd.readouterr()
     return code, out + err
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.compare import check
 from conformance import steps
+from conformance.compare import check
 from conformance.engine.properties import PropertyRun, run_property
 from conformance.hypothesis_profiles import run_settings
 from conformance.model import Case, CaseResult
@@ -104,15 +104,30 @@ def _judged_on_a_fresh_cache(case: Case) -> CaseResult:
 
 
 def _make_case(number, generated) -> Case:
-    return Case(CORPUS, "1.0.0", f"generated/{CORPUS}/valid/sequence/{number}", "generated", "valid",
-                generated.input, generated.expect, generated.description, steps=list(generated.steps),
-                sending=generated.sending)
+    return Case(
+        CORPUS,
+        "1.0.0",
+        f"generated/{CORPUS}/valid/sequence/{number}",
+        "generated",
+        "valid",
+        generated.input,
+        generated.expect,
+        generated.description,
+        steps=list(generated.steps),
+        sending=generated.sending,
+    )
 
 
 def _shrunk_cache_failure() -> CaseResult:
     (family,) = [family for family in families(CORPUS, "1.0.0") if family.name == "valid/sequence"]
-    outcome = run_property(family.strategy, family.settings(run_settings("default", "valid")), 11, _make_case,
-                           _judged_on_a_fresh_cache, PropertyRun())
+    outcome = run_property(
+        family.strategy,
+        family.settings(run_settings("default", "valid")),
+        11,
+        _make_case,
+        _judged_on_a_fresh_cache,
+        PropertyRun(),
+    )
     assert outcome.failure is not None, "a cache keyed by the hypotheses must fail a sequence"
     return outcome.failure
 
@@ -122,8 +137,11 @@ def test_a_caching_target_fails_and_its_sequence_shrinks_to_two_steps():
     first, second = failure.case.steps
     assert failure.case.failing_step == 1 and first["outcome"] == "passed" and second["outcome"] == "failed"
     assert first["input"]["hypotheses"] == second["input"]["hypotheses"]
-    changed = {key for key in first["input"].keys() | second["input"].keys()
-               if first["input"].get(key) != second["input"].get(key)}
+    changed = {
+        key
+        for key in first["input"].keys() | second["input"].keys()
+        if first["input"].get(key) != second["input"].get(key)
+    }
     assert len(changed) == 1, changed  # the second input differs from the first in exactly one field
     assert failure.message.startswith("step 2 of 2 (sequence)")
 
@@ -143,20 +161,38 @@ def test_the_reproducer_of_a_sequence_replays_every_step(tmp_path, monkeypatch, 
     assert main(["replay", str(path), "--target", "oracle"]) == 0  # the oracle passes both steps
 
 
-@pytest.mark.parametrize("mutant, tool_id, family", [
-    ("bleu_cache_keyed_by_hypotheses", CORPUS, "valid/sequence"),
-    ("chrf_compute_shared_buffer", "chrf-compute", "valid/burst"),
-])
+@pytest.mark.parametrize(
+    "mutant, tool_id, family",
+    [
+        ("bleu_cache_keyed_by_hypotheses", CORPUS, "valid/sequence"),
+        ("chrf_compute_shared_buffer", "chrf-compute", "valid/burst"),
+    ],
+)
 def test_a_run_fails_a_target_right_alone_and_wrong_together(tmp_path, monkeypatch, capfd, mutant, tool_id, family):
     from conformance.cli import main
 
     monkeypatch.chdir(tmp_path)
-    code = main(["run", "--target", f"python:mutants.{mutant}", "--tools", tool_id, "--generated-only",
-                 "--seed", "1", "--families", family, "--report-dir", "out"])
+    code = main(
+        [
+            "run",
+            "--target",
+            f"python:mutants.{mutant}",
+            "--tools",
+            tool_id,
+            "--generated-only",
+            "--seed",
+            "1",
+            "--families",
+            family,
+            "--report-dir",
+            "out",
+        ]
+    )
     output = capfd.readouterr().out
     assert code == 1, output
     report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
-    assert report["results"] and all(result["case"]["steps"] and result["case"]["failing_step"] is not None
-                                     for result in report["results"])
+    assert report["results"] and all(
+        result["case"]["steps"] and result["case"]["failing_step"] is not None for result in report["results"]
+    )
     assert "went wrong first" in (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     assert "went wrong first" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")

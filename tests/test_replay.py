@@ -19,13 +19,26 @@ EXAMPLE = oracle.load_contract(TOOL, VERSION)["examples"][1]  # c = 17 < r = 18,
 
 def saved_failure(directory: Path, target: str = "oracle", case_input=None) -> Path:
     """A reproducer as `conformance run` writes it for a wrong brevity penalty on the contract's example."""
-    case = Case(TOOL, VERSION, "generated/bleu-corpus-compute/valid/shared-ngrams/17", "generated", "valid",
-                case_input if case_input is not None else EXAMPLE["input"], Expectation("output"),
-                "the contract's worked example", seed=99)
+    case = Case(
+        TOOL,
+        VERSION,
+        "generated/bleu-corpus-compute/valid/shared-ngrams/17",
+        "generated",
+        "valid",
+        case_input if case_input is not None else EXAMPLE["input"],
+        Expectation("output"),
+        "the contract's worked example",
+        seed=99,
+    )
     wrong = {**EXAMPLE["output"], "brevity_penalty": 1.057128}
-    result = CaseResult(case, "failed", message="at /brevity_penalty: expected 0.942873, got 1.057128",
-                        mismatch=Mismatch("/brevity_penalty", 0.942873, 1.057128, "differs"),
-                        response=TargetResponse("result", result=wrong), expected=EXAMPLE["output"])
+    result = CaseResult(
+        case,
+        "failed",
+        message="at /brevity_penalty: expected 0.942873, got 1.057128",
+        mismatch=Mismatch("/brevity_penalty", 0.942873, 1.057128, "differs"),
+        response=TargetResponse("result", result=wrong),
+        expected=EXAMPLE["output"],
+    )
     return write_reproducer(directory, result, target, 99)
 
 
@@ -59,7 +72,9 @@ def test_replay_exit_codes(tmp_path, capsys):
         "def execute(tool_id, version, payload):\n"
         "    output = oracle.execute(tool_id, version, payload)\n"
         "    output['brevity_penalty'] = 1.057128  # exp(1 - 17/18), the inverted ratio\n"
-        "    return output\n", encoding="utf-8")
+        "    return output\n",
+        encoding="utf-8",
+    )
     import sys
 
     sys.path.insert(0, str(tmp_path))
@@ -71,11 +86,14 @@ def test_replay_exit_codes(tmp_path, capsys):
     assert "still fails" in out and "/brevity_penalty" in out and "0.942873" in out
 
 
-@pytest.mark.parametrize("content, message", [
-    ("not json", "not JSON"),
-    ('{"format": "something-else"}', "not a reproducer"),
-    ('{"format": "conformance-reproducer/1", "case": {"tool_id": 1}}', "malformed case"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("not json", "not JSON"),
+        ('{"format": "something-else"}', "not a reproducer"),
+        ('{"format": "conformance-reproducer/1", "case": {"tool_id": 1}}', "malformed case"),
+    ],
+)
 def test_unreadable_reproducers_are_usage_errors(tmp_path, capsys, content, message):
     path = tmp_path / "bad.json"
     path.write_text(content, encoding="utf-8")
@@ -110,7 +128,9 @@ def test_promote_adds_a_valid_fixture_case(tmp_path, capsys):
     published.parent.mkdir(parents=True)
     published.write_text("# ids\n", encoding="utf-8")
     assert main(["replay", str(path), "--promote", str(fixture), "--id", "contract-example-two"]) == 0
-    assert published.read_text(encoding="utf-8").splitlines()[-1] == f"{TOOL}/{VERSION}/regressions#contract-example-two"
+    assert (
+        published.read_text(encoding="utf-8").splitlines()[-1] == f"{TOOL}/{VERSION}/regressions#contract-example-two"
+    )
     data = json.loads(fixture.read_text(encoding="utf-8"))
     jsonschema.validate(data, schema())
     (promoted,) = data["cases"]

@@ -21,11 +21,11 @@ import jsonschema
 import pytest
 
 from conformance import model, reports
+from conformance.model import Case, CaseResult, Expectation, Mismatch, RunRecord, TargetResponse
 from conformance.reports.document import ReportSchemaError, build_header, property_of_case, utc_timestamp
 from conformance.reports.failures import numeric_difference
 from conformance.reports.markdown import md_code, md_text
 from conformance.reports.text import command_text, visible
-from conformance.model import Case, CaseResult, Expectation, Mismatch, RunRecord, TargetResponse
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "conformance" / "report.schema.json").read_text(encoding="utf-8"))
@@ -646,8 +646,15 @@ def test_unhealthy_target_is_said_first(tmp_path):
     assert "COULD NOT CONCLUDE: 3 requests in a row timed out after 10 s" in read(paths["html"])
 
 
-BREAKER = {"calls": 20, "transport_errors": 5, "window_calls": 20, "window_transport_errors": 5,
-           "time_lost_s": 50.2, "time_budget_s": 60.0, "time_budget_left_s": 19.8}
+BREAKER = {
+    "calls": 20,
+    "transport_errors": 5,
+    "window_calls": 20,
+    "window_transport_errors": 5,
+    "time_lost_s": 50.2,
+    "time_budget_s": 60.0,
+    "time_budget_left_s": 19.8,
+}
 
 
 def test_what_stopped_a_run_heads_its_reason_in_every_report(tmp_path):
@@ -657,8 +664,10 @@ def test_what_stopped_a_run_heads_its_reason_in_every_report(tmp_path):
     assert f"**COULD NOT CONCLUDE: target unhealthy: {reason}** (exit code 3)" in read(paths["markdown"])
     assert f"COULD NOT CONCLUDE: target unhealthy: {reason}" in read(paths["html"])
     assert f"TARGET UNHEALTHY, run stopped: {reason}" in reports.summary(reports.build_document(record))
-    assert ("| circuit breaker | `20 calls, 5 transport errors (5 of the last 20); 50.2 s lost to time-outs and "
-            "retries (budget 60 s, 19.8 s left)` |") in read(paths["markdown"])
+    assert (
+        "| circuit breaker | `20 calls, 5 transport errors (5 of the last 20); 50.2 s lost to time-outs and "
+        "retries (budget 60 s, 19.8 s left)` |"
+    ) in read(paths["markdown"])
     properties = {p.get("name"): p.get("value") for p in ElementTree.parse(paths["junit"]).iter("property")}
     assert properties["stopped"] == f"target unhealthy: {reason}"
 
@@ -975,8 +984,14 @@ def test_every_output_counts_the_same_checks(tmp_path):
     ]
     properties = [
         {"tool_id": BLEU, "version": "1.0.0", "family": "valid", "examples": 50, "outcome": "passed"},
-        {"tool_id": BLEU, "version": "1.0.0", "family": "invalid", "examples": 0, "outcome": "skipped",
-         "message": "not finished: the target is unhealthy"},
+        {
+            "tool_id": BLEU,
+            "version": "1.0.0",
+            "family": "invalid",
+            "examples": 0,
+            "outcome": "skipped",
+            "message": "not finished: the target is unhealthy",
+        },
         {"tool_id": CHRF, "version": "1.0.0", "family": "valid", "examples": 30, "outcome": "failed"},
         {"tool_id": CHRF, "version": "1.0.0", "family": "boundary", "examples": 10, "outcome": "passed"},
     ]

@@ -32,11 +32,23 @@ SENTENCE_BLEU = ("bleu-sentence-components", "bleu-sentence-compute")
 CHRF_TOOLS = ("chrf-plus-plus-compute", "chrf-compute", "chrf-components")
 ALL_TOOLS = (*CORPUS_BLEU, *SENTENCE_BLEU, "bleu-brevity-penalty", *CHRF_TOOLS)
 # Object.prototype's own property names, written out from ECMA-262 and Annex B (not from the strategies)
-INHERITED = {"constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "toString",
-             "valueOf", "__proto__", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__"}
+INHERITED = {
+    "constructor",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+    "__proto__",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def drawn(tool_id: str, family_name: str, count: int) -> tuple:
     family = next(f for f in families(tool_id, VERSION) if f.name == family_name)
     return tuple(draw_examples(family.strategy, count, seed=SEED))
@@ -54,7 +66,7 @@ def sides(tool_id: str, payload: dict) -> tuple[list[list[str]], list[list[str]]
 
 
 def ngrams(tokens: list[str], n: int) -> list[tuple[str, ...]]:
-    return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
+    return [tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]
 
 
 # --- 1. integer widths -------------------------------------------------------------------
@@ -131,16 +143,24 @@ def test_bleu_ngrams_collide_under_a_joined_key(tool_id):
     for generated in drawn(tool_id, "valid/joined-key-collisions", 40):
         hypotheses, references = sides(tool_id, generated.input)
         max_order = generated.input["max_order"]
-        per_order = [collisions({g for h in hypotheses for g in ngrams(h, n)}, {g for r in references for g in ngrams(r, n)},
-                                separators + tuple(keys.SEPARATORS))
-                     for n in range(2, max_order + 1)]
+        per_order = [
+            collisions(
+                {g for h in hypotheses for g in ngrams(h, n)},
+                {g for r in references for g in ngrams(r, n)},
+                separators + tuple(keys.SEPARATORS),
+            )
+            for n in range(2, max_order + 1)
+        ]
         assert any(per_order), generated.description
         used |= set().union(*per_order)
     assert {"", " ", ","} <= used
 
 
-@pytest.mark.parametrize("tool_id, family_name", [(t, "valid/last-token-neighbours") for t in CORPUS_BLEU + SENTENCE_BLEU]
-                         + [(t, "boundary/large-vocabulary") for t in CORPUS_BLEU])
+@pytest.mark.parametrize(
+    "tool_id, family_name",
+    [(t, "valid/last-token-neighbours") for t in CORPUS_BLEU + SENTENCE_BLEU]
+    + [(t, "boundary/large-vocabulary") for t in CORPUS_BLEU],
+)
 def test_last_token_neighbours_collide_in_a_packed_double(tool_id, family_name):
     """Every case has n-grams of order >= 5 one token off a reference n-gram whose ids, packed into
     one double ((id_1 * V + id_2) * V + ...), are equal: a packed key merges them."""
@@ -160,8 +180,11 @@ def test_last_token_neighbours_collide_in_a_packed_double(tool_id, family_name):
         order = generated.input["max_order"]
         assert order >= 5
         reference_ngrams = set(ngrams(reference, order))
-        neighbours = [g for g in ngrams(hypothesis, order) if g not in reference_ngrams
-                      and g[:-1] + (reference[reference.index(g[-1]) - 1],) in reference_ngrams]
+        neighbours = [
+            g
+            for g in ngrams(hypothesis, order)
+            if g not in reference_ngrams and g[:-1] + (reference[reference.index(g[-1]) - 1],) in reference_ngrams
+        ]
         assert neighbours, generated.description
         reference_keys = {packed(g) for g in reference_ngrams}
         if order >= 7 or len(vocabulary) >= 1500:
@@ -176,8 +199,14 @@ def test_word_ngrams_collide_under_a_joined_key(tool_id):
         payload = generated.input
         word_order = payload.get("word_order", 2)
         hypothesis, reference = tokenizer.words(payload["hypotheses"][0]), tokenizer.words(payload["references"][0])
-        found = set().union(*(collisions(set(ngrams(hypothesis, n)), set(ngrams(reference, n)), ("", ",", "-", "_", ".", "'", "/", ":", "|"))
-                              for n in range(2, word_order + 1)))
+        found = set().union(
+            *(
+                collisions(
+                    set(ngrams(hypothesis, n)), set(ngrams(reference, n)), ("", ",", "-", "_", ".", "'", "/", ":", "|")
+                )
+                for n in range(2, word_order + 1)
+            )
+        )
         assert found, generated.description
         punctuation += any(t in (".", "..") for t in hypothesis + reference)
     assert punctuation, "the punctuation rule's splits are drawn"
@@ -207,7 +236,9 @@ def test_numeric_tokens_follow_words_so_an_object_would_reorder_the_rows():
     for generated in drawn("bleu-ngrams-count", "valid/numeric-tokens", 40):
         for hypothesis in generated.input["hypotheses"]:
             first_seen = list(dict.fromkeys(hypothesis))
-            object_order = sorted((t for t in first_seen if array_index(t)), key=int) + [t for t in first_seen if not array_index(t)]
+            object_order = sorted((t for t in first_seen if array_index(t)), key=int) + [
+                t for t in first_seen if not array_index(t)
+            ]
             reordered += object_order != first_seen
             assert not array_index(hypothesis[0]), "a word token comes first"
     assert reordered >= 20

@@ -93,8 +93,14 @@ def conformance(*args: str, cwd: Path, env: dict | None = None, timeout: float =
     import os
 
     full_env = {**os.environ, "PYTHONPATH": str(cwd), **(env or {})}
-    return subprocess.run([sys.executable, "-m", "conformance", *args], cwd=cwd, env=full_env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "conformance", *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def conformance_in_process(*args: str, cwd: Path, monkeypatch, capfd) -> tuple[int, str]:
@@ -113,16 +119,29 @@ def report(directory: Path) -> dict:
 
 
 def test_oracle_passes_quick_profile(tmp_path):
-    run = conformance("run", "--target", "oracle", "--profile", "quick", "--seed", "5",
-                      "--report-dir", "out", "--junit", "ci/junit.xml", cwd=tmp_path)
+    run = conformance(
+        "run",
+        "--target",
+        "oracle",
+        "--profile",
+        "quick",
+        "--seed",
+        "5",
+        "--report-dir",
+        "out",
+        "--junit",
+        "ci/junit.xml",
+        cwd=tmp_path,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     record = report(tmp_path / "out")
     assert record["header"]["seed"] == 5 and record["header"]["profile"] == "quick"
     assert record["totals"]["failed"] == record["totals"]["errored"] == 0
     tools = {result["case"]["tool_id"] for result in record["results"]}
     assert tools == {tool.id for tool in oracle.tools()}  # every tool, by its fixtures at least
-    assert record["properties"] and all(prop["outcome"] == "passed" and prop["examples"] > 0
-                                        for prop in record["properties"])
+    assert record["properties"] and all(
+        prop["outcome"] == "passed" and prop["examples"] > 0 for prop in record["properties"]
+    )
     assert "seed 5" in run.stdout and "conformant" in run.stdout
     for name in ("report.json", "report.md", "report.html"):
         assert (tmp_path / "out" / name).is_file()
@@ -133,8 +152,22 @@ def test_exec_command_target_passes(tmp_path, monkeypatch, capfd):
     target = f"cmd:{PYTHON} -m conformance exec {{tool}}@{{version}}"
     # one process per case: the contract's worked examples are enough here
     code, output = conformance_in_process(
-        "run", "--target", target, "--tools", BLEU, "--fixtures-only", "--workers", "2",
-        "-k", "examples", "--report-dir", "out", cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+        "run",
+        "--target",
+        target,
+        "--tools",
+        BLEU,
+        "--fixtures-only",
+        "--workers",
+        "2",
+        "-k",
+        "examples",
+        "--report-dir",
+        "out",
+        cwd=tmp_path,
+        monkeypatch=monkeypatch,
+        capfd=capfd,
+    )
     assert code == 0, output
     record = report(tmp_path / "out")
     assert record["totals"]["passed"] == len(record["results"]) >= 3
@@ -143,8 +176,23 @@ def test_exec_command_target_passes(tmp_path, monkeypatch, capfd):
 def test_wrong_brevity_penalty_fails_with_a_replayable_reproducer(tmp_path, monkeypatch, capfd):
     write_module(tmp_path, "inverted_bp", INVERTED_BREVITY_PENALTY)
     code, output = conformance_in_process(
-        "run", "--target", "python:inverted_bp", "--tools", BLEU, "--profile", "quick", "--seed", "3",
-        "-k", "examples or short-and-empty", "--report-dir", "out", cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+        "run",
+        "--target",
+        "python:inverted_bp",
+        "--tools",
+        BLEU,
+        "--profile",
+        "quick",
+        "--seed",
+        "3",
+        "-k",
+        "examples or short-and-empty",
+        "--report-dir",
+        "out",
+        cwd=tmp_path,
+        monkeypatch=monkeypatch,
+        capfd=capfd,
+    )
     assert code == 1, output
     assert "NOT conformant" in output
     record = report(tmp_path / "out")
@@ -162,12 +210,12 @@ def test_wrong_brevity_penalty_fails_with_a_replayable_reproducer(tmp_path, monk
     assert saved["target"] == "python:inverted_bp" and saved["seed"] == 3
     assert saved["case"]["input"] == first["case"]["input"]
 
-    code, output = conformance_in_process("replay", str(reproducer), cwd=tmp_path, monkeypatch=monkeypatch,
-                                          capfd=capfd)
+    code, output = conformance_in_process("replay", str(reproducer), cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
     assert code == 1, output
     assert "still fails" in output and "expected output (oracle)" in output
-    code, output = conformance_in_process("replay", str(reproducer), "--target", "oracle", cwd=tmp_path,
-                                          monkeypatch=monkeypatch, capfd=capfd)
+    code, output = conformance_in_process(
+        "replay", str(reproducer), "--target", "oracle", cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd
+    )
     assert code == 0, output
 
 
@@ -178,9 +226,24 @@ def test_same_seed_same_cases(tmp_path, monkeypatch, capfd):
         log = tmp_path / f"inputs-{attempt}.jsonl"
         monkeypatch.setenv("INPUT_LOG", str(log))
         code, output = conformance_in_process(
-            "run", "--target", "python:logging_oracle", "--tools", "bleu-ngrams-count", "--generated-only",
-            "--profile", "quick", "--seed", "11", "-k", "valid", "--report-dir", f"out{attempt}",
-            cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+            "run",
+            "--target",
+            "python:logging_oracle",
+            "--tools",
+            "bleu-ngrams-count",
+            "--generated-only",
+            "--profile",
+            "quick",
+            "--seed",
+            "11",
+            "-k",
+            "valid",
+            "--report-dir",
+            f"out{attempt}",
+            cwd=tmp_path,
+            monkeypatch=monkeypatch,
+            capfd=capfd,
+        )
         assert code == 0, output
         logs.append(log.read_text(encoding="utf-8").splitlines())
     assert len(logs[0]) > 10
@@ -215,8 +278,16 @@ def test_bad_usage_exits_2(tmp_path, monkeypatch, capfd, args, message):
 
 def test_dead_command_target_exits_3_quickly(tmp_path, monkeypatch, capfd):
     started = time.monotonic()
-    code, output = conformance_in_process("run", "--target", "cmd:no-such-command-for-conformance-tests",
-                                          "--report-dir", "out", cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    code, output = conformance_in_process(
+        "run",
+        "--target",
+        "cmd:no-such-command-for-conformance-tests",
+        "--report-dir",
+        "out",
+        cwd=tmp_path,
+        monkeypatch=monkeypatch,
+        capfd=capfd,
+    )
     assert code == 3, output
     assert time.monotonic() - started < 30
     record = report(tmp_path / "out")
@@ -228,8 +299,9 @@ def test_dead_command_target_exits_3_quickly(tmp_path, monkeypatch, capfd):
 def test_circuit_breaker_stops_a_target_that_keeps_crashing(tmp_path, monkeypatch, capfd):
     write_module(tmp_path, "crashes", CRASHES_AFTER_PREFLIGHT)
     started = time.monotonic()
-    code, output = conformance_in_process("run", "--target", "python:crashes", "--report-dir", "out",
-                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    code, output = conformance_in_process(
+        "run", "--target", "python:crashes", "--report-dir", "out", cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd
+    )
     assert code == 3, output
     assert time.monotonic() - started < 60
     record = report(tmp_path / "out")
@@ -244,8 +316,21 @@ def test_http_target_on_loopback_passes(tmp_path, monkeypatch, capfd):
 
     with oracle_server() as (url, _process, _log):
         code, output = conformance_in_process(
-            "run", "--target", url, "--tools", BLEU, "--profile", "quick", "--seed", "2", "--report-dir", "out",
-            cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+            "run",
+            "--target",
+            url,
+            "--tools",
+            BLEU,
+            "--profile",
+            "quick",
+            "--seed",
+            "2",
+            "--report-dir",
+            "out",
+            cwd=tmp_path,
+            monkeypatch=monkeypatch,
+            capfd=capfd,
+        )
     assert code == 0, output
     record = report(tmp_path / "out")
     assert record["header"]["target"] == url and record["totals"]["passed"] > 10
@@ -254,9 +339,24 @@ def test_http_target_on_loopback_passes(tmp_path, monkeypatch, capfd):
 def test_a_target_wrong_only_some_of_the_time_fails(tmp_path, monkeypatch, capfd):
     write_module(tmp_path, "flaky_wrong", FLAKY_WRONG)
     code, output = conformance_in_process(
-        "run", "--target", "python:flaky_wrong", "--tools", BLEU, "--generated-only", "--profile", "quick",
-        "--seed", "4", "-k", "shared-ngrams", "--report-dir", "out", cwd=tmp_path, monkeypatch=monkeypatch,
-        capfd=capfd)
+        "run",
+        "--target",
+        "python:flaky_wrong",
+        "--tools",
+        BLEU,
+        "--generated-only",
+        "--profile",
+        "quick",
+        "--seed",
+        "4",
+        "-k",
+        "shared-ngrams",
+        "--report-dir",
+        "out",
+        cwd=tmp_path,
+        monkeypatch=monkeypatch,
+        capfd=capfd,
+    )
     assert code == 1, output
     record = report(tmp_path / "out")
     (failure,) = [result for result in record["results"] if result["outcome"] == "failed"]
@@ -264,15 +364,30 @@ def test_a_target_wrong_only_some_of_the_time_fails(tmp_path, monkeypatch, capfd
     assert "not every time" in failure["message"] and "harness" not in output.lower()
 
 
-@pytest.mark.parametrize("target, detail", [
-    ("cmd:sleep 30", "timed out after 0.5 s"),  # a hanging target: the preflight times out
-    ("cmd:echo '<html>Service Unavailable</html>'", "not JSON"),  # a garbage-answering one
-])
+@pytest.mark.parametrize(
+    "target, detail",
+    [
+        ("cmd:sleep 30", "timed out after 0.5 s"),  # a hanging target: the preflight times out
+        ("cmd:echo '<html>Service Unavailable</html>'", "not JSON"),  # a garbage-answering one
+    ],
+)
 def test_slow_or_garbage_target_exits_3_quickly(tmp_path, monkeypatch, capfd, target, detail):
     started = time.monotonic()
-    code, output = conformance_in_process("run", "--target", target, "--timeout", "0.5", "--tools", BLEU,
-                                          "--fixtures-only", "--report-dir", "out", cwd=tmp_path,
-                                          monkeypatch=monkeypatch, capfd=capfd)
+    code, output = conformance_in_process(
+        "run",
+        "--target",
+        target,
+        "--timeout",
+        "0.5",
+        "--tools",
+        BLEU,
+        "--fixtures-only",
+        "--report-dir",
+        "out",
+        cwd=tmp_path,
+        monkeypatch=monkeypatch,
+        capfd=capfd,
+    )
     assert code == 3, output
     assert time.monotonic() - started < 30
     assert detail in report(tmp_path / "out")["unhealthy_reason"]
@@ -280,8 +395,9 @@ def test_slow_or_garbage_target_exits_3_quickly(tmp_path, monkeypatch, capfd, ta
 
 def test_unwritable_report_dir_is_a_usage_error(tmp_path, monkeypatch, capfd):
     (tmp_path / "a-file").write_text("not a directory", encoding="utf-8")
-    code, output = conformance_in_process("run", "--target", "oracle", "--report-dir", "a-file/out",
-                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    code, output = conformance_in_process(
+        "run", "--target", "oracle", "--report-dir", "a-file/out", cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd
+    )
     assert code == 2 and "--report-dir" in output
 
 
@@ -292,8 +408,18 @@ def test_a_broken_suite_is_not_blamed_on_the_target(tmp_path, monkeypatch, capfd
         raise RuntimeError("a strategy bug")
 
     monkeypatch.setattr(conformance.strategies, "families", broken_families)
-    code, output = conformance_in_process("run", "--target", "oracle", "--tools", BLEU, "--report-dir", "out",
-                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    code, output = conformance_in_process(
+        "run",
+        "--target",
+        "oracle",
+        "--tools",
+        BLEU,
+        "--report-dir",
+        "out",
+        cwd=tmp_path,
+        monkeypatch=monkeypatch,
+        capfd=capfd,
+    )
     assert code == 3, output
     assert "HARNESS ERROR" in output and "a strategy bug" in output
 
@@ -305,9 +431,23 @@ def test_a_comparison_bug_is_not_blamed_on_the_target(tmp_path, monkeypatch, cap
         raise KeyError("a comparison bug")
 
     monkeypatch.setattr(conformance.compare, "judge", broken_judge)
-    code, output = conformance_in_process("run", "--target", "oracle", "--tools", BLEU, "--generated-only",
-                                          "-k", "clipping", "--profile", "quick", "--report-dir", "out",
-                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    code, output = conformance_in_process(
+        "run",
+        "--target",
+        "oracle",
+        "--tools",
+        BLEU,
+        "--generated-only",
+        "-k",
+        "clipping",
+        "--profile",
+        "quick",
+        "--report-dir",
+        "out",
+        cwd=tmp_path,
+        monkeypatch=monkeypatch,
+        capfd=capfd,
+    )
     assert code == 3, output
     assert "HARNESS ERROR" in output and "a comparison bug" in output
     (prop,) = report(tmp_path / "out")["properties"]
@@ -315,9 +455,23 @@ def test_a_comparison_bug_is_not_blamed_on_the_target(tmp_path, monkeypatch, cap
 
 
 def test_generated_only_runs_the_properties_and_no_fixture_case(tmp_path, monkeypatch, capfd):
-    code, output = conformance_in_process("run", "--target", "oracle", "--profile", "quick", "--seed", "3",
-                                          "--tools", BLEU, "--generated-only", "--report-dir", "out",
-                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    code, output = conformance_in_process(
+        "run",
+        "--target",
+        "oracle",
+        "--profile",
+        "quick",
+        "--seed",
+        "3",
+        "--tools",
+        BLEU,
+        "--generated-only",
+        "--report-dir",
+        "out",
+        cwd=tmp_path,
+        monkeypatch=monkeypatch,
+        capfd=capfd,
+    )
     assert code == 0, output
     record = report(tmp_path / "out")
     assert record["properties"] and all(p["outcome"] == "passed" for p in record["properties"])
@@ -336,9 +490,20 @@ SERVES_NOTHING = """
 
 def test_a_target_that_serves_no_tool_cannot_be_judged(tmp_path, monkeypatch, capfd):
     write_module(tmp_path, "serves_nothing", SERVES_NOTHING)
-    code, output = conformance_in_process("run", "--target", "python:serves_nothing", "--profile", "quick",
-                                          "--tools", BLEU, "--report-dir", "out",
-                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    code, output = conformance_in_process(
+        "run",
+        "--target",
+        "python:serves_nothing",
+        "--profile",
+        "quick",
+        "--tools",
+        BLEU,
+        "--report-dir",
+        "out",
+        cwd=tmp_path,
+        monkeypatch=monkeypatch,
+        capfd=capfd,
+    )
     assert code == 3, output
     assert "not found" in output and (tmp_path / "out" / "report.json").is_file()
 
@@ -360,10 +525,23 @@ PUBLISHED_ONLY = """
 
 def test_a_draft_tool_the_target_does_not_serve_is_reported_not_failed(tmp_path, monkeypatch, capfd):
     write_module(tmp_path, "published_only", PUBLISHED_ONLY)
-    code, output = conformance_in_process("run", "--target", "python:published_only", "--generated-only",
-                                          "--profile", "quick", "-k", "not-an-object", "--tools",
-                                          f"{BLEU},bleu-sentence-compute", "--report-dir", "out",
-                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    code, output = conformance_in_process(
+        "run",
+        "--target",
+        "python:published_only",
+        "--generated-only",
+        "--profile",
+        "quick",
+        "-k",
+        "not-an-object",
+        "--tools",
+        f"{BLEU},bleu-sentence-compute",
+        "--report-dir",
+        "out",
+        cwd=tmp_path,
+        monkeypatch=monkeypatch,
+        capfd=capfd,
+    )
     assert code == 0, output
     assert "not served by the target" in output and "bleu-sentence-compute@1.0.0" in output
     document = report(tmp_path / "out")
@@ -375,9 +553,22 @@ def test_a_draft_tool_the_target_does_not_serve_is_reported_not_failed(tmp_path,
 
 def test_a_target_serving_none_of_the_selected_tools_cannot_be_judged(tmp_path, monkeypatch, capfd):
     write_module(tmp_path, "published_only", PUBLISHED_ONLY)
-    code, output = conformance_in_process("run", "--target", "python:published_only", "--generated-only",
-                                          "--profile", "quick", "-k", "not-an-object",
-                                          "--tools", "bleu-sentence-compute", "--report-dir", "out",
-                                          cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd)
+    code, output = conformance_in_process(
+        "run",
+        "--target",
+        "python:published_only",
+        "--generated-only",
+        "--profile",
+        "quick",
+        "-k",
+        "not-an-object",
+        "--tools",
+        "bleu-sentence-compute",
+        "--report-dir",
+        "out",
+        cwd=tmp_path,
+        monkeypatch=monkeypatch,
+        capfd=capfd,
+    )
     assert code == 3, output
     assert "serves none of the selected tools" in output

@@ -7,15 +7,22 @@ import io
 import pytest
 
 from conformance import progress
-from conformance.reports import console
-from conformance.model import Case, CaseResult, Expectation, TargetResponse
 from conformance.engine import parse_tools, property_id_of_case
 from conformance.engine.health import HealthMonitor
+from conformance.model import Case, CaseResult, Expectation, TargetResponse
+from conformance.reports import console
 from conformance.runner import exit_code
 
-ALL_TOOLS = [("bleu-brevity-penalty", "1.0.0"), ("bleu-corpus-compute", "1.0.0"), ("bleu-ngrams-count", "1.0.0"),
-             ("bleu-sentence-components", "1.0.0"), ("bleu-sentence-compute", "1.0.0"), ("chrf-components", "1.0.0"),
-             ("chrf-compute", "1.0.0"), ("chrf-plus-plus-compute", "1.0.0")]
+ALL_TOOLS = [
+    ("bleu-brevity-penalty", "1.0.0"),
+    ("bleu-corpus-compute", "1.0.0"),
+    ("bleu-ngrams-count", "1.0.0"),
+    ("bleu-sentence-components", "1.0.0"),
+    ("bleu-sentence-compute", "1.0.0"),
+    ("chrf-components", "1.0.0"),
+    ("chrf-compute", "1.0.0"),
+    ("chrf-plus-plus-compute", "1.0.0"),
+]
 ANSWER = TargetResponse("result", result={})
 DROPPED = TargetResponse("transport_error", detail="connection reset")
 TIMED_OUT = TargetResponse("transport_error", detail="no answer within 10 s")
@@ -24,8 +31,14 @@ RETRIED = TargetResponse("result", result={}, retries=1)  # answered at its seco
 
 def test_tools_selection():
     assert parse_tools("") == ALL_TOOLS
-    assert parse_tools("bleu-ngrams-count, chrf-plus-plus-compute@1.0.0,bleu-ngrams-count") == [ALL_TOOLS[2], ALL_TOOLS[7]]
-    with pytest.raises(ValueError, match="unknown tool 'bleu-ngrams-count@9.9.9'.*known: bleu-brevity-penalty@1.0.0, bleu-corpus-compute@1.0.0"):
+    assert parse_tools("bleu-ngrams-count, chrf-plus-plus-compute@1.0.0,bleu-ngrams-count") == [
+        ALL_TOOLS[2],
+        ALL_TOOLS[7],
+    ]
+    with pytest.raises(
+        ValueError,
+        match="unknown tool 'bleu-ngrams-count@9.9.9'.*known: bleu-brevity-penalty@1.0.0, bleu-corpus-compute@1.0.0",
+    ):
         parse_tools("bleu-ngrams-count@9.9.9")
 
 
@@ -159,8 +172,9 @@ def test_plain_progress_prints_one_line_per_group():
     shown.case_done("bleu-ngrams-count", "passed")
     shown.group_done("bleu-ngrams-count fixtures", {"passed": 77, "failed": 1})
     shown.group_done("generated/bleu-ngrams-count/valid/clipping", {"examples": 60})
-    assert out.getvalue() == ("  bleu-ngrams-count fixtures: 77 passed, 1 failed\n"
-                              "  generated/bleu-ngrams-count/valid/clipping: 60 examples\n")
+    assert out.getvalue() == (
+        "  bleu-ngrams-count fixtures: 77 passed, 1 failed\n  generated/bleu-ngrams-count/valid/clipping: 60 examples\n"
+    )
 
 
 def test_live_progress_redraws_one_line():
@@ -174,12 +188,14 @@ def test_live_progress_redraws_one_line():
 
 def test_summary_table_counts_cases_and_properties():
     def fixture(outcome):
-        return CaseResult(Case("bleu-ngrams-count", "1.0.0", "x", "fixture", "valid", {}, Expectation("output")), outcome)
+        return CaseResult(
+            Case("bleu-ngrams-count", "1.0.0", "x", "fixture", "valid", {}, Expectation("output")), outcome
+        )
 
-    properties = [{"tool_id": "bleu-ngrams-count", "version": "1.0.0", "family": "valid/a", "outcome": "failed",
-                   "examples": 70},
-                  {"tool_id": "bleu-ngrams-count", "version": "1.0.0", "family": "valid/b", "outcome": "passed",
-                   "examples": 60}]
+    properties = [
+        {"tool_id": "bleu-ngrams-count", "version": "1.0.0", "family": "valid/a", "outcome": "failed", "examples": 70},
+        {"tool_id": "bleu-ngrams-count", "version": "1.0.0", "family": "valid/b", "outcome": "passed", "examples": 60},
+    ]
     results = [fixture("passed"), fixture("passed"), fixture("errored")]
     table = console.summary_table({"results": [result.to_dict() for result in results], "properties": properties})
     header, row = table.splitlines()[:2]

@@ -46,9 +46,10 @@ import oracle
 from conformance.crosscheck.adapters.bleu import PLAIN_TOKENS
 from conformance.crosscheck.adapters.chrf import chrf_inputs
 from conformance.crosscheck.adapters.chrf_plus_plus_compute import (
-    orders_missing_from_a_reference as segment_order_missing_from_reference)
-from oracle.chrf import WHITESPACE_CODE_POINTS
+    orders_missing_from_a_reference as segment_order_missing_from_reference,
+)
 from conformance.hypothesis_profiles import TESTS_SACREBLEU_AGREEMENT
+from oracle.chrf import WHITESPACE_CODE_POINTS
 
 REL = 1e-9
 
@@ -111,8 +112,8 @@ def test_statistics_equal_sacrebleu_segment_by_segment(payload):
     segments = execute("bleu-ngrams-count", {**payload, "detail": "segments"})["segments"]
     for row, segment in zip(rows, segments):
         assert segment["candidate_length"] == row[0]
-        assert segment["matches"] == row[2:2 + n]
-        assert segment["totals"] == row[2 + n:]
+        assert segment["matches"] == row[2 : 2 + n]
+        assert segment["totals"] == row[2 + n :]
 
 
 @settings(settings.get_profile(TESTS_SACREBLEU_AGREEMENT))
@@ -170,8 +171,12 @@ def test_chrf_segments_and_word_tokens_equal_sacrebleu(payload):
     for i, (hypothesis, reference) in enumerate(zip(payload["hypotheses"], payload["references"])):
         single = execute("chrf-plus-plus-compute", {**payload, "hypotheses": [hypothesis], "references": [reference]})
         assert close(Fraction(single["score_fraction"]), metric.sentence_score(hypothesis, [reference]).score)
-        assert output["word_tokens"][i]["hypothesis"] == metric._remove_punctuation(metric._preprocess_segment(hypothesis))
-        assert output["word_tokens"][i]["reference"] == metric._remove_punctuation(metric._preprocess_segment(reference))
+        assert output["word_tokens"][i]["hypothesis"] == metric._remove_punctuation(
+            metric._preprocess_segment(hypothesis)
+        )
+        assert output["word_tokens"][i]["reference"] == metric._remove_punctuation(
+            metric._preprocess_segment(reference)
+        )
 
 
 @settings(settings.get_profile(TESTS_SACREBLEU_AGREEMENT))
@@ -183,12 +188,15 @@ def test_chrf_corpus_score_equals_sacrebleu_outside_open_point_a4(payload):
     assert close(Fraction(output["score_fraction"]), expected)
 
 
-@pytest.mark.parametrize("hypothesis, reference", [
-    ("the cat sat on the mat.", "the cat sat on the mat."),
-    ("Der Hund (bellt)!", "der hund bellt"),
-    ("", "abc"),
-    ("\u03a3\u039f\u03a3 \u03a3", "\u03c3\u03bf\u03c2 \u03c3"),  # final sigma under lowercase
-])
+@pytest.mark.parametrize(
+    "hypothesis, reference",
+    [
+        ("the cat sat on the mat.", "the cat sat on the mat."),
+        ("Der Hund (bellt)!", "der hund bellt"),
+        ("", "abc"),
+        ("\u03a3\u039f\u03a3 \u03a3", "\u03c3\u03bf\u03c2 \u03c3"),  # final sigma under lowercase
+    ],
+)
 @pytest.mark.parametrize("lowercase", [False, True])
 def test_chrf_single_segment_examples_equal_sacrebleu(hypothesis, reference, lowercase):
     payload = {"hypotheses": [hypothesis], "references": [reference], "lowercase": lowercase}

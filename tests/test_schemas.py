@@ -47,22 +47,40 @@ def test_each_schema_is_valid_draft_2020_12_and_ships_in_the_package(name):
 
 
 def exec_output(tool: str, stdin: str) -> tuple[int, object]:
-    completed = subprocess.run([PYTHON, "-m", "conformance", "exec", tool], input=stdin.encode("utf-8"),
-                               capture_output=True, timeout=120)
+    completed = subprocess.run(
+        [PYTHON, "-m", "conformance", "exec", tool], input=stdin.encode("utf-8"), capture_output=True, timeout=120
+    )
     return completed.returncode, json.loads(completed.stdout)
 
 
-@pytest.mark.parametrize("tool, stdin, exit_code, kind", [
-    (f"{BLEU}@{VERSION}", json.dumps({"hypotheses": [["the", "cat"]], "references": [[["the", "cat"]]]}), 0, "result"),
-    ("bleu-ngrams-count@1.0.0", json.dumps({"hypotheses": [["a", "b"]], "references": [[["a", "b", "a"]]], "max_order": 2}),
-     0, "result"),
-    ("chrf-plus-plus-compute@1.0.0", json.dumps({"hypotheses": ["the cat"], "references": ["the cat"]}), 0, "result"),
-    (f"{BLEU}@{VERSION}", json.dumps({"hypotheses": [["the"]], "references": []}), 1, "error"),  # invalid input
-    (f"{BLEU}@{VERSION}", json.dumps({"hypotheses": [["the"]]}), 1, "error"),  # a required field missing
-    (f"{BLEU}@{VERSION}", "not json", 1, "error"),
-    (f"{BLEU}@{VERSION}", '{"a": 1, "a": 2}', 1, "error"),  # duplicate keys
-    ("no-such-tool@1.0.0", "{}", 1, "error"),
-])
+@pytest.mark.parametrize(
+    "tool, stdin, exit_code, kind",
+    [
+        (
+            f"{BLEU}@{VERSION}",
+            json.dumps({"hypotheses": [["the", "cat"]], "references": [[["the", "cat"]]]}),
+            0,
+            "result",
+        ),
+        (
+            "bleu-ngrams-count@1.0.0",
+            json.dumps({"hypotheses": [["a", "b"]], "references": [[["a", "b", "a"]]], "max_order": 2}),
+            0,
+            "result",
+        ),
+        (
+            "chrf-plus-plus-compute@1.0.0",
+            json.dumps({"hypotheses": ["the cat"], "references": ["the cat"]}),
+            0,
+            "result",
+        ),
+        (f"{BLEU}@{VERSION}", json.dumps({"hypotheses": [["the"]], "references": []}), 1, "error"),  # invalid input
+        (f"{BLEU}@{VERSION}", json.dumps({"hypotheses": [["the"]]}), 1, "error"),  # a required field missing
+        (f"{BLEU}@{VERSION}", "not json", 1, "error"),
+        (f"{BLEU}@{VERSION}", '{"a": 1, "a": 2}', 1, "error"),  # duplicate keys
+        ("no-such-tool@1.0.0", "{}", 1, "error"),
+    ],
+)
 def test_exec_output_follows_the_command_protocol(tool, stdin, exit_code, kind):
     code, body = exec_output(tool, stdin)
     assert code == exit_code
@@ -72,16 +90,19 @@ def test_exec_output_follows_the_command_protocol(tool, stdin, exit_code, kind):
         assert body["error"]["code"] in ("invalid_input", "limit_exceeded", "not_found")
 
 
-@pytest.mark.parametrize("body", [
-    {},
-    {"result": {"bleu": 1.0}, "error": {"code": "invalid_input", "message": "m"}},
-    {"result": [1, 2]},
-    {"error": "invalid_input"},
-    {"error": {"code": "invalid_input"}},
-    {"error": {"code": "", "message": "m"}},
-    [],
-    "result",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"result": {"bleu": 1.0}, "error": {"code": "invalid_input", "message": "m"}},
+        {"result": [1, 2]},
+        {"error": "invalid_input"},
+        {"error": {"code": "invalid_input"}},
+        {"error": {"code": "", "message": "m"}},
+        [],
+        "result",
+    ],
+)
 def test_the_command_protocol_schema_rejects_other_shapes(body):
     assert schemas.first_error("command-protocol", body) is not None
 
@@ -90,37 +111,69 @@ def test_the_command_protocol_schema_rejects_other_shapes(body):
 
 
 def case(**changes) -> Case:
-    fields = dict(tool_id=BLEU, version=VERSION, case_id="generated/bleu-corpus-compute/valid/shared-ngrams/3",
-                  origin="generated", category="valid", input={"hypotheses": [["a"]], "references": [[["a"]]]},
-                  expect=Expectation("output"), description="a generated example", seed=7)
+    fields = dict(
+        tool_id=BLEU,
+        version=VERSION,
+        case_id="generated/bleu-corpus-compute/valid/shared-ngrams/3",
+        origin="generated",
+        category="valid",
+        input={"hypotheses": [["a"]], "references": [[["a"]]]},
+        expect=Expectation("output"),
+        description="a generated example",
+        seed=7,
+    )
     return Case(**{**fields, **changes})
 
 
 RESULTS = {
     "wrong output": CaseResult(
-        case(), "failed", message="at /bleu: expected 1.0, got 0.5",
+        case(),
+        "failed",
+        message="at /bleu: expected 1.0, got 0.5",
         mismatch=Mismatch("/bleu", 1.0, 0.5, "differs", delta=0.5, tolerance=1e-12),
         response=TargetResponse("result", result={"bleu": 0.5}, status=None, duration_ms=1.5),
-        expected={"bleu": 1.0}),
+        expected={"bleu": 1.0},
+    ),
     "infinite delta": CaseResult(
-        case(), "failed", message="overflow",
+        case(),
+        "failed",
+        message="overflow",
         mismatch=Mismatch("/bleu", 1.0, 1e308, "differs", delta=math.inf, tolerance=0.0),
-        response=TargetResponse("result", result={"bleu": 1e308}), expected={"bleu": 1.0}),
+        response=TargetResponse("result", result={"bleu": 1e308}),
+        expected={"bleu": 1.0},
+    ),
     "answered an invalid input": CaseResult(
-        case(category="invalid", expect=Expectation("error", error_code="limit_exceeded"),
-             input={"hypotheses": ["a\ud800"]}),
-        "failed", message="answered an invalid input",
-        response=TargetResponse("result", result={"bleu": 0.0}), expected={"error": "limit_exceeded"}),
+        case(
+            category="invalid",
+            expect=Expectation("error", error_code="limit_exceeded"),
+            input={"hypotheses": ["a\ud800"]},
+        ),
+        "failed",
+        message="answered an invalid input",
+        response=TargetResponse("result", result={"bleu": 0.0}),
+        expected={"error": "limit_exceeded"},
+    ),
     "transport error": CaseResult(
-        case(), "errored", message="timed out",
-        response=TargetResponse("transport_error", status=-9, raw="", detail="timed out after 10 s", retries=1)),
+        case(),
+        "errored",
+        message="timed out",
+        response=TargetResponse("transport_error", status=-9, raw="", detail="timed out after 10 s", retries=1),
+    ),
     "no response": CaseResult(case(), "errored", message="harness gave up"),
     "fixture case": CaseResult(
-        case(case_id=f"{BLEU}/{VERSION}/examples#contract-example-2", origin="fixture", seed=None, tags=["example"],
-             expect=Expectation("output", output={"bleu": 0.5})),
-        "failed", message="differs", mismatch=Mismatch("", {"bleu": 0.5}, None, "no output"),
+        case(
+            case_id=f"{BLEU}/{VERSION}/examples#contract-example-2",
+            origin="fixture",
+            seed=None,
+            tags=["example"],
+            expect=Expectation("output", output={"bleu": 0.5}),
+        ),
+        "failed",
+        message="differs",
+        mismatch=Mismatch("", {"bleu": 0.5}, None, "no output"),
         response=TargetResponse("rejection", status=400, error_code="invalid_input", raw='{"error": "x"}'),
-        expected={"bleu": 0.5}),
+        expected={"bleu": 0.5},
+    ),
 }
 
 
@@ -156,9 +209,25 @@ def test_reproducers_and_known_failures_of_a_real_run_validate(tmp_path, monkeyp
     (tmp_path / "inverted_bp_schemas.py").write_text(textwrap.dedent(INVERTED_BREVITY_PENALTY), encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.chdir(tmp_path)
-    code = main(["run", "--target", "python:inverted_bp_schemas", "--tools", BLEU, "--profile", "quick",
-                 "--seed", "1", "-k", "examples or short-and-empty", "--report-dir", "out",
-                 "--write-known-failures", "known.json"])
+    code = main(
+        [
+            "run",
+            "--target",
+            "python:inverted_bp_schemas",
+            "--tools",
+            BLEU,
+            "--profile",
+            "quick",
+            "--seed",
+            "1",
+            "-k",
+            "examples or short-and-empty",
+            "--report-dir",
+            "out",
+            "--write-known-failures",
+            "known.json",
+        ]
+    )
     output = "".join(capfd.readouterr())
     assert code == 1, output
     files = sorted((tmp_path / "out" / "reproducers").glob("*.json"))
@@ -182,11 +251,14 @@ def test_written_known_failures_validate_and_parse_back(tmp_path):
     assert [entry.id for entry in known_failures.load(path)] == ["generated/t/valid/fam", "t/1.0.0/x#a"]
 
 
-@pytest.mark.parametrize("data, pointer", [
-    ({"known_failures": [{"id": "x", "reason": "r"}, {"id": "y"}]}, "/known_failures/1/reason"),
-    ({"known_failures": [{"id": "x", "reason": "r", "target": ["a"]}]}, "/known_failures/0/target"),
-    ({"known_failures": [{"id": "x", "reason": "r"}, "y"]}, "/known_failures/1"),
-])
+@pytest.mark.parametrize(
+    "data, pointer",
+    [
+        ({"known_failures": [{"id": "x", "reason": "r"}, {"id": "y"}]}, "/known_failures/1/reason"),
+        ({"known_failures": [{"id": "x", "reason": "r", "target": ["a"]}]}, "/known_failures/0/target"),
+        ({"known_failures": [{"id": "x", "reason": "r"}, "y"]}, "/known_failures/1"),
+    ],
+)
 def test_known_failure_messages_name_the_file_and_the_field(data, pointer, tmp_path):
     path = tmp_path / "kf.json"
     path.write_text(json.dumps(data), encoding="utf-8")

@@ -17,9 +17,9 @@ import time
 
 import pytest
 import requests
+from faulty_servers import oracle_server, shared_oracle_server
 
 import oracle
-from faulty_servers import oracle_server, shared_oracle_server
 
 BLEU = "/v1/tools/bleu-corpus-compute/versions/1.0.0"
 NGRAMS = "/v1/tools/bleu-ngrams-count/versions/1.0.0"
@@ -51,22 +51,30 @@ def error_of(response: requests.Response) -> dict:
 
 # --- endpoints -----------------------------------------------------------------------------
 
+
 def test_execute_answers_with_the_result_envelope(server, session):
     # Contract semantics by hand: hypothesis == reference (2 tokens): matches = totals = [2, 1, 0, 0];
     # orders 3 and 4 have l_n = 0, so bleu is exactly 0; c = r = 2 so brevity_penalty is 1.
     response = session.post(server[0] + BLEU + "/execute", data=VALID_BLEU, headers=JSON_TYPE)
     assert response.status_code == 200
-    assert response.json() == {"result": {"bleu": 0.0, "brevity_penalty": 1.0, "candidate_length": 2,
-                                          "reference_length": 2, "max_order": 4,
-                                          "matches": [2, 1, 0, 0], "totals": [2, 1, 0, 0]}}
+    assert response.json() == {
+        "result": {
+            "bleu": 0.0,
+            "brevity_penalty": 1.0,
+            "candidate_length": 2,
+            "reference_length": 2,
+            "max_order": 4,
+            "matches": [2, 1, 0, 0],
+            "totals": [2, 1, 0, 0],
+        }
+    }
 
 
 def test_every_contract_example_through_http(server, session):
     for tool_id, version in oracle.available():
         contract = oracle.load_contract(tool_id, version)
         for example in contract["examples"]:
-            response = session.post(f"{server[0]}/v1/tools/{tool_id}/versions/{version}/execute",
-                                    json=example["input"])
+            response = session.post(f"{server[0]}/v1/tools/{tool_id}/versions/{version}/execute", json=example["input"])
             assert response.status_code == 200, (tool_id, example, response.text)
             assert response.json() == {"result": example["output"]}
 
@@ -85,17 +93,20 @@ def test_tool_listing_and_health(server, session):
     assert session.get(server[0] + "/healthz").json() == {"status": "ok"}
 
 
-@pytest.mark.parametrize("method, path, status, code", [
-    ("GET", "/", 404, "not_found"),
-    ("GET", "/v1/tools/no-such-tool/versions/1.0.0", 404, "not_found"),
-    ("POST", "/v1/tools/no-such-tool/versions/1.0.0/execute", 404, "not_found"),
-    ("POST", "/v1/tools/bleu-corpus-compute/versions/9.9.9/execute", 404, "not_found"),
-    ("POST", "/v1/tools/..%2F..%2Fcontracts/versions/1.0.0/execute", 404, "not_found"),
-    ("GET", BLEU + "/execute", 405, "method_not_allowed"),
-    ("PUT", BLEU + "/execute", 405, "method_not_allowed"),
-    ("DELETE", BLEU, 405, "method_not_allowed"),
-    ("POST", "/healthz", 405, "method_not_allowed"),
-])
+@pytest.mark.parametrize(
+    "method, path, status, code",
+    [
+        ("GET", "/", 404, "not_found"),
+        ("GET", "/v1/tools/no-such-tool/versions/1.0.0", 404, "not_found"),
+        ("POST", "/v1/tools/no-such-tool/versions/1.0.0/execute", 404, "not_found"),
+        ("POST", "/v1/tools/bleu-corpus-compute/versions/9.9.9/execute", 404, "not_found"),
+        ("POST", "/v1/tools/..%2F..%2Fcontracts/versions/1.0.0/execute", 404, "not_found"),
+        ("GET", BLEU + "/execute", 405, "method_not_allowed"),
+        ("PUT", BLEU + "/execute", 405, "method_not_allowed"),
+        ("DELETE", BLEU, 405, "method_not_allowed"),
+        ("POST", "/healthz", 405, "method_not_allowed"),
+    ],
+)
 def test_path_and_method_errors(server, session, method, path, status, code):
     response = session.request(method, server[0] + path, data=VALID_BLEU, headers=JSON_TYPE)
     assert response.status_code == status
@@ -104,14 +115,17 @@ def test_path_and_method_errors(server, session, method, path, status, code):
         assert "Allow" in response.headers
 
 
-@pytest.mark.parametrize("method, path", [
-    ("GET", "/v1/tools/"),
-    ("GET", BLEU + "/"),
-    ("POST", BLEU + "/execute/"),
-    ("POST", BLEU + "/execute//"),
-    ("GET", "/healthz/"),
-    ("POST", "/mcp/"),
-])
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("GET", "/v1/tools/"),
+        ("GET", BLEU + "/"),
+        ("POST", BLEU + "/execute/"),
+        ("POST", BLEU + "/execute//"),
+        ("GET", "/healthz/"),
+        ("POST", "/mcp/"),
+    ],
+)
 def test_a_trailing_slash_is_a_404_with_the_error_body_never_a_redirect(server, session, method, path):
     """Starlette's default is a 307 with an empty body; the documented paths have no trailing slash, so
     another path is unknown like any other, and the message names the path without it."""
@@ -121,19 +135,26 @@ def test_a_trailing_slash_is_a_404_with_the_error_body_never_a_redirect(server, 
     assert error["code"] == "not_found" and f"no trailing slash: {path.rstrip('/')})" in error["message"]
 
 
-@pytest.mark.parametrize("content_type, status", [
-    ("application/json", 200),
-    ("application/json; charset=utf-8", 200),
-    ("Application/JSON;charset=\"UTF-8\"", 200),
-    (None, 200),  # no Content-Type at all: read as JSON (documented in conformance/server.py)
-    ("application/x-www-form-urlencoded", 415),  # what `curl -d` sends by default
-    ("text/plain", 415),
-    ("multipart/form-data; boundary=x", 415),
-    ("application/json; charset=latin-1", 415),
-])
+@pytest.mark.parametrize(
+    "content_type, status",
+    [
+        ("application/json", 200),
+        ("application/json; charset=utf-8", 200),
+        ('Application/JSON;charset="UTF-8"', 200),
+        (None, 200),  # no Content-Type at all: read as JSON (documented in conformance/server.py)
+        ("application/x-www-form-urlencoded", 415),  # what `curl -d` sends by default
+        ("text/plain", 415),
+        ("multipart/form-data; boundary=x", 415),
+        ("application/json; charset=latin-1", 415),
+    ],
+)
 def test_content_type_policy(server, session, content_type, status):
-    request = requests.Request("POST", server[0] + BLEU + "/execute", data=VALID_BLEU,
-                               headers={"Content-Type": content_type} if content_type else {}).prepare()
+    request = requests.Request(
+        "POST",
+        server[0] + BLEU + "/execute",
+        data=VALID_BLEU,
+        headers={"Content-Type": content_type} if content_type else {},
+    ).prepare()
     if content_type is None:
         request.headers.pop("Content-Type", None)
     response = session.send(request)
@@ -144,9 +165,10 @@ def test_content_type_policy(server, session, content_type, status):
 
 
 def test_curl_d_gets_a_hint(server, session):
-    response = session.post(server[0] + BLEU + "/execute", data=VALID_BLEU,
-                            headers={"Content-Type": "application/x-www-form-urlencoded"})
-    assert 'Content-Type: application/json' in error_of(response)["message"]
+    response = session.post(
+        server[0] + BLEU + "/execute", data=VALID_BLEU, headers={"Content-Type": "application/x-www-form-urlencoded"}
+    )
+    assert "Content-Type: application/json" in error_of(response)["message"]
 
 
 # --- nasty bodies ----------------------------------------------------------------------------
@@ -169,10 +191,18 @@ NASTY_BODIES = {
     "NaN": (BLEU, b'{"hypotheses": [["a"]], "references": [[["a"]]], "decimals": NaN}', 400, "invalid_input"),
     "Infinity": (CHRF, b'{"hypotheses": ["a"], "references": ["a"], "beta": Infinity}', 400, "invalid_input"),
     "-Infinity": (CHRF, b'{"hypotheses": ["a"], "references": ["a"], "beta": -Infinity}', 400, "invalid_input"),
-    "huge integer literal": (BLEU, b'{"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 1'
-                             + b"0" * 5000 + b"}", 400, "invalid_input"),
-    "duplicate keys": (BLEU, b'{"hypotheses": [["a"]], "hypotheses": [["b"]], "references": [[["a"]]]}',
-                       400, "invalid_input"),
+    "huge integer literal": (
+        BLEU,
+        b'{"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 1' + b"0" * 5000 + b"}",
+        400,
+        "invalid_input",
+    ),
+    "duplicate keys": (
+        BLEU,
+        b'{"hypotheses": [["a"]], "hypotheses": [["b"]], "references": [[["a"]]]}',
+        400,
+        "invalid_input",
+    ),
     "lone surrogate (chrF++)": (CHRF, b'{"hypotheses": ["a\\ud800"], "references": ["a"]}', 400, "invalid_input"),
     "lone surrogate key": (CHRF, b'{"hypotheses": ["a"], "references": ["a"], "\\udc00": 1}', 400, "invalid_input"),
     "invalid UTF-8": (CHRF, b'{"hypotheses": ["caf\xe9"], "references": ["a"]}', 400, "invalid_input"),
@@ -231,8 +261,10 @@ def _complete(answer: bytes) -> bool:
 
 
 def test_declared_oversize_body_is_refused_before_it_is_sent(server):
-    head = (f"POST {BLEU}/execute HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {EIGHT_MIB + 1}\r\n\r\n").encode()
+    head = (
+        f"POST {BLEU}/execute HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {EIGHT_MIB + 1}\r\n\r\n"
+    ).encode()
     started = time.monotonic()
     answer = raw_exchange(server[0], head)  # not one byte of body sent: the answer cannot wait for it
     assert answer.startswith(b"HTTP/1.1 413 ")
@@ -262,6 +294,7 @@ def test_body_just_under_the_cap_is_read(server, session):
 
 # --- lifecycle -------------------------------------------------------------------------------
 
+
 def test_keep_alive(server):
     with requests.Session() as http:
         for _ in range(5):
@@ -273,8 +306,10 @@ def test_keep_alive(server):
 def test_health_answers_while_big_requests_run(server):
     # 1000 segments, hypothesis and 4 references of 10 tokens each: 50,000 tokens, exactly at
     # max_total_tokens even counting references (A1: every reading accepts it).
-    big = {"hypotheses": [["w%d" % ((i * 7 + j) % 97) for j in range(10)] for i in range(1000)],
-           "references": [[["w%d" % ((i + r + j) % 97) for j in range(10)] for r in range(4)] for i in range(1000)]}
+    big = {
+        "hypotheses": [["w%d" % ((i * 7 + j) % 97) for j in range(10)] for i in range(1000)],
+        "references": [[["w%d" % ((i + r + j) % 97) for j in range(10)] for r in range(4)] for i in range(1000)],
+    }
     statuses: list[int] = []
 
     def post_big():
@@ -330,6 +365,7 @@ def test_no_request_reached_the_catch_all(server):
 
 # --- the catch-all, in process ------------------------------------------------------------
 
+
 def call_app(app, method: str, path: str, body: bytes, stall: bool = False) -> tuple[int, bytes]:
     """One request straight through the ASGI app, no sockets: (status, body).
 
@@ -350,10 +386,20 @@ def call_app(app, method: str, path: str, body: bytes, stall: bool = False) -> t
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-             "headers": [(b"content-type", b"application/json")], "client": ("127.0.0.1", 1),
-             "server": ("127.0.0.1", 80), "root_path": ""}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"content-type", b"application/json")],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+        "root_path": "",
+    }
     anyio.run(app, scope, receive, send)
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
     return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
@@ -375,8 +421,10 @@ def test_a_bug_becomes_a_logged_500_with_an_error_body(monkeypatch, caplog):
 
 def test_sigterm_lets_the_request_in_flight_finish_then_stops_cleanly():
     with oracle_server("--workers", "1") as (url, process, log_path):
-        head = (f"POST {BLEU}/execute HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(VALID_BLEU)}\r\n\r\n").encode()
+        head = (
+            f"POST {BLEU}/execute HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(VALID_BLEU)}\r\n\r\n"
+        ).encode()
 
         def body_in_two_halves():
             yield VALID_BLEU[:10]
@@ -395,8 +443,7 @@ def test_sigterm_lets_the_request_in_flight_finish_then_stops_cleanly():
 def worker_pids(server_pid: int) -> list[int]:
     """The server's oracle worker processes (not multiprocessing's resource tracker)."""
     children = open(f"/proc/{server_pid}/task/{server_pid}/children").read().split()
-    return [int(pid) for pid in children
-            if b"resource_tracker" not in open(f"/proc/{pid}/cmdline", "rb").read()]
+    return [int(pid) for pid in children if b"resource_tracker" not in open(f"/proc/{pid}/cmdline", "rb").read()]
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux /proc")
@@ -407,8 +454,9 @@ def test_a_dead_worker_costs_one_request_and_a_killed_server_leaves_no_workers()
             (worker,) = worker_pids(process.pid)
             os.kill(worker, signal.SIGKILL)  # as the kernel's out-of-memory killer would
             time.sleep(0.5)
-            statuses = [http.post(url + BLEU + "/execute", data=VALID_BLEU, headers=JSON_TYPE).status_code
-                        for _ in range(3)]
+            statuses = [
+                http.post(url + BLEU + "/execute", data=VALID_BLEU, headers=JSON_TYPE).status_code for _ in range(3)
+            ]
             assert http.get(url + "/healthz").status_code == 200
         log = log_path.read_text()
         new_workers = worker_pids(process.pid)

@@ -18,7 +18,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
 from faulty_servers import faulty_server, refused_url, shared_oracle_server
 
 RUN_TIMEOUT = 240  # a hung run fails its test instead of hanging the suite
@@ -43,9 +42,24 @@ def run_conformance(target: str, report_dir: Path, *options: str) -> tuple[subpr
     """``python -m conformance run`` to the end: the process, its wall time and its report.json."""
     started = time.monotonic()
     process = subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "--target", target, "--seed", "1",
-         "--report-dir", str(report_dir), *options],
-        capture_output=True, text=True, timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "run",
+            "--target",
+            target,
+            "--seed",
+            "1",
+            "--report-dir",
+            str(report_dir),
+            *options,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        stdin=subprocess.DEVNULL,
+    )
     elapsed = time.monotonic() - started
     report_file = report_dir / "report.json"
     report = json.loads(report_file.read_text()) if report_file.is_file() else {}
@@ -104,8 +118,9 @@ def test_run_against_other_faulty_servers_exits_3(tmp_path, behaviour):
 
 def test_every_third_503_is_retried_and_the_report_counts_it(tmp_path):
     with faulty_server("every_third_503") as server:
-        process, _, report = run_conformance(server.url, tmp_path, "--fixtures-only", "--tools", "bleu-corpus-compute",
-                                             "-k", "brevity")
+        process, _, report = run_conformance(
+            server.url, tmp_path, "--fixtures-only", "--tools", "bleu-corpus-compute", "-k", "brevity"
+        )
         requests_seen = server.requests_seen
     # Retrying a transport failure is safe (the tools are pure): every 503 was retried and answered.
     assert process.returncode == 0, (process.stdout[-2000:], process.stderr[-2000:])
@@ -119,7 +134,8 @@ def test_every_third_503_is_retried_and_the_report_counts_it(tmp_path):
 def test_slow_server_with_default_timeouts_ends_within_about_30_s(tmp_path):
     # Default --timeout 10 and 2 retries: three 10 s attempts at the preflight, then exit 3.
     with faulty_server("slow") as server:
-        process, elapsed, report = run_conformance(server.url, tmp_path, "--profile", "quick",
-                                                   "--tools", "bleu-corpus-compute")
+        process, elapsed, report = run_conformance(
+            server.url, tmp_path, "--profile", "quick", "--tools", "bleu-corpus-compute"
+        )
     assert process.returncode == 3 and "within 10 s" in report["unhealthy_reason"]
     assert elapsed < 30 + QUICK_ENOUGH

@@ -11,7 +11,6 @@ import time
 
 import pytest
 import requests
-
 from faulty_servers import shared_oracle_server
 from test_server import EIGHT_MIB, NASTY_BODIES, call_app, raw_exchange
 
@@ -26,8 +25,10 @@ def mcp_url():
 
 def tools_call(input_json: bytes, tool_id: str = BLEU_ID) -> bytes:
     """A JSON-RPC tools/call of execute whose input is the given JSON text, verbatim."""
-    return (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "execute", "arguments": '
-            b'{"id": "' + tool_id.encode() + b'", "version": "1.0.0", "input": ' + input_json + b"}}}")
+    return (
+        b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "execute", "arguments": '
+        b'{"id": "' + tool_id.encode() + b'", "version": "1.0.0", "input": ' + input_json + b"}}}"
+    )
 
 
 def jsonrpc_answer(response: requests.Response) -> dict:
@@ -45,8 +46,12 @@ def test_a_nasty_http_body_is_a_4xx(mcp_url, name):
     assert 400 <= response.status_code < 500, (response.status_code, response.text[:300])
 
 
-@pytest.mark.parametrize("name", sorted(name for name, (_path, body, _status, _code) in NASTY_BODIES.items()
-                                        if body.strip() and len(body) < 100_000))
+@pytest.mark.parametrize(
+    "name",
+    sorted(
+        name for name, (_path, body, _status, _code) in NASTY_BODIES.items() if body.strip() and len(body) < 100_000
+    ),
+)
 def test_a_nasty_tool_input_is_rejected_never_answered_with_a_5xx(mcp_url, name):
     """Each nasty body as the input of a tool call: a JSON-RPC error (the message as a whole is
     not JSON-RPC) or isError with an error body — never a 5xx, never an answer."""
@@ -64,12 +69,18 @@ def test_a_nasty_tool_input_is_rejected_never_answered_with_a_5xx(mcp_url, name)
 
 # Inputs with a duplicate key, and the key: each valid once the SDK's parser keeps the last of the two.
 DUPLICATE_KEYS = {
-    "the same key twice in the input": (b'{"hypotheses": [["a"]], "hypotheses": [["b"]], "references": [[["a"]]]}',
-                                        "hypotheses"),
-    "the same value twice": (b'{"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 1, "max_order": 1}',
-                             "max_order"),
-    "in an object inside an array": (b'{"hypotheses": [["a"]], "references": [[["a"]]], "max_order": '
-                                     b'[{"n": 1, "n": 2}]}', "n"),
+    "the same key twice in the input": (
+        b'{"hypotheses": [["a"]], "hypotheses": [["b"]], "references": [[["a"]]]}',
+        "hypotheses",
+    ),
+    "the same value twice": (
+        b'{"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 1, "max_order": 1}',
+        "max_order",
+    ),
+    "in an object inside an array": (
+        b'{"hypotheses": [["a"]], "references": [[["a"]]], "max_order": [{"n": 1, "n": 2}]}',
+        "n",
+    ),
 }
 
 
@@ -79,8 +90,12 @@ def test_both_routes_refuse_a_duplicate_key_in_the_input_alike(mcp_url, name):
     the last of the two, answers the same error body as the tool's error (open point A15)."""
     body, key = DUPLICATE_KEYS[name]
     base = mcp_url.removesuffix("/mcp")
-    http = requests.post(base + f"/v1/tools/{BLEU_ID}/versions/1.0.0/execute", data=body,
-                         headers={"Content-Type": "application/json"}, timeout=10)
+    http = requests.post(
+        base + f"/v1/tools/{BLEU_ID}/versions/1.0.0/execute",
+        data=body,
+        headers={"Content-Type": "application/json"},
+        timeout=10,
+    )
     assert http.status_code == 400 and http.json()["error"]["code"] == "invalid_input"
     assert http.json()["error"]["message"].startswith(f"{key}: duplicate key")
     result = jsonrpc_answer(requests.post(mcp_url, data=tools_call(body), headers=MCP_HEADERS, timeout=10))["result"]
@@ -88,24 +103,40 @@ def test_both_routes_refuse_a_duplicate_key_in_the_input_alike(mcp_url, name):
     assert json.loads(result["content"][0]["text"]) == http.json()
 
 
-@pytest.mark.parametrize("arguments, key", [
-    (b'{"id": "chrf-compute", "id": "' + BLEU_ID.encode() + b'", "version": "1.0.0", '
-     b'"input": {"hypotheses": [["a"]], "references": [[["a"]]]}}', "id"),
-    (b'{"id": "' + BLEU_ID.encode() + b'", "version": "1.0.0", "input": {"hypotheses": [["a"]]}, '
-     b'"input": {"hypotheses": [["a"]], "references": [[["a"]]]}}', "input"),
-])
+@pytest.mark.parametrize(
+    "arguments, key",
+    [
+        (
+            b'{"id": "chrf-compute", "id": "' + BLEU_ID.encode() + b'", "version": "1.0.0", '
+            b'"input": {"hypotheses": [["a"]], "references": [[["a"]]]}}',
+            "id",
+        ),
+        (
+            b'{"id": "' + BLEU_ID.encode() + b'", "version": "1.0.0", "input": {"hypotheses": [["a"]]}, '
+            b'"input": {"hypotheses": [["a"]], "references": [[["a"]]]}}',
+            "input",
+        ),
+    ],
+)
 def test_a_duplicate_key_in_the_arguments_is_refused(mcp_url, arguments, key):
-    body = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "execute", "arguments": ' \
-        + arguments + b"}}"
+    body = (
+        b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "execute", "arguments": '
+        + arguments
+        + b"}}"
+    )
     result = jsonrpc_answer(requests.post(mcp_url, data=body, headers=MCP_HEADERS, timeout=10))["result"]
     assert result["isError"] is True, result
-    assert result["structuredContent"]["error"] == {"code": "invalid_input",
-                                                    "message": f"{key}: duplicate key in a JSON object"}
+    assert result["structuredContent"]["error"] == {
+        "code": "invalid_input",
+        "message": f"{key}: duplicate key in a JSON object",
+    }
 
 
 def test_a_declared_oversize_body_is_refused_before_it_is_sent(mcp_url):
-    head = (f"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            f"Accept: application/json, text/event-stream\r\nContent-Length: {EIGHT_MIB + 1}\r\n\r\n").encode()
+    head = (
+        f"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Accept: application/json, text/event-stream\r\nContent-Length: {EIGHT_MIB + 1}\r\n\r\n"
+    ).encode()
     started = time.monotonic()
     answer = raw_exchange(mcp_url, head)
     assert answer.startswith(b"HTTP/1.1 413 ")
@@ -138,8 +169,12 @@ def test_other_methods_are_4xx(mcp_url, method):
 
 def test_the_http_interface_is_unchanged_beside_it(mcp_url):
     base = mcp_url.removesuffix("/mcp")
-    answer = requests.post(base + f"/v1/tools/{BLEU_ID}/versions/1.0.0/execute",
-                           data=b'{"hypotheses": [["a"]], "references": [[["a"]]]}', headers=MCP_HEADERS, timeout=10)
+    answer = requests.post(
+        base + f"/v1/tools/{BLEU_ID}/versions/1.0.0/execute",
+        data=b'{"hypotheses": [["a"]], "references": [[["a"]]]}',
+        headers=MCP_HEADERS,
+        timeout=10,
+    )
     assert answer.status_code == 200 and answer.json()["result"]["matches"] == [1, 0, 0, 0]
     assert requests.get(base + "/healthz", timeout=10).json() == {"status": "ok"}
 

@@ -40,8 +40,10 @@ def environment() -> dict:
 
 
 def side_by_side(commands: list[list[str]]) -> list[subprocess.CompletedProcess]:
-    processes = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  env=environment()) for command in commands]
+    processes = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment())
+        for command in commands
+    ]
     done = []
     for command, process in zip(commands, processes):
         out, err = process.communicate(timeout=240)
@@ -74,8 +76,10 @@ def sharded(request, tmp_path_factory) -> tuple[str, Path]:
     target = request.param
     base = tmp_path_factory.mktemp("shards")
     runs = [conformance("run", "--target", target, *RUN, "--report-dir", str(base / "whole"))]
-    runs += [conformance("run", "--target", target, *RUN, "--shard", f"{k}/3", "--report-dir", str(base / str(k)))
-             for k in (1, 2, 3)]
+    runs += [
+        conformance("run", "--target", target, *RUN, "--shard", f"{k}/3", "--report-dir", str(base / str(k)))
+        for k in (1, 2, 3)
+    ]
     runs.append(conformance("run", "--target", target, *RUN, "-n", "2", "--report-dir", str(base / "processes")))
     expected = 0 if target == "oracle" else 1
     for done in side_by_side(runs):
@@ -120,11 +124,14 @@ def test_merged_shards_are_the_unsharded_run(sharded, tmp_path, capsys):
     assert junit.count("<testcase") == sum(whole["totals"].values())
 
 
-@pytest.mark.parametrize("shares, says", [
-    (("1", "2"), "shard(s) 3 of 3 missing"),
-    (("1", "2", "2", "3"), "shard 2/3 given twice"),
-    (("1", "2", "3", "whole"), "not a shard's report"),
-])
+@pytest.mark.parametrize(
+    "shares, says",
+    [
+        (("1", "2"), "shard(s) 3 of 3 missing"),
+        (("1", "2", "2", "3"), "shard 2/3 given twice"),
+        (("1", "2", "3", "whole"), "not a shard's report"),
+    ],
+)
 def test_merge_refuses_a_missing_or_repeated_shard(sharded, tmp_path, capsys, shares, says):
     target, base = sharded
     if target != "oracle":
@@ -143,9 +150,11 @@ def test_merge_refuses_shards_of_different_runs(sharded, tmp_path, capsys):
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "report.json").write_text(json.dumps(other), encoding="utf-8")
     (tmp_path / "garbage.json").write_text("{not json", encoding="utf-8")
-    for given, says in (([base / "1", tmp_path / "other", base / "3"], "their seed differs (7 and 8)"),
-                        ([base / "1", tmp_path / "garbage.json"], "not a JSON document"),
-                        ([tmp_path / "absent"], "cannot read it")):
+    for given, says in (
+        ([base / "1", tmp_path / "other", base / "3"], "their seed differs (7 and 8)"),
+        ([base / "1", tmp_path / "garbage.json"], "not a JSON document"),
+        ([tmp_path / "absent"], "cannot read it"),
+    ):
         code, err = merge_reports(*given, "--report-dir", tmp_path / "out", capsys=capsys)
         assert code == 2 and says in err, err
 
@@ -175,9 +184,26 @@ def test_check_shards_order_and_totals():
 
 
 def test_processes_share_one_random_seed(tmp_path):
-    done = subprocess.run(conformance("run", "--target", "oracle", "--profile", "quick", "--tools", TOOL,
-                                      "--generated-only", "-n", "2", "--report-dir", str(tmp_path)),
-                          capture_output=True, text=True, env=environment(), timeout=240)
+    done = subprocess.run(
+        conformance(
+            "run",
+            "--target",
+            "oracle",
+            "--profile",
+            "quick",
+            "--tools",
+            TOOL,
+            "--generated-only",
+            "-n",
+            "2",
+            "--report-dir",
+            str(tmp_path),
+        ),
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=240,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     document = report(tmp_path)
     assert {entry["seed"] for entry in document["properties"]} == {document["header"]["seed"]}
@@ -185,9 +211,27 @@ def test_processes_share_one_random_seed(tmp_path):
 
 def test_dead_target_ends_every_process_fast(tmp_path):
     started = time.monotonic()
-    done = subprocess.run(conformance("run", "--target", "http://127.0.0.1:9", "--profile", "quick", "--tools", TOOL,
-                                      "-n", "2", "--timeout", "2", "--report-dir", str(tmp_path)),
-                          capture_output=True, text=True, env=environment(), timeout=240)
+    done = subprocess.run(
+        conformance(
+            "run",
+            "--target",
+            "http://127.0.0.1:9",
+            "--profile",
+            "quick",
+            "--tools",
+            TOOL,
+            "-n",
+            "2",
+            "--timeout",
+            "2",
+            "--report-dir",
+            str(tmp_path),
+        ),
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=240,
+    )
     assert done.returncode == 3, done.stdout[-2000:] + done.stderr[-2000:]
     document = report(tmp_path)
     assert document["header"]["stopped_by"] == "preflight" and document["unhealthy_reason"]
@@ -196,10 +240,28 @@ def test_dead_target_ends_every_process_fast(tmp_path):
 
 
 def test_exitfirst_stops_every_process(tmp_path):
-    done = subprocess.run(conformance("run", "--target", "python:mutants.brevity_inverted_ratio", "--profile",
-                                      "quick", "--tools", TOOL, "--seed", "7", "-x", "-n", "2",
-                                      "--report-dir", str(tmp_path)),
-                          capture_output=True, text=True, env=environment(), timeout=240)
+    done = subprocess.run(
+        conformance(
+            "run",
+            "--target",
+            "python:mutants.brevity_inverted_ratio",
+            "--profile",
+            "quick",
+            "--tools",
+            TOOL,
+            "--seed",
+            "7",
+            "-x",
+            "-n",
+            "2",
+            "--report-dir",
+            str(tmp_path),
+        ),
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=240,
+    )
     assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
     totals = report(tmp_path)["totals"]
     assert totals["failed"] >= 1 and sum(totals.values()) < 40  # the tool has 129 checks

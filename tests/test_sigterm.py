@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from faulty_commands import FaultyCommands, still_running
 from faulty_servers import faulty_server
 
 BP = "bleu-brevity-penalty"
 STOP_SECONDS = 10  # from the signal to the exit, on two busy cores ("a few seconds"; ~1-2 s measured)
 START_SECONDS = 60  # for the run to start and reach the hung call
+
 
 @dataclass
 class Stopped:
@@ -40,9 +40,28 @@ class Stopped:
 def run_until_hung(target: str, commands: FaultyCommands, hung, sig: int) -> Stopped:
     """Start `conformance run`, wait until ``hung()`` says the target hangs on a call, send ``sig``."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "conformance", "run", "--target", target, "--tools", BP, "--fixtures-only",
-         "--timeout", "60", "--seed", "1", "--report-dir", str(commands.directory / "out")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "run",
+            "--target",
+            target,
+            "--tools",
+            BP,
+            "--fixtures-only",
+            "--timeout",
+            "60",
+            "--seed",
+            "1",
+            "--report-dir",
+            str(commands.directory / "out"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + START_SECONDS
         while not hung() and process.poll() is None and time.monotonic() < deadline:
@@ -51,8 +70,9 @@ def run_until_hung(target: str, commands: FaultyCommands, hung, sig: int) -> Sto
         process.send_signal(sig)
         signalled = time.monotonic()
         stdout, stderr = process.communicate(timeout=60)
-        return Stopped(process.returncode, time.monotonic() - signalled, stdout, stderr,
-                       commands.directory / "out", commands)
+        return Stopped(
+            process.returncode, time.monotonic() - signalled, stdout, stderr, commands.directory / "out", commands
+        )
     finally:
         if process.poll() is None:
             process.kill()

@@ -29,34 +29,50 @@ SEED = 20240
 BLEU_TOOLS = ("bleu-ngrams-count", "bleu-corpus-compute")
 CHRF = "chrf-plus-plus-compute"
 # Families of large inputs (thousands of tokens or segments) get fewer examples.
-LARGE = {"boundary/max-segments", "boundary/total-tokens", "boundary/total-token-bytes", "boundary/output-size",
-         "boundary/text-bytes", "invalid/limits", "boundary/wide-counts", "boundary/large-vocabulary",
-         "boundary/total-tokens-forms", "boundary/total-token-bytes-forms", "boundary/output-size-forms",
-         "boundary/text-bytes-forms"}
+LARGE = {
+    "boundary/max-segments",
+    "boundary/total-tokens",
+    "boundary/total-token-bytes",
+    "boundary/output-size",
+    "boundary/text-bytes",
+    "invalid/limits",
+    "boundary/wide-counts",
+    "boundary/large-vocabulary",
+    "boundary/total-tokens-forms",
+    "boundary/total-token-bytes-forms",
+    "boundary/output-size-forms",
+    "boundary/text-bytes-forms",
+}
 
 
 def examples_per_family(name: str) -> int:
     return 6 if name in LARGE else 30
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def drawn(tool_id: str, version: str, family_name: str) -> tuple[GeneratedCase, ...]:
     """The family's drawn requests of this tool: a case of several requests (a sequence, a burst)
     gives each of its steps sent to this tool, as one case each (a step sent to another tool is
     that tool's input: tests/test_relations.py checks every step against its own tool)."""
     family = next(f for f in families(tool_id, version) if f.name == family_name)
-    return tuple(request for generated in draw_examples(family.strategy, examples_per_family(family_name), seed=SEED)
-                 for request in requests_of(generated, tool_id, version))
+    return tuple(
+        request
+        for generated in draw_examples(family.strategy, examples_per_family(family_name), seed=SEED)
+        for request in requests_of(generated, tool_id, version)
+    )
 
 
 def requests_of(generated: GeneratedCase, tool_id: str, version: str) -> list[GeneratedCase]:
     if not generated.steps:
         return [generated]
-    return [GeneratedCase(step["input"], Expectation(**step["expect"]), step.get("description") or generated.description)
-            for step in generated.steps if (step["tool_id"], step["version"]) == (tool_id, version)]
+    return [
+        GeneratedCase(step["input"], Expectation(**step["expect"]), step.get("description") or generated.description)
+        for step in generated.steps
+        if (step["tool_id"], step["version"]) == (tool_id, version)
+    ]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def oracle_outcomes(tool_id: str, version: str, family_name: str) -> tuple:
     """Per drawn case: (output, None) or (None, ContractError); computed once for all the tests."""
     outcomes = []
@@ -188,7 +204,7 @@ def has_lone_surrogate(text: str) -> bool:
     return any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compiled_input_schema(tool_id: str, version: str):
     # compiled: jsonschema takes seconds on the 50,000-token boundary inputs
     return fastjsonschema.compile(contract(tool_id, version)["input_schema"])
@@ -230,8 +246,9 @@ def test_bleu_cases_avoid_open_points(tool_id):
             assert not any(has_lone_surrogate(s) for s in all_strings(payload)), generated.description
             if not schema_valid(tool_id, version, payload):
                 # A6: a broken schema rule that mirrors a named limit leaves the code open
-                assert expect.error_code == ("any" if breaks_limit_keyword(tool_id, version, payload) else "invalid_input"), \
-                    generated.description
+                assert expect.error_code == (
+                    "any" if breaks_limit_keyword(tool_id, version, payload) else "invalid_input"
+                ), generated.description
                 continue
             hypothesis, reference = bleu_tokens(payload)
             both = hypothesis + reference
@@ -244,8 +261,10 @@ def test_bleu_cases_avoid_open_points(tool_id):
             elif expect.error_code == "limit_exceeded":
                 # A1/A2/A6: a named limit is broken under every reading, and no schema rule is
                 over_per_token = any(utf8(t) > limit["max_token_bytes"] for t in both)
-                over_by_hypothesis = (len(hypothesis) > limit["max_total_tokens"]
-                                      or sum(map(utf8, hypothesis)) > limit["max_total_token_bytes"])
+                over_by_hypothesis = (
+                    len(hypothesis) > limit["max_total_tokens"]
+                    or sum(map(utf8, hypothesis)) > limit["max_total_token_bytes"]
+                )
                 over_output = False
                 if not (over_per_token or over_by_hypothesis) and "max_output_bytes" in limit:
                     within = {**payload, "detail": "totals"}
@@ -271,8 +290,14 @@ def compact_ngrams_size(payload: dict) -> int:
         for n in range(1, payload.get("max_order", 4) + 1):
             grams = Counter(tuple(hypothesis[k : k + n]) for k in range(len(hypothesis) - n + 1))
             for gram, count in grams.items():
-                row = {"segment": i, "order": n, "ngram": list(gram), "count": count,
-                       "max_reference_count": 0, "clipped_count": 0}
+                row = {
+                    "segment": i,
+                    "order": n,
+                    "ngram": list(gram),
+                    "count": count,
+                    "max_reference_count": 0,
+                    "clipped_count": 0,
+                }
                 size += most_compact_size(row) + 1
     return size
 
@@ -309,7 +334,9 @@ def test_chrf_cases_avoid_open_points():
             if payload.get("lowercase") is True and generated.expect.error_code != "limit_exceeded":
                 assert lowercase_safe(*payload["hypotheses"], *payload["references"]), generated.description
             if not schema_valid(CHRF, version, payload):  # A6, as for the BLEU tools
-                assert generated.expect.error_code == ("any" if breaks_limit_keyword(CHRF, version, payload) else "invalid_input")
+                assert generated.expect.error_code == (
+                    "any" if breaks_limit_keyword(CHRF, version, payload) else "invalid_input"
+                )
             if generated.expect.error_code == "limit_exceeded":
                 assert schema_valid(CHRF, version, payload)
                 assert sum(map(utf8, payload["hypotheses"] + payload["references"])) > limit["max_text_bytes"]
@@ -322,6 +349,7 @@ def test_no_case_depends_on_an_open_point_but_a4():
     """Per the catalogue's own predicates: no generated case touches an open point (A4 is compared
     under both readings), and every stated error code is the only one any reading allows."""
     import readings_by_id as readings
+
     for tool_id, version in supported():
         for family in families(tool_id, version):
             for generated in drawn(tool_id, version, family.name)[: 4 if family.name in LARGE else 10]:
@@ -337,8 +365,9 @@ def test_lowercase_safe_alphabet_lowercases_alike_in_javascript():
     """A5: on the safe alphabet and the sigma words, String.prototype.toLowerCase agrees with Python."""
     texts = list(lowercase_safe_alphabet()) + list(CASED_WORDS) + [" ".join(CASED_WORDS)]
     script = "let t=JSON.parse(require('fs').readFileSync(0,'utf8'));process.stdout.write(JSON.stringify(t.map(s=>s.toLowerCase())))"
-    result = subprocess.run(["node", "-e", script], input=json.dumps(texts), capture_output=True, text=True,
-                            timeout=60, check=True)
+    result = subprocess.run(
+        ["node", "-e", script], input=json.dumps(texts), capture_output=True, text=True, timeout=60, check=True
+    )
     javascript = json.loads(result.stdout)
     differ = [(t, j) for t, j in zip(texts, javascript) if t.lower() != j]
     assert not differ
@@ -393,9 +422,15 @@ REPRESENTATION_BOUNDARIES = ("boundary/wide-counts", "boundary/wide-lengths", "b
 ONE_SIDED = ("boundary/output-size-forms",)
 
 
-@pytest.mark.parametrize("tool_id, version, family_name",
-                         [p for p in FAMILIES if p.values[2].startswith("boundary/")
-                          and p.values[2] not in OPTION_EXTREMES + REPRESENTATION_BOUNDARIES + ONE_SIDED])
+@pytest.mark.parametrize(
+    "tool_id, version, family_name",
+    [
+        p
+        for p in FAMILIES
+        if p.values[2].startswith("boundary/")
+        and p.values[2] not in OPTION_EXTREMES + REPRESENTATION_BOUNDARIES + ONE_SIDED
+    ],
+)
 def test_boundary_families_reach_both_sides(tool_id, version, family_name):
     """Each limit is generated exactly at it (accepted) and just past it (rejected)."""
     kinds = {c.expect.kind for c in drawn(tool_id, version, family_name)}
@@ -422,14 +457,19 @@ def test_same_seed_same_cases(tool_id, version, family_name):
 
 
 def map_tokens(payload: dict, change) -> dict:
-    return {**payload,
-            "hypotheses": [[t for token in h for t in change(token)] for h in payload["hypotheses"]],
-            "references": [[[t for token in r for t in change(token)] for r in refs] for refs in payload["references"]]}
+    return {
+        **payload,
+        "hypotheses": [[t for token in h for t in change(token)] for h in payload["hypotheses"]],
+        "references": [[[t for token in r for t in change(token)] for r in refs] for refs in payload["references"]],
+    }
 
 
 def map_texts(payload: dict, change) -> dict:
-    return {**payload, "hypotheses": [change(t) for t in payload["hypotheses"]],
-            "references": [change(t) for t in payload["references"]]}
+    return {
+        **payload,
+        "hypotheses": [change(t) for t in payload["hypotheses"]],
+        "references": [change(t) for t in payload["references"]],
+    }
 
 
 def normalise_nfc(token: str) -> list[str]:
@@ -471,7 +511,12 @@ MISTAKES = [
     ("bleu-corpus-compute", "valid/token-identity", "NFKC normalisation", lambda p: map_tokens(p, normalise_nfc)),
     ("bleu-ngrams-count", "valid/token-identity", "case folding", lambda p: map_tokens(p, lambda t: [t.lower()])),
     ("bleu-ngrams-count", "valid/token-identity", "space-joined n-grams", lambda p: map_tokens(p, split_on_spaces)),
-    ("bleu-ngrams-count", "valid/token-identity", "trimmed tokens", lambda p: map_tokens(p, lambda t: [t.strip() or t])),
+    (
+        "bleu-ngrams-count",
+        "valid/token-identity",
+        "trimmed tokens",
+        lambda p: map_tokens(p, lambda t: [t.strip() or t]),
+    ),
     ("bleu-ngrams-count", "valid/clipping", "clipping by the sum over references", sum_reference_counts),
     ("bleu-corpus-compute", "valid/clipping", "clipping by the sum over references", sum_reference_counts),
     (CHRF, "valid/whitespace", "JavaScript's \\s as whitespace", lambda p: map_texts(p, javascript_whitespace)),
@@ -481,10 +526,13 @@ MISTAKES = [
 ]
 
 
-@pytest.mark.parametrize("tool_id, family_name, mistake, mistaken_input", MISTAKES,
-                         ids=[f"{m[0]}:{m[1]}:{m[2]}" for m in MISTAKES])
+@pytest.mark.parametrize(
+    "tool_id, family_name, mistake, mistaken_input", MISTAKES, ids=[f"{m[0]}:{m[1]}:{m[2]}" for m in MISTAKES]
+)
 def test_family_tells_a_plausible_mistake_apart(tool_id, family_name, mistake, mistaken_input):
-    for generated, (expected, _) in zip(drawn(tool_id, "1.0.0", family_name), oracle_outcomes(tool_id, "1.0.0", family_name)):
+    for generated, (expected, _) in zip(
+        drawn(tool_id, "1.0.0", family_name), oracle_outcomes(tool_id, "1.0.0", family_name)
+    ):
         try:
             mistaken = oracle.execute(tool_id, "1.0.0", mistaken_input(generated.input))
         except oracle.ContractError:
@@ -494,12 +542,15 @@ def test_family_tells_a_plausible_mistake_apart(tool_id, family_name, mistake, m
     pytest.fail(f"no case of {family_name} tells {mistake} from the contract")
 
 
-@pytest.mark.parametrize("tool_id, family_name, key, extremes", [
-    ("bleu-ngrams-count", "boundary/max-order", "max_order", {1, 8}),
-    ("bleu-corpus-compute", "boundary/max-order", "max_order", {1, 8}),
-    ("bleu-corpus-compute", "boundary/decimals", "decimals", {0, 15}),
-    (CHRF, "boundary/beta", "beta", {1, 16}),
-])
+@pytest.mark.parametrize(
+    "tool_id, family_name, key, extremes",
+    [
+        ("bleu-ngrams-count", "boundary/max-order", "max_order", {1, 8}),
+        ("bleu-corpus-compute", "boundary/max-order", "max_order", {1, 8}),
+        ("bleu-corpus-compute", "boundary/decimals", "decimals", {0, 15}),
+        (CHRF, "boundary/beta", "beta", {1, 16}),
+    ],
+)
 def test_option_extremes_are_both_drawn(tool_id, family_name, key, extremes):
     assert {c.input[key] for c in drawn(tool_id, "1.0.0", family_name)} == extremes
 
@@ -512,8 +563,12 @@ LENGTHS = "bleu-brevity-penalty"
 
 
 def accepted_inputs(tool_id: str) -> list[dict]:
-    return [generated.input for family in families(tool_id, "1.0.0") for generated in drawn(tool_id, "1.0.0", family.name)
-            if generated.expect.kind == "output"]
+    return [
+        generated.input
+        for family in families(tool_id, "1.0.0")
+        for generated in drawn(tool_id, "1.0.0", family.name)
+        if generated.expect.kind == "output"
+    ]
 
 
 @pytest.mark.parametrize("tool_id", SENTENCE_TOOLS)
@@ -532,8 +587,9 @@ def test_every_smoothing_effective_order_and_decimals_is_drawn():
 def first_zero_match_order(payload: dict) -> int | None:
     """The first order n <= max_order with m_n = 0 (counted by hand: n-grams of the hypothesis
     found in some reference), or None if every order matched."""
+
     def ngrams(tokens, n):
-        return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
+        return [tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]
 
     hypothesis, references = payload["hypothesis"], payload["references"]
     for n in range(1, int(payload.get("max_order", 4)) + 1):
@@ -546,8 +602,11 @@ def first_zero_match_order(payload: dict) -> int | None:
 def test_the_nist_counter_runs_at_k_1_2_3():
     """chen-cherry-3 with max_order >= 4: the first zero-match order at 2, 3 and 4 (k = 1 at that
     order, then 2, 3 at the orders after it), and at 1 (m_1 = 0: bleu exactly 0)."""
-    reached = {first_zero_match_order(p) for p in accepted_inputs(SENTENCE)
-               if p["smoothing"] == "chen-cherry-3" and int(p.get("max_order", 4)) >= 4 and len(p["hypothesis"]) >= 4}
+    reached = {
+        first_zero_match_order(p)
+        for p in accepted_inputs(SENTENCE)
+        if p["smoothing"] == "chen-cherry-3" and int(p.get("max_order", 4)) >= 4 and len(p["hypothesis"]) >= 4
+    }
     assert reached >= {1, 2, 3, 4}
 
 
@@ -555,8 +614,10 @@ def test_lengths_reach_every_case_of_the_brevity_penalty():
     seen = set()
     for payload in accepted_inputs(LENGTHS):
         c = sum(payload["candidate_lengths"])
-        closest = [min(refs, key=lambda r, c=c_i: (abs(r - c), r))
-                   for c_i, refs in zip(payload["candidate_lengths"], payload["reference_lengths"])]
+        closest = [
+            min(refs, key=lambda r, c=c_i: (abs(r - c), r))
+            for c_i, refs in zip(payload["candidate_lengths"], payload["reference_lengths"])
+        ]
         r = sum(closest)
         seen.add("c > r" if c > r else "c = r" if c == r else "c < r")
         if c == 0:
@@ -564,6 +625,9 @@ def test_lengths_reach_every_case_of_the_brevity_penalty():
         for c_i, refs in zip(payload["candidate_lengths"], payload["reference_lengths"]):
             if any(abs(a - c_i) == abs(b - c_i) and a != b for a in refs for b in refs):
                 seen.add("tie")
-        if max([*payload["candidate_lengths"], *(n for refs in payload["reference_lengths"] for n in refs)]) == 1_048_576:
+        if (
+            max([*payload["candidate_lengths"], *(n for refs in payload["reference_lengths"] for n in refs)])
+            == 1_048_576
+        ):
             seen.add("length 1048576")
     assert seen >= {"c > r", "c = r", "c < r", "c = 0, r = 0", "c = 0, r > 0", "tie", "length 1048576"}

@@ -62,8 +62,10 @@ def client(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
 
     def spec(*extra: str) -> str:
-        line = f"{PYTHON} {shlex.quote(str(tmp_path / 'client.py'))} run {{tool}} {{version}} --input {{input}} " \
-               f"--base-url http://127.0.0.1:9/unused"
+        line = (
+            f"{PYTHON} {shlex.quote(str(tmp_path / 'client.py'))} run {{tool}} {{version}} --input {{input}} "
+            f"--base-url http://127.0.0.1:9/unused"
+        )
         return "cmd:" + " ".join([line, *extra])
 
     return spec
@@ -100,8 +102,20 @@ def test_the_reproduce_line_writes_the_file_and_runs_the_client(client, tmp_path
 
 def test_a_run_of_the_file_client_passes(client, tmp_path, monkeypatch, capfd):
     monkeypatch.chdir(tmp_path)
-    code = main(["run", "--target", client(), "--tools", BLEU, "--fixtures-only",
-                 "-k", "contract-example-2", "--report-dir", "out"])
+    code = main(
+        [
+            "run",
+            "--target",
+            client(),
+            "--tools",
+            BLEU,
+            "--fixtures-only",
+            "-k",
+            "contract-example-2",
+            "--report-dir",
+            "out",
+        ]
+    )
     out, err = capfd.readouterr()
     assert code == 0, out + err
     record = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))

@@ -137,8 +137,9 @@ def errored_details(record: dict) -> list[str]:
 
 
 def test_the_oracle_behind_the_line_protocol_passes_a_quick_run_with_two_workers(run):
-    code, output, record = run("--target", ORACLE_LINES, "--tools", BP, "--profile", "quick", "--seed", "3",
-                               "--workers", "2")
+    code, output, record = run(
+        "--target", ORACLE_LINES, "--tools", BP, "--profile", "quick", "--seed", "3", "--workers", "2"
+    )
     assert code == 0, output
     assert record["totals"]["failed"] == record["totals"]["errored"] == 0
     assert record["totals"]["passed"] > 100
@@ -158,8 +159,9 @@ def test_readme_shows_the_javascript_example_as_it_ships():
 
 @needs_node
 def test_the_javascript_example_passes_for_the_tool_it_implements(run):
-    code, output, record = run("--target", f"jsonl:node {shlex.quote(str(JS_EXAMPLE))}", "--tools", BP,
-                               "--profile", "quick", "--seed", "4")
+    code, output, record = run(
+        "--target", f"jsonl:node {shlex.quote(str(JS_EXAMPLE))}", "--tools", BP, "--profile", "quick", "--seed", "4"
+    )
     assert code == 0, output
     assert record["totals"]["failed"] == record["totals"]["errored"] == 0
     assert record["totals"]["passed"] > 100
@@ -180,21 +182,22 @@ def test_the_javascript_example_answers_not_found_for_other_tools():
 
 def test_a_command_that_hangs_fails_those_cases_and_is_restarted(run, faulty, tmp_path):
     started = time.monotonic()
-    code, output, record = run("--target", faulty("hang", after=1), "--tools", BP, "--fixtures-only",
-                               "-k", "examples", "--timeout", "0.5")
+    code, output, record = run(
+        "--target", faulty("hang", after=1), "--tools", BP, "--fixtures-only", "-k", "examples", "--timeout", "0.5"
+    )
     assert code == 1, output  # cases errored, but the target kept answering: a verdict, not "unhealthy"
     assert time.monotonic() - started < 30
     details = errored_details(record)
-    assert details and all("no answer line within 0.5 s" in detail and "a new process" in detail
-                           for detail in details)
+    assert details and all("no answer line within 0.5 s" in detail and "a new process" in detail for detail in details)
     # every process answered one request (the preflight's, or a case's) and hung on the next
     assert record["totals"]["passed"] >= 1
     assert_none_left(started_pids(tmp_path))
 
 
 def test_a_command_that_keeps_crashing_trips_the_circuit_breaker(run, faulty, tmp_path):
-    code, output, record = run("--target", faulty("crash", after=3, scope="run"), "--tools", BP,
-                               "--fixtures-only", "--timeout", "5")
+    code, output, record = run(
+        "--target", faulty("crash", after=3, scope="run"), "--tools", BP, "--fixtures-only", "--timeout", "5"
+    )
     assert code == 3, output
     reason = record["unhealthy_reason"]
     assert "5 transport errors in a row" in reason
@@ -207,8 +210,9 @@ def test_a_command_that_keeps_crashing_trips_the_circuit_breaker(run, faulty, tm
 
 
 def test_a_bad_answer_line_fails_its_case_and_the_next_case_gets_a_fresh_process(run, faulty, tmp_path):
-    code, output, record = run("--target", faulty("garbage", after=1), "--tools", BP, "--fixtures-only",
-                               "-k", "examples")
+    code, output, record = run(
+        "--target", faulty("garbage", after=1), "--tools", BP, "--fixtures-only", "-k", "examples"
+    )
     assert code == 1, output
     details = errored_details(record)
     assert details and all("the answer line is not JSON" in found for found in details), details
@@ -216,13 +220,14 @@ def test_a_bad_answer_line_fails_its_case_and_the_next_case_gets_a_fresh_process
     assert record["totals"]["passed"] >= 1
     bad = next(result for result in record["results"] if result["outcome"] == "errored")
     assert bad["response"]["raw"] == "BLEU = 42"
-    assert bad["curl"].startswith("printf '%s\\n' '{\"id\":1,\"tool\":\"bleu-brevity-penalty\"")
+    assert bad["curl"].startswith('printf \'%s\\n\' \'{"id":1,"tool":"bleu-brevity-penalty"')
     assert_none_left(started_pids(tmp_path))
 
 
 def test_megabytes_of_standard_error_never_block_the_command_nor_a_worker(run, faulty, tmp_path):
-    code, output, record = run("--target", faulty("noisy"), "--tools", BP, "--fixtures-only", "-k", "examples",
-                               "--workers", "2")
+    code, output, record = run(
+        "--target", faulty("noisy"), "--tools", BP, "--fixtures-only", "-k", "examples", "--workers", "2"
+    )
     assert code == 0, output
     assert record["totals"]["passed"] == len(record["results"]) >= 3
     commands = started_pids(tmp_path)
@@ -262,13 +267,17 @@ def test_an_oversized_answer_line_is_cut_at_the_cap(faulty, tmp_path, monkeypatc
     assert_none_left(started_pids(tmp_path))
 
 
-@pytest.mark.parametrize("mode, detail", [
-    ("wrong-id", "the answer carries id 3 where request 2 was sent"),
-    ("no-message", "the error answer breaks the protocol: /error/message: is missing"),
-    ("crash", "the command exited with status 1 before answering; stderr: simulated crash in the implementation"),
-])
-def test_a_bad_exchange_is_a_transport_error_and_a_fresh_process_answers_the_next(faulty, tmp_path, monkeypatch,
-                                                                                   mode, detail):
+@pytest.mark.parametrize(
+    "mode, detail",
+    [
+        ("wrong-id", "the answer carries id 3 where request 2 was sent"),
+        ("no-message", "the error answer breaks the protocol: /error/message: is missing"),
+        ("crash", "the command exited with status 1 before answering; stderr: simulated crash in the implementation"),
+    ],
+)
+def test_a_bad_exchange_is_a_transport_error_and_a_fresh_process_answers_the_next(
+    faulty, tmp_path, monkeypatch, mode, detail
+):
     monkeypatch.setenv("JSONL_STATE", str(tmp_path / "state"))
     target = make_target(faulty(mode, after=1))
     try:
@@ -291,18 +300,21 @@ def test_requests_are_single_lines_whatever_the_input_holds():
     assert json.loads(text) == {"id": 7, "tool": "chrf-compute", "version": VERSION, "input": payload}
 
 
-@pytest.mark.parametrize("answer, problem", [
-    ({"id": 1, "result": {"bleu": 1}}, None),
-    ({"id": 1, "error": {"code": "invalid_input", "message": "hypotheses: missing"}}, None),
-    ([1], "not an object"),
-    ({"id": 1}, 'neither "result" nor "error"'),
-    ({"result": {}}, "/id: is missing"),
-    ({"id": "1", "result": {}}, "/id: expected an integer, got a string"),
-    ({"id": 1, "result": [1]}, "/result: expected an object, got an array"),
-    ({"id": 1, "error": "invalid_input"}, "/error: expected an object, got a string"),
-    ({"id": 1, "error": {"code": "", "message": "m"}}, "/error/code"),
-    ({"id": 1, "result": {}, "error": {"code": "x", "message": "m"}}, "unknown key(s) result"),
-])
+@pytest.mark.parametrize(
+    "answer, problem",
+    [
+        ({"id": 1, "result": {"bleu": 1}}, None),
+        ({"id": 1, "error": {"code": "invalid_input", "message": "hypotheses: missing"}}, None),
+        ([1], "not an object"),
+        ({"id": 1}, 'neither "result" nor "error"'),
+        ({"result": {}}, "/id: is missing"),
+        ({"id": "1", "result": {}}, "/id: expected an integer, got a string"),
+        ({"id": 1, "result": [1]}, "/result: expected an object, got an array"),
+        ({"id": 1, "error": "invalid_input"}, "/error: expected an object, got a string"),
+        ({"id": 1, "error": {"code": "", "message": "m"}}, "/error/code"),
+        ({"id": 1, "result": {}, "error": {"code": "x", "message": "m"}}, "unknown key(s) result"),
+    ],
+)
 def test_every_answer_line_is_held_to_the_published_shape(answer, problem):
     found = answer_problem(answer)
     assert (found is None) if problem is None else (found is not None and problem in found), found

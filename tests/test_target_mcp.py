@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -24,6 +23,8 @@ from pathlib import Path
 
 import httpx2
 import pytest
+from faulty_mcp_servers import mcp_server
+from faulty_servers import refused_url, shared_oracle_server
 from mcp import Client
 from mcp.client.streamable_http import DEFAULT_MAX_SSE_EVENT_SIZE
 
@@ -31,8 +32,6 @@ import oracle
 from conformance.model import TargetResponse
 from conformance.targets import make_target
 from conformance.targets.mcp import CallRecord, Exchange, classify_call
-from faulty_mcp_servers import mcp_server
-from faulty_servers import refused_url, shared_oracle_server
 
 BLEU = "bleu-corpus-compute"
 V = "1.0.0"
@@ -50,6 +49,7 @@ INVALID = {"hypotheses": [["a"]]}  # references missing: invalid_input by the in
 
 
 # --- reading the wire: hand-made exchanges ---------------------------------------------------
+
 
 def sse(*messages: dict) -> bytes:
     return b"".join(b"event: message\r\ndata: " + json.dumps(m).encode() + b"\r\n\r\n" for m in messages)
@@ -72,13 +72,17 @@ def text(value) -> list[dict]:
 OUTPUT = {"bleu": 1.0}
 
 
-@pytest.mark.parametrize("result", [
-    {"content": text({"result": OUTPUT}), "structuredContent": {"result": OUTPUT}},
-    {"content": [], "structuredContent": {"result": OUTPUT}},
-    {"content": text({"result": OUTPUT})},
-    {"content": [{"type": "text", "text": '{"result": '}, {"type": "text", "text": '{"bleu": 1.0}}'}]},
-    {"content": text({"result": OUTPUT}), "isError": False},
-], ids=["both", "structured", "text", "text-in-two-blocks", "isError-false"])
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"content": text({"result": OUTPUT}), "structuredContent": {"result": OUTPUT}},
+        {"content": [], "structuredContent": {"result": OUTPUT}},
+        {"content": text({"result": OUTPUT})},
+        {"content": [{"type": "text", "text": '{"result": '}, {"type": "text", "text": '{"bleu": 1.0}}'}]},
+        {"content": text({"result": OUTPUT}), "isError": False},
+    ],
+    ids=["both", "structured", "text", "text-in-two-blocks", "isError-false"],
+)
 def test_either_answer_shape_is_a_result(result):
     response = answered(sse(tool_result(result)))
     assert (response.kind, response.result) == ("result", OUTPUT)
@@ -90,16 +94,19 @@ def test_structured_content_is_read_before_the_text():
 
 
 def test_a_json_response_body_is_read_like_an_event():
-    response = answered(json.dumps(tool_result({"content": text({"result": OUTPUT})})).encode(),
-                        content_type="application/json")
+    response = answered(
+        json.dumps(tool_result({"content": text({"result": OUTPUT})})).encode(), content_type="application/json"
+    )
     assert (response.kind, response.result) == ("result", OUTPUT)
 
 
 def test_the_answer_is_the_message_with_the_call_id():
     # a progress notification and an answer to another id come first on the stream
-    body = sse({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": 1}},
-               tool_result({"structuredContent": {"result": {"bleu": 0.5}}}, request_id=8),
-               tool_result({"structuredContent": {"result": OUTPUT}}, request_id=7))
+    body = sse(
+        {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": 1}},
+        tool_result({"structuredContent": {"result": {"bleu": 0.5}}}, request_id=8),
+        tool_result({"structuredContent": {"result": OUTPUT}}, request_id=7),
+    )
     assert answered(body).result == OUTPUT
     assert answered(body, request_id="7").kind == "transport_error"  # "7" is not 7 in JSON-RPC
 
@@ -119,13 +126,17 @@ def test_a_jsonrpc_error_is_a_rejection_without_a_code():
     assert "-32602" in response.detail and "bad input" in response.detail
 
 
-@pytest.mark.parametrize("result, says", [
-    ({"structuredContent": OUTPUT}, "not the {\"result\": ...} envelope"),  # the output without its envelope
-    ({"content": text(OUTPUT)}, "not the {\"result\": ...} envelope"),
-    ({"structuredContent": {"error": {"code": "invalid_input"}}}, "isError false"),
-    ({"content": [{"type": "image", "data": "", "mimeType": "image/png"}]}, "neither structuredContent nor text"),
-    ({"content": [{"type": "text", "text": '{"result": {"bleu": 1.0}, "result": {"bleu": 0.0}}'}]}, "duplicate"),
-], ids=["bare-structured", "bare-text", "error-body-not-isError", "image-only", "duplicate-keys"])
+@pytest.mark.parametrize(
+    "result, says",
+    [
+        ({"structuredContent": OUTPUT}, 'not the {"result": ...} envelope'),  # the output without its envelope
+        ({"content": text(OUTPUT)}, 'not the {"result": ...} envelope'),
+        ({"structuredContent": {"error": {"code": "invalid_input"}}}, "isError false"),
+        ({"content": [{"type": "image", "data": "", "mimeType": "image/png"}]}, "neither structuredContent nor text"),
+        ({"content": [{"type": "text", "text": '{"result": {"bleu": 1.0}, "result": {"bleu": 0.0}}'}]}, "duplicate"),
+    ],
+    ids=["bare-structured", "bare-text", "error-body-not-isError", "image-only", "duplicate-keys"],
+)
 def test_any_other_tool_result_is_a_transport_error_with_an_excerpt(result, says):
     # (isError true without an error body is the server's refusal: tests/test_mcp_refusals.py)
     response = answered(sse(tool_result(result)))
@@ -134,20 +145,47 @@ def test_any_other_tool_result_is_a_transport_error_with_an_excerpt(result, says
     assert response.raw  # the report shows what came back
 
 
-@pytest.mark.parametrize("exchange, failure, says, retryable", [
-    (Exchange("tools/call", 7, 500, "application/json",
-              bytearray(json.dumps({"jsonrpc": "2.0", "id": 7, "error": {"code": -1, "message": "x"}}).encode())),
-     "MCPError", "HTTP 500", False),  # a 5xx is never a rejection, whatever its body
-    (Exchange("tools/call", 7, 503, "text/plain", bytearray(b"busy")), "MCPError", "HTTP 503", True),
-    (Exchange("tools/call", 7, 202), "MCPError", "no JSON-RPC answer", False),
-    (Exchange("tools/call", 7, 200, "text/html", bytearray(b"<html>hi</html>")), "MCPError", "<html>", False),
-    (Exchange("tools/call", 7, 200, "text/event-stream", bytearray(b"x" * 1000), oversize=True), "", "cap", False),
-    (Exchange("tools/call", 7, failure="connection failed (refused or dropped): ConnectError"), "", "refused", True),
-    (Exchange("tools/call", 7, 200, "text/event-stream"), "timeout", "within 5 s", True),
-    (None, "ConnectError: All connection attempts failed", "no tools/call request was sent", True),
-    (None, "timeout", "no MCP session opened within 5 s", True),
-], ids=["500-with-jsonrpc-error", "503", "202", "html", "oversize", "refused", "timeout", "no-session",
-        "session-timeout"])
+@pytest.mark.parametrize(
+    "exchange, failure, says, retryable",
+    [
+        (
+            Exchange(
+                "tools/call",
+                7,
+                500,
+                "application/json",
+                bytearray(json.dumps({"jsonrpc": "2.0", "id": 7, "error": {"code": -1, "message": "x"}}).encode()),
+            ),
+            "MCPError",
+            "HTTP 500",
+            False,
+        ),  # a 5xx is never a rejection, whatever its body
+        (Exchange("tools/call", 7, 503, "text/plain", bytearray(b"busy")), "MCPError", "HTTP 503", True),
+        (Exchange("tools/call", 7, 202), "MCPError", "no JSON-RPC answer", False),
+        (Exchange("tools/call", 7, 200, "text/html", bytearray(b"<html>hi</html>")), "MCPError", "<html>", False),
+        (Exchange("tools/call", 7, 200, "text/event-stream", bytearray(b"x" * 1000), oversize=True), "", "cap", False),
+        (
+            Exchange("tools/call", 7, failure="connection failed (refused or dropped): ConnectError"),
+            "",
+            "refused",
+            True,
+        ),
+        (Exchange("tools/call", 7, 200, "text/event-stream"), "timeout", "within 5 s", True),
+        (None, "ConnectError: All connection attempts failed", "no tools/call request was sent", True),
+        (None, "timeout", "no MCP session opened within 5 s", True),
+    ],
+    ids=[
+        "500-with-jsonrpc-error",
+        "503",
+        "202",
+        "html",
+        "oversize",
+        "refused",
+        "timeout",
+        "no-session",
+        "session-timeout",
+    ],
+)
 def test_transport_failures_and_which_are_retried(exchange, failure, says, retryable):
     record = CallRecord([exchange] if exchange is not None else [])
     response, may_retry = classify_call(record, failure, 1.0, 5.0, 1000)
@@ -172,6 +210,7 @@ def test_the_environments_proxy_is_read_for_the_url(monkeypatch):
 
 
 # --- clients we did not write, against `conformance serve` -----------------------------------
+
 
 @pytest.fixture(scope="module")
 def mcp_url():
@@ -205,10 +244,14 @@ def test_the_sdk_client_calls_execute_on_our_server(mcp_url, mode):
 def test_unknown_tool_and_bad_arguments_are_error_bodies(mcp_url):
     async def calls():
         async with Client(mcp_url) as client:
-            return [await client.call_tool(name, arguments) for name, arguments in (
-                ("execute", {"id": "no-such-tool", "version": V, "input": {}}),
-                ("execute", {"id": 3, "version": V, "input": {}}),
-                ("run", {"id": BLEU, "version": V, "input": {}}))]
+            return [
+                await client.call_tool(name, arguments)
+                for name, arguments in (
+                    ("execute", {"id": "no-such-tool", "version": V, "input": {}}),
+                    ("execute", {"id": 3, "version": V, "input": {}}),
+                    ("run", {"id": BLEU, "version": V, "input": {}}),
+                )
+            ]
 
     codes = [answer.structured_content["error"]["code"] if answer.is_error else None for answer in asyncio.run(calls())]
     assert codes == ["not_found", "invalid_input", "not_found"]
@@ -216,14 +259,19 @@ def test_unknown_tool_and_bad_arguments_are_error_bodies(mcp_url):
 
 needs_node_client = pytest.mark.skipif(
     shutil.which("node") is None or not (NODE_CLIENT / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir(),
-    reason="node or its MCP SDK is not installed (npm install --prefix tools/mcp_node_client)")
+    reason="node or its MCP SDK is not installed (npm install --prefix tools/mcp_node_client)",
+)
 
 
 @needs_node_client
 def test_the_node_sdk_client_calls_execute_on_our_server(mcp_url):
     arguments = {"id": BLEU, "version": V, "input": example()["input"]}
-    completed = subprocess.run(["node", str(NODE_CLIENT / "call.mjs"), mcp_url, json.dumps(arguments)],
-                               capture_output=True, text=True, timeout=60)
+    completed = subprocess.run(
+        ["node", str(NODE_CLIENT / "call.mjs"), mcp_url, json.dumps(arguments)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert completed.returncode == 0, completed.stderr[-2000:]
     answer = json.loads(completed.stdout)
     assert answer["tools"] == ["execute"]
@@ -232,6 +280,7 @@ def test_the_node_sdk_client_calls_execute_on_our_server(mcp_url):
 
 
 # --- our target against our server ------------------------------------------------------------
+
 
 def big_ngrams_input(segments: int = 115) -> dict:
     """115 identical 12-token segments with detail "ngrams" (42 n-gram rows each): 488,722 bytes
@@ -243,8 +292,12 @@ def big_ngrams_input(segments: int = 115) -> dict:
 def refused_by_the_sdk_default(exchange: Exchange) -> str:
     """What the SDK client's event parser (httpx2's, at the SDK's default limit) says of this
     answer's events: "" when it takes them, else its error."""
-    response = httpx2.Response(200, headers={"content-type": exchange.content_type}, content=bytes(exchange.body),
-                               request=httpx2.Request("POST", "http://mcp.invalid"))
+    response = httpx2.Response(
+        200,
+        headers={"content-type": exchange.content_type},
+        content=bytes(exchange.body),
+        request=httpx2.Request("POST", "http://mcp.invalid"),
+    )
     try:
         list(httpx2.EventSource(response, max_event_size=DEFAULT_MAX_SSE_EVENT_SIZE))
     except httpx2.SSEError as exc:
@@ -252,10 +305,13 @@ def refused_by_the_sdk_default(exchange: Exchange) -> str:
     return ""
 
 
-@pytest.mark.parametrize("mode, content_type", [
-    ("legacy", "text/event-stream"),  # the initialize handshake: answers as server-sent events
-    pytest.param("auto", "application/json", marks=pytest.mark.slow),  # 2026-07-28: JSON bodies
-])
+@pytest.mark.parametrize(
+    "mode, content_type",
+    [
+        ("legacy", "text/event-stream"),  # the initialize handshake: answers as server-sent events
+        pytest.param("auto", "application/json", marks=pytest.mark.slow),  # 2026-07-28: JSON bodies
+    ],
+)
 def test_an_answer_over_the_sdk_clients_event_limit_comes_through(mcp_url, monkeypatch, mode, content_type):
     from conformance.targets import mcp as mcp_module
 
@@ -284,10 +340,13 @@ def test_an_answer_over_the_sdk_clients_event_limit_comes_through(mcp_url, monke
         assert "exceeded the 1048576 byte limit" in refused_by_the_sdk_default(call)
 
 
-@pytest.mark.parametrize("tool_id, payload", [
-    (BLEU, {"hypotheses": [["a\ud800"]], "references": [[["a"]]]}),
-    ("chrf-plus-plus-compute", {"hypotheses": ["a\udc00"], "references": ["a"]}),
-])
+@pytest.mark.parametrize(
+    "tool_id, payload",
+    [
+        (BLEU, {"hypotheses": [["a\ud800"]], "references": [[["a"]]]}),
+        ("chrf-plus-plus-compute", {"hypotheses": ["a\udc00"], "references": ["a"]}),
+    ],
+)
 def test_a_lone_surrogate_input_goes_as_an_escape_and_is_rejected(mcp_url, tool_id, payload):
     # httpx's own JSON encoding cannot write a lone surrogate as UTF-8 (the SDK's transport died of it);
     # sent as a \ud800 escape, the oracle behind serve rejects it, as over HTTP
@@ -301,23 +360,40 @@ def test_a_lone_surrogate_input_goes_as_an_escape_and_is_rejected(mcp_url, tool_
 
 def run_conformance(target: str, report_dir: Path, *options: str) -> tuple[subprocess.CompletedProcess, dict]:
     process = subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "--target", target, "--seed", "1",
-         "--report-dir", str(report_dir), *options],
-        capture_output=True, text=True, timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "run",
+            "--target",
+            target,
+            "--seed",
+            "1",
+            "--report-dir",
+            str(report_dir),
+            *options,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        stdin=subprocess.DEVNULL,
+    )
     report_file = report_dir / "report.json"
     return process, (json.loads(report_file.read_text()) if report_file.is_file() else {})
 
 
 @pytest.mark.slow  # about 30 s on two busy cores
 def test_a_quick_run_against_serve_over_mcp_is_conformant(mcp_url, tmp_path):
-    process, report = run_conformance("mcp+" + mcp_url, tmp_path, "--profile", "quick", "--tools", BLEU,
-                                      "--workers", "2")
+    process, report = run_conformance(
+        "mcp+" + mcp_url, tmp_path, "--profile", "quick", "--tools", BLEU, "--workers", "2"
+    )
     assert process.returncode == 0, (process.stdout[-3000:], process.stderr[-3000:])
     assert report["totals"]["passed"] > 50 and report["totals"]["errored"] == 0
     assert report["header"]["target"] == "mcp+" + mcp_url
 
 
 # --- either shape passes; faulty servers end runs as they should --------------------------------
+
 
 @pytest.mark.parametrize("behaviour", ["text_only", "structured_only", "json_responses"])
 def test_either_answer_shape_from_a_server_passes(behaviour):
@@ -379,8 +455,11 @@ FAULTS = {
     # error (open point A17), so every case fails and the run concludes
     "error_without_body": (SOME_FIXTURES, 1, "something went wrong"),
     "hang_after_3": ((*SOME_FIXTURES, "--timeout", "1"), 3, "within 1 s"),
-    "http_500": (SOME_FIXTURES, 3, "HTTP 500 server error to tools/call, no JSON-RPC answer; "
-                                   "the body starts 'upstream crashed'"),
+    "http_500": (
+        SOME_FIXTURES,
+        3,
+        "HTTP 500 server error to tools/call, no JSON-RPC answer; the body starts 'upstream crashed'",
+    ),
     "oversized": (SOME_FIXTURES, 3, "cap"),
     "refused": (SOME_FIXTURES, 3, "ConnectError"),
 }

@@ -24,9 +24,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -39,12 +39,15 @@ REFUSED_BY = "the server's MCP input schema"
 
 pytestmark = pytest.mark.skipif(
     shutil.which("node") is None or not (NODE_SERVER / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir(),
-    reason="node or the TypeScript MCP SDK is not installed (npm install --prefix tools/mcp_node_server)")
+    reason="node or the TypeScript MCP SDK is not installed (npm install --prefix tools/mcp_node_server)",
+)
 
 # name -> the server's flags; every one of them is a correct server
 CORRECT = {
     f"{declared}-{shape}-{mode}": ("--input", declared, "--shape", shape, "--response", mode)
-    for declared in ("object", "any") for shape in ("both", "text") for mode in ("sse", "json")
+    for declared in ("object", "any")
+    for shape in ("both", "text")
+    for mode in ("sse", "json")
 }
 CORRECT["object-both-sse-stateful"] = (*CORRECT["object-both-sse"], "--stateful")
 CORRECT["any-text-json-stateful"] = (*CORRECT["any-text-json"], "--stateful")
@@ -56,9 +59,13 @@ BUGGY = ("--input", "any", "--shape", "text", "--response", "json", "--stateful"
 def node_server(flags: tuple[str, ...], log: Path) -> Iterator[str]:
     """The server with ``flags`` on a free loopback port, for the duration of the block: its /mcp URL."""
     with log.open("wb") as errors:
-        process = subprocess.Popen(["node", str(NODE_SERVER / "server.mjs"), "--python", sys.executable, *flags],
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
-                                   start_new_session=True)  # its own group: the oracle it starts goes with it
+        process = subprocess.Popen(
+            ["node", str(NODE_SERVER / "server.mjs"), "--python", sys.executable, *flags],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            start_new_session=True,
+        )  # its own group: the oracle it starts goes with it
     try:
         line = b""
         deadline = time.monotonic() + START_SECONDS
@@ -79,9 +86,24 @@ def judged(flags: tuple[str, ...], report_dir: Path, *options: str) -> tuple[int
     report_dir.mkdir(parents=True, exist_ok=True)
     with node_server(flags, report_dir / "server.log") as url:
         process = subprocess.run(
-            [sys.executable, "-m", "conformance", "run", "--target", "mcp+" + url, "--seed", "1",
-             "--report-dir", str(report_dir), *options],
-            capture_output=True, text=True, timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "conformance",
+                "run",
+                "--target",
+                "mcp+" + url,
+                "--seed",
+                "1",
+                "--report-dir",
+                str(report_dir),
+                *options,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
     report_file = report_dir / "report.json"
     report = json.loads(report_file.read_text(encoding="utf-8")) if report_file.is_file() else {}
     return process.returncode, report, process.stdout[-3000:] + process.stderr[-3000:]
@@ -96,8 +118,7 @@ def check_conformant(name: str, code: int, report: dict, output: str) -> None:
     assert report["totals"]["failed"] == report["totals"]["errored"] == 0
     refused = refusals(report)
     if name.startswith("object"):  # the fixtures whose input is not an object, refused by the SDK's zod check
-        assert refused and all(result["outcome"] == "passed" and REFUSED_BY in result["message"]
-                               for result in refused)
+        assert refused and all(result["outcome"] == "passed" and REFUSED_BY in result["message"] for result in refused)
     else:  # input declared as any value: the tool itself rejects, with the contract's error body
         assert not refused
 
@@ -106,8 +127,9 @@ def check_caught(code: int, report: dict, output: str) -> None:
     assert code == 1, output
     failed = [result for result in report["results"] if result["outcome"] == "failed"]
     assert failed and report["totals"]["errored"] == 0
-    assert {(result["case"]["tool_id"], result["mismatch"]["pointer"]) for result in failed} == \
-        {(BREVITY, "/candidate_length")}
+    assert {(result["case"]["tool_id"], result["mismatch"]["pointer"]) for result in failed} == {
+        (BREVITY, "/candidate_length")
+    }
 
 
 SOME_FIXTURES = ("--fixtures-only", "--tools", BREVITY, "-k", "examples or validation")

@@ -108,7 +108,7 @@ def test_cmd_target_garbage_is_a_transport_error(code, detail):
 
 
 def test_cmd_target_error_body_with_any_exit_status_is_a_rejection():
-    code = "import sys; print('{\"error\": \"limit_exceeded\"}'); sys.exit(0)"
+    code = 'import sys; print(\'{"error": "limit_exceeded"}\'); sys.exit(0)'
     response = make_target(python_cmd(code)).call(TOOL, VERSION, EXAMPLE)
     assert (response.kind, response.error_code) == ("rejection", "limit_exceeded")
 
@@ -162,8 +162,10 @@ def test_error_code_read_from_common_shapes(body, code):
 def test_unknown_target_lists_every_accepted_form():
     with pytest.raises(TargetSpecError) as raised:
         make_target("oracle2")
-    assert str(raised.value) == ("unknown target 'oracle2': use oracle, python:MODULE, cmd:COMMAND, implementation:NAME, jsonl:COMMAND, "
-                                 "http://BASE, https://BASE, mcp+http://HOST:PORT/PATH or mcp+https://HOST:PORT/PATH")
+    assert str(raised.value) == (
+        "unknown target 'oracle2': use oracle, python:MODULE, cmd:COMMAND, implementation:NAME, jsonl:COMMAND, "
+        "http://BASE, https://BASE, mcp+http://HOST:PORT/PATH or mcp+https://HOST:PORT/PATH"
+    )
 
 
 @pytest.mark.parametrize(
@@ -184,6 +186,6 @@ def test_one_envelope_reading_for_both_transports(data, cmd_kind, http_2xx_kind)
 
 
 def test_cmd_target_error_beside_result_is_a_rejection():
-    code = "print('{\"result\": 1, \"error\": \"limit_exceeded\"}')"
+    code = 'print(\'{"result": 1, "error": "limit_exceeded"}\')'
     response = make_target(python_cmd(code)).call(TOOL, VERSION, EXAMPLE)
     assert (response.kind, response.error_code, response.detail) == ("rejection", "limit_exceeded", "error body")

@@ -13,15 +13,22 @@ import time
 import tracemalloc
 
 import pytest
+from faulty_servers import faulty_server, refused_url, shared_oracle_server
 
 from conformance.targets.http import HttpTarget, classify
-from faulty_servers import faulty_server, refused_url, shared_oracle_server
 
 TOOL, VERSION = "bleu-corpus-compute", "1.0.0"
 # Contract example arithmetic: hypothesis == reference, 4 tokens -> every order matches fully, bleu 1.
 PAYLOAD = {"hypotheses": [["the", "cat", "sat", "down"]], "references": [[["the", "cat", "sat", "down"]]]}
-EXPECTED = {"bleu": 1.0, "brevity_penalty": 1.0, "candidate_length": 4, "reference_length": 4,
-            "max_order": 4, "matches": [4, 3, 2, 1], "totals": [4, 3, 2, 1]}
+EXPECTED = {
+    "bleu": 1.0,
+    "brevity_penalty": 1.0,
+    "candidate_length": 4,
+    "reference_length": 4,
+    "max_order": 4,
+    "matches": [4, 3, 2, 1],
+    "totals": [4, 3, 2, 1],
+}
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +38,7 @@ def served():
 
 # --- against the real server -----------------------------------------------------------------
 
+
 def test_answer_is_a_result(served):
     target = HttpTarget(served)
     response = target.call(TOOL, VERSION, PAYLOAD)
@@ -39,10 +47,13 @@ def test_answer_is_a_result(served):
     assert response.result == EXPECTED
 
 
-@pytest.mark.parametrize("payload, status, code", [
-    ({"hypotheses": [["a"]]}, 400, "invalid_input"),  # references missing
-    ({"hypotheses": [["a"]] * 1001, "references": [[["a"]]] * 1001}, None, None),  # over max_segments: A6
-])
+@pytest.mark.parametrize(
+    "payload, status, code",
+    [
+        ({"hypotheses": [["a"]]}, 400, "invalid_input"),  # references missing
+        ({"hypotheses": [["a"]] * 1001, "references": [[["a"]]] * 1001}, None, None),  # over max_segments: A6
+    ],
+)
 def test_rejection_reads_the_code(served, payload, status, code):
     response = HttpTarget(served).call(TOOL, VERSION, payload)
     assert response.kind == "rejection" and response.retries == 0
@@ -59,16 +70,16 @@ def test_unknown_tool_is_a_rejection_not_found(served):
 
 def test_lone_surrogate_is_sent_as_an_escape_and_rejected(served):
     # chrF++ validation order names lone surrogates; "\ud800" cannot be UTF-8, only a JSON escape.
-    response = HttpTarget(served).call("chrf-plus-plus-compute", "1.0.0",
-                                       {"hypotheses": ["a\ud800"], "references": ["a"]})
+    response = HttpTarget(served).call(
+        "chrf-plus-plus-compute", "1.0.0", {"hypotheses": ["a\ud800"], "references": ["a"]}
+    )
     assert (response.kind, response.status, response.error_code) == ("rejection", 400, "invalid_input")
 
 
 def test_non_ascii_travels_as_utf8(served):
     # chrF++ segment of identical texts scores 100 (P = R = 1 on every order present).
     text = "naïve café ünïcödé 𝄞"
-    response = HttpTarget(served).call("chrf-plus-plus-compute", "1.0.0",
-                                       {"hypotheses": [text], "references": [text]})
+    response = HttpTarget(served).call("chrf-plus-plus-compute", "1.0.0", {"hypotheses": [text], "references": [text]})
     assert response.kind == "result"
     assert response.result["score"] == "100.000000"
     assert response.result["word_tokens"] == [{"hypothesis": text.split(), "reference": text.split()}]
@@ -92,6 +103,7 @@ def test_curl_reproducer_replays_the_call(served):
 
 
 # --- against faulty servers ------------------------------------------------------------------
+
 
 def test_every_request_500_is_a_transport_error_not_retried():
     with faulty_server("always_500") as server:
@@ -217,6 +229,7 @@ def test_unusable_url_is_a_transport_error_never_an_exception(base_url):
 
 # --- urllib3's retries: what is retried, how long it waits, how it is counted -----------------
 
+
 def timed_call(target: HttpTarget):
     started = time.monotonic()
     response = target.call(TOOL, VERSION, PAYLOAD)
@@ -272,33 +285,41 @@ def test_413_with_retry_after_is_a_rejection_never_retried():
         response = HttpTarget(server.url, retries=2).call(TOOL, VERSION, PAYLOAD)
         assert server.requests_seen == 1
     assert (response.kind, response.status, response.error_code, response.retries) == (
-        "rejection", 413, "limit_exceeded", 0)
+        "rejection",
+        413,
+        "limit_exceeded",
+        0,
+    )
 
 
 # --- classification of complete answers (pure) ---------------------------------------------
 
-@pytest.mark.parametrize("status, body, kind, code", [
-    (400, b'{"error": {"code": "invalid_input", "message": "x"}}', "rejection", "invalid_input"),
-    (413, b'{"error": "limit_exceeded"}', "rejection", "limit_exceeded"),
-    (422, b'{"code": "invalid_input"}', "rejection", "invalid_input"),
-    (400, b"Bad Request", "rejection", None),  # the hosted error body is unpublished: still a rejection
-    (404, b"", "rejection", None),
-    (429, b'{"error": "rate_limited"}', "transport_error", None),  # says nothing about the input
-    (408, b"", "transport_error", None),
-    (502, b"<html>Bad Gateway</html>", "transport_error", None),
-    (301, b"", "transport_error", None),
-    (200, b"", "transport_error", None),
-    (200, b"[1, 2]", "transport_error", None),
-    (200, b'{"result": 1, "result": 2}', "transport_error", None),  # duplicate keys are not strict JSON
-    (200, b'{"result": NaN}', "transport_error", None),
-    (200, b'{"result": {"bleu": 0.5}}', "result", None),
-    (201, b'{"result": {}}', "result", None),
-    (200, b'{"result": 1, "error": "x"}', "result", None),  # a 2xx with "result" is an answer
-    (200, b'{"error": "invalid_input"}', "transport_error", None),  # over HTTP only the status rejects
-    (400, b'{"result": 1}', "rejection", None),
-    (422, b"[1]", "rejection", None),
-    (400, b" ", "rejection", None),
-])
+
+@pytest.mark.parametrize(
+    "status, body, kind, code",
+    [
+        (400, b'{"error": {"code": "invalid_input", "message": "x"}}', "rejection", "invalid_input"),
+        (413, b'{"error": "limit_exceeded"}', "rejection", "limit_exceeded"),
+        (422, b'{"code": "invalid_input"}', "rejection", "invalid_input"),
+        (400, b"Bad Request", "rejection", None),  # the hosted error body is unpublished: still a rejection
+        (404, b"", "rejection", None),
+        (429, b'{"error": "rate_limited"}', "transport_error", None),  # says nothing about the input
+        (408, b"", "transport_error", None),
+        (502, b"<html>Bad Gateway</html>", "transport_error", None),
+        (301, b"", "transport_error", None),
+        (200, b"", "transport_error", None),
+        (200, b"[1, 2]", "transport_error", None),
+        (200, b'{"result": 1, "result": 2}', "transport_error", None),  # duplicate keys are not strict JSON
+        (200, b'{"result": NaN}', "transport_error", None),
+        (200, b'{"result": {"bleu": 0.5}}', "result", None),
+        (201, b'{"result": {}}', "result", None),
+        (200, b'{"result": 1, "error": "x"}', "result", None),  # a 2xx with "result" is an answer
+        (200, b'{"error": "invalid_input"}', "transport_error", None),  # over HTTP only the status rejects
+        (400, b'{"result": 1}', "rejection", None),
+        (422, b"[1]", "rejection", None),
+        (400, b" ", "rejection", None),
+    ],
+)
 def test_classify(status, body, kind, code):
     response = classify(status, body, "application/json", time.monotonic())
     assert (response.kind, response.error_code) == (kind, code)

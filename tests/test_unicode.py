@@ -81,9 +81,13 @@ def test_javascript_whitespace_is_not_the_list():
     assert {0x001C, 0x001D, 0x001E, 0x001F, 0x0085} <= whitespace
     if shutil.which("node") is None:
         pytest.skip("node is not on PATH: JavaScript's \\s not measured")
-    js_whitespace = set(json.loads(subprocess.run(
-        ["node", str(JS_WHITESPACE_SCRIPT)], capture_output=True, text=True, check=True, timeout=120
-    ).stdout))
+    js_whitespace = set(
+        json.loads(
+            subprocess.run(
+                ["node", str(JS_WHITESPACE_SCRIPT)], capture_output=True, text=True, check=True, timeout=120
+            ).stdout
+        )
+    )
     assert js_whitespace - whitespace == {0xFEFF}
     assert whitespace - js_whitespace == {0x001C, 0x001D, 0x001E, 0x001F, 0x0085}
 

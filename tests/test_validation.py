@@ -28,7 +28,7 @@ V = "1.0.0"
 NGRAMS, CORPUS, CHRF = "bleu-ngrams-count", "bleu-corpus-compute", "chrf-plus-plus-compute"
 BLEU_TOOLS = (NGRAMS, CORPUS)
 ALL_TOOLS = (NGRAMS, CORPUS, CHRF)
-GRINNING = "\U0001F600"  # one astral code point, 4 UTF-8 bytes
+GRINNING = "\U0001f600"  # one astral code point, 4 UTF-8 bytes
 
 
 def valid_payload(tool: str) -> dict:
@@ -117,8 +117,9 @@ BLEU_SCHEMA_VIOLATIONS = [
 
 
 @pytest.mark.parametrize("tool", BLEU_TOOLS)
-@pytest.mark.parametrize("changes, code, path", [c[1:] for c in BLEU_SCHEMA_VIOLATIONS],
-                         ids=[c[0] for c in BLEU_SCHEMA_VIOLATIONS])
+@pytest.mark.parametrize(
+    "changes, code, path", [c[1:] for c in BLEU_SCHEMA_VIOLATIONS], ids=[c[0] for c in BLEU_SCHEMA_VIOLATIONS]
+)
 def test_bleu_schema_rule_rejected(tool, changes, code, path):
     assert_rejected(tool, {**valid_payload(tool), **changes}, code, path)
 
@@ -147,8 +148,7 @@ def test_bleu_segment_count_bounds(tool):
     assert_rejected(tool, {k: v * 1001 for k, v in one.items()}, LIMIT_EXCEEDED, "hypotheses")
     assert_rejected(tool, {"hypotheses": [], "references": []}, INVALID_INPUT, "hypotheses")
     # references alone over or under (A7: also unequal counts; the oracle checks the schema first)
-    assert_rejected(tool, {"hypotheses": [["a"]] * 1000, "references": [[["a"]]] * 1001}, LIMIT_EXCEEDED,
-                    "references")
+    assert_rejected(tool, {"hypotheses": [["a"]] * 1000, "references": [[["a"]]] * 1001}, LIMIT_EXCEEDED, "references")
     assert_rejected(tool, {"hypotheses": [["a"]], "references": []}, INVALID_INPUT, "references")
 
 
@@ -204,23 +204,29 @@ def test_lone_surrogate_rejected_with_its_path(tool):
 
 
 @pytest.mark.parametrize("tool", BLEU_TOOLS)
-@pytest.mark.parametrize("token, size", [
-    ("x" * 128, 128),
-    ("\u00e9" * 64, 128),  # 64 x 2 bytes
-    ("\u20ac" * 42 + "xx", 128),  # 42 x 3 + 2
-    (GRINNING * 32, 128),  # 32 x 4
-])
+@pytest.mark.parametrize(
+    "token, size",
+    [
+        ("x" * 128, 128),
+        ("\u00e9" * 64, 128),  # 64 x 2 bytes
+        ("\u20ac" * 42 + "xx", 128),  # 42 x 3 + 2
+        (GRINNING * 32, 128),  # 32 x 4
+    ],
+)
 def test_token_of_128_bytes_accepted(tool, token, size):
     assert len(token.encode("utf-8")) == size
     assert accepted(tool, {"hypotheses": [[token]], "references": [[[token]]]})["matches"][0] == 1
 
 
 @pytest.mark.parametrize("tool", BLEU_TOOLS)
-@pytest.mark.parametrize("token", [
-    "\u00e9" * 64 + "x",  # 129 bytes, 65 code points
-    GRINNING * 33,  # 132 bytes, 33 code points
-    GRINNING * 128,  # 512 bytes in 128 code points: the schema's maxLength accepts it, max_token_bytes does not
-])
+@pytest.mark.parametrize(
+    "token",
+    [
+        "\u00e9" * 64 + "x",  # 129 bytes, 65 code points
+        GRINNING * 33,  # 132 bytes, 33 code points
+        GRINNING * 128,  # 512 bytes in 128 code points: the schema's maxLength accepts it, max_token_bytes does not
+    ],
+)
 def test_token_over_128_bytes_is_limit_exceeded(tool, token):
     payload = {"hypotheses": [["a"]], "references": [[["a"], ["b", token]]]}
     error = assert_rejected(tool, payload, LIMIT_EXCEEDED, "references[0][1][1]")
@@ -231,7 +237,9 @@ def test_128_astral_code_points_pass_the_schema():
     # maxLength counts code points, not UTF-16 units or bytes: the schema alone accepts the token
     schema = oracle.load_contract(CORPUS, V)["input_schema"]
     jsonschema.Draft202012Validator(schema).validate({"hypotheses": [[GRINNING * 128]], "references": [[["a"]]]})
-    assert validation.schema_accepts(oracle.contract(CORPUS, V), {"hypotheses": [[GRINNING * 128]], "references": [[["a"]]]})
+    assert validation.schema_accepts(
+        oracle.contract(CORPUS, V), {"hypotheses": [[GRINNING * 128]], "references": [[["a"]]]}
+    )
 
 
 @pytest.mark.parametrize("tool", BLEU_TOOLS)
@@ -255,8 +263,9 @@ def test_max_total_token_bytes(tool):
     error = assert_rejected(tool, {"hypotheses": [big], "references": [[big + ["z"]]]}, LIMIT_EXCEEDED, "input")
     assert "max_total_token_bytes" in error.message
     # hypotheses alone 8193 x 128 = 1,048,704 bytes: over by every reading
-    error = assert_rejected(tool, {"hypotheses": [big * 2 + ["x" * 128]], "references": [[["a"]]]},
-                            LIMIT_EXCEEDED, "input")
+    error = assert_rejected(
+        tool, {"hypotheses": [big * 2 + ["x" * 128]], "references": [[["a"]]]}, LIMIT_EXCEEDED, "input"
+    )
     assert "max_total_token_bytes" in error.message
 
 
@@ -264,12 +273,13 @@ def ngrams_output_text(tokens: list[str]) -> str:
     """The compact JSON of detail "ngrams" for one segment of distinct tokens, max_order 1, no match: written out."""
     k = len(tokens)
     rows = ",".join(
-        f'{{"segment":0,"order":1,"ngram":["{t}"],"count":1,"max_reference_count":0,"clipped_count":0}}'
-        for t in tokens
+        f'{{"segment":0,"order":1,"ngram":["{t}"],"count":1,"max_reference_count":0,"clipped_count":0}}' for t in tokens
     )
-    return (f'{{"max_order":1,"matches":[0],"totals":[{k}],'
-            f'"segments":[{{"segment":0,"candidate_length":{k},"matches":[0],"totals":[{k}]}}],'
-            f'"ngrams":[{rows}]}}')
+    return (
+        f'{{"max_order":1,"matches":[0],"totals":[{k}],'
+        f'"segments":[{{"segment":0,"candidate_length":{k},"matches":[0],"totals":[{k}]}}],'
+        f'"ngrams":[{rows}]}}'
+    )
 
 
 def tokens_for_output_size(size: int) -> list[str]:
@@ -368,23 +378,50 @@ CHRF_ORDER = [
     ("hypotheses before references", {"hypotheses": [1], "references": [2]}, INVALID_INPUT, "hypotheses[0]"),
     ("hypotheses array before references", {"hypotheses": "x", "references": []}, INVALID_INPUT, "hypotheses"),
     ("at most 256 before strings", {"hypotheses": [1] * 257, "references": ["a"] * 257}, LIMIT_EXCEEDED, "hypotheses"),
-    ("references strings before equal counts", {"hypotheses": ["a", "b"], "references": [None]}, INVALID_INPUT,
-     "references[0]"),
-    ("references at most 256 before equal counts", {"hypotheses": ["a"], "references": ["a"] * 257},
-     LIMIT_EXCEEDED, "references"),
-    ("equal counts before text bytes", {"hypotheses": ["x" * 40_000], "references": ["y" * 30_000, "z"]},
-     INVALID_INPUT, "references"),
-    ("text bytes before lone surrogates", {"hypotheses": ["x" * 70_000], "references": ["\ud800"]},
-     LIMIT_EXCEEDED, "input"),
-    ("text bytes before beta", {"hypotheses": ["x" * 70_000], "references": ["y"], "beta": 0}, LIMIT_EXCEEDED,
-     "input"),
-    ("lone surrogates before beta", {"hypotheses": ["a"], "references": ["\udfff"], "beta": 0}, INVALID_INPUT,
-     "references[0]"),
-    ("beta before lowercase", {"hypotheses": ["a"], "references": ["a"], "beta": 99, "lowercase": "no"},
-     INVALID_INPUT, "beta"),
+    (
+        "references strings before equal counts",
+        {"hypotheses": ["a", "b"], "references": [None]},
+        INVALID_INPUT,
+        "references[0]",
+    ),
+    (
+        "references at most 256 before equal counts",
+        {"hypotheses": ["a"], "references": ["a"] * 257},
+        LIMIT_EXCEEDED,
+        "references",
+    ),
+    (
+        "equal counts before text bytes",
+        {"hypotheses": ["x" * 40_000], "references": ["y" * 30_000, "z"]},
+        INVALID_INPUT,
+        "references",
+    ),
+    (
+        "text bytes before lone surrogates",
+        {"hypotheses": ["x" * 70_000], "references": ["\ud800"]},
+        LIMIT_EXCEEDED,
+        "input",
+    ),
+    ("text bytes before beta", {"hypotheses": ["x" * 70_000], "references": ["y"], "beta": 0}, LIMIT_EXCEEDED, "input"),
+    (
+        "lone surrogates before beta",
+        {"hypotheses": ["a"], "references": ["\udfff"], "beta": 0},
+        INVALID_INPUT,
+        "references[0]",
+    ),
+    (
+        "beta before lowercase",
+        {"hypotheses": ["a"], "references": ["a"], "beta": 99, "lowercase": "no"},
+        INVALID_INPUT,
+        "beta",
+    ),
     ("hypotheses before beta", {"hypotheses": [], "references": ["a"], "beta": 0}, INVALID_INPUT, "hypotheses"),
-    ("equal counts before lowercase", {"hypotheses": ["a"], "references": ["a", "b"], "lowercase": 0},
-     INVALID_INPUT, "references"),
+    (
+        "equal counts before lowercase",
+        {"hypotheses": ["a"], "references": ["a", "b"], "lowercase": 0},
+        INVALID_INPUT,
+        "references",
+    ),
 ]
 
 
@@ -400,11 +437,25 @@ def test_chrf_not_an_object_comes_first():
 # --- inputs are never mutated --------------------------------------------------------
 
 UNMUTATED = [
-    (NGRAMS, {"hypotheses": [["the", "the", "cat"]], "references": [[["the", "cat"], ["cat"]]], "max_order": 2.0,
-              "detail": "ngrams"}),
+    (
+        NGRAMS,
+        {
+            "hypotheses": [["the", "the", "cat"]],
+            "references": [[["the", "cat"], ["cat"]]],
+            "max_order": 2.0,
+            "detail": "ngrams",
+        },
+    ),
     (CORPUS, {"hypotheses": [["a", "b"], []], "references": [[["b", "a"]], [["c"]]], "decimals": 3}),
-    (CHRF, {"hypotheses": ["\u039f\u0394\u039f\u03a3 A.", "x"], "references": ["o\u03b4o\u03c2 a .", "y"],
-            "lowercase": True, "beta": 3.0}),
+    (
+        CHRF,
+        {
+            "hypotheses": ["\u039f\u0394\u039f\u03a3 A.", "x"],
+            "references": ["o\u03b4o\u03c2 a .", "y"],
+            "lowercase": True,
+            "beta": 3.0,
+        },
+    ),
     (CHRF, {"hypotheses": ["a", "\ud800"], "references": ["a", "b"]}),  # rejected: still untouched
 ]
 
@@ -423,27 +474,74 @@ def test_input_is_never_mutated(tool, payload):
 # --- fastjsonschema (the fast accept path) agrees with jsonschema 2020-12 ----------------
 
 EDGE_VALUES = [
-    None, True, False, 0, 1, 4, 4.0, 8, 8.0, 9, 16, 17, -1, 1.5, 2.0, 10**20, 1e20, "", "a", "4",
-    "x" * 128, "x" * 129, GRINNING * 128, GRINNING * 129, "a\u0301", [], [[]], [""], [[""]], {}, {"a": 1},
-    "totals", "segments", "ngrams", "Totals",
+    None,
+    True,
+    False,
+    0,
+    1,
+    4,
+    4.0,
+    8,
+    8.0,
+    9,
+    16,
+    17,
+    -1,
+    1.5,
+    2.0,
+    10**20,
+    1e20,
+    "",
+    "a",
+    "4",
+    "x" * 128,
+    "x" * 129,
+    GRINNING * 128,
+    GRINNING * 129,
+    "a\u0301",
+    [],
+    [[]],
+    [""],
+    [[""]],
+    {},
+    {"a": 1},
+    "totals",
+    "segments",
+    "ngrams",
+    "Totals",
 ]
 json_leaves = st.one_of(
     st.sampled_from(EDGE_VALUES),
-    st.none(), st.booleans(), st.integers(-5, 300), st.floats(-5, 300, allow_nan=False),
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 300),
+    st.floats(-5, 300, allow_nan=False),
     st.text(st.characters(exclude_categories=["Cs"]), max_size=3),
 )
-json_values = st.recursive(json_leaves, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-    st.sampled_from(["a", "beta", "detail"]), inner, max_size=2), max_leaves=8)
+json_values = st.recursive(
+    json_leaves,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["a", "beta", "detail"]), inner, max_size=2)
+    ),
+    max_leaves=8,
+)
 tokens = st.sampled_from(["a", "b", "c d", GRINNING, "x" * 128, GRINNING * 32])
 bleu_payloads = st.fixed_dictionaries(
-    {"hypotheses": st.lists(st.lists(tokens, max_size=3), min_size=1, max_size=3),
-     "references": st.lists(st.lists(st.lists(tokens, max_size=3), min_size=1, max_size=3), min_size=1, max_size=3)},
-    optional={"max_order": st.integers(1, 8), "decimals": st.integers(0, 15),
-              "detail": st.sampled_from(["totals", "segments", "ngrams"])},
+    {
+        "hypotheses": st.lists(st.lists(tokens, max_size=3), min_size=1, max_size=3),
+        "references": st.lists(st.lists(st.lists(tokens, max_size=3), min_size=1, max_size=3), min_size=1, max_size=3),
+    },
+    optional={
+        "max_order": st.integers(1, 8),
+        "decimals": st.integers(0, 15),
+        "detail": st.sampled_from(["totals", "segments", "ngrams"]),
+    },
 )
 chrf_payloads = st.fixed_dictionaries(
-    {"hypotheses": st.lists(st.text(max_size=4), min_size=1, max_size=3),
-     "references": st.lists(st.text(max_size=4), min_size=1, max_size=3)},
+    {
+        "hypotheses": st.lists(st.text(max_size=4), min_size=1, max_size=3),
+        "references": st.lists(st.text(max_size=4), min_size=1, max_size=3),
+    },
     optional={"beta": st.integers(1, 16), "lowercase": st.booleans()},
 )
 
@@ -482,7 +580,8 @@ def near_schema_payloads(draw, tool):
             payload.pop(draw(st.sampled_from(sorted(payload))))
         elif kind == "add":
             payload[draw(st.sampled_from(["extra", "max_order", "beta", "detail", "decimals", "lowercase"]))] = draw(
-                json_values)
+                json_values
+            )
         else:
             path, _ = draw(st.sampled_from(list(locations(payload))[1:] or [((), payload)]))
             payload = replaced(payload, path, draw(json_values))

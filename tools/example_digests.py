@@ -32,8 +32,10 @@ def digests(profile: str, seed: int) -> dict[str, list]:
         for family in strategies.families(tool_id, version):
             examples = strategies.draw_examples(family.strategy, PROFILES[profile][family.category], seed=seed)
             text = json.dumps([[e.input, repr(e.expect), e.description] for e in examples], ensure_ascii=False)
-            found[f"{tool_id}/{family.name}"] = [len(examples),
-                                                  hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()]
+            found[f"{tool_id}/{family.name}"] = [
+                len(examples),
+                hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+            ]
     return found
 
 
@@ -46,7 +48,10 @@ def main() -> int:
     if args.compare:
         before, after = (json.loads(Path(path).read_text(encoding="utf-8")) for path in args.compare)
         changed = sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
-        print(f"{len(changed)} of {len(before.keys() | after.keys())} families differ" + "".join(f"\n  {n}" for n in changed))
+        print(
+            f"{len(changed)} of {len(before.keys() | after.keys())} families differ"
+            + "".join(f"\n  {n}" for n in changed)
+        )
         return 1 if changed else 0
     print(json.dumps(digests(args.profile, args.seed), indent=1, sort_keys=True))
     return 0

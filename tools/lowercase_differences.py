@@ -82,8 +82,9 @@ def python_entries() -> dict[int, list[str]]:
 
 
 def run_node(script: Path, stdin: str = "") -> str:
-    return subprocess.run(["node", str(script)], input=stdin, capture_output=True, text=True, check=True,
-                          timeout=120).stdout
+    return subprocess.run(
+        ["node", str(script)], input=stdin, capture_output=True, text=True, check=True, timeout=120
+    ).stdout
 
 
 def u_plus(cp: int) -> str:
@@ -99,15 +100,18 @@ def build_table(node_output: dict) -> dict:
         theirs = javascript.get(cp) or caseless_probes(cp)
         if ours != theirs:
             differing = [name for name, a, b in zip(PROBE_NAMES, ours, theirs) if a != b]
-            differences.append({
-                "code_point": u_plus(cp),
-                "differing_probes": differing,
-                "python": dict(zip(PROBE_NAMES, ours)),
-                "javascript": dict(zip(PROBE_NAMES, theirs)),
-            })
+            differences.append(
+                {
+                    "code_point": u_plus(cp),
+                    "differing_probes": differing,
+                    "python": dict(zip(PROBE_NAMES, ours)),
+                    "javascript": dict(zip(PROBE_NAMES, theirs)),
+                }
+            )
     js_unassigned = {cp for first, last in node_output["unassigned_ranges"] for cp in range(first, last + 1)}
     newly_assigned = [
-        cp for cp in range(0x110000)
+        cp
+        for cp in range(0x110000)
         if not 0xD800 <= cp <= 0xDFFF and unicodedata.category(chr(cp)) == "Cn" and cp not in js_unassigned
     ]
     node_sigma = json.loads(run_node_inline_lowercase(FINAL_SIGMA_EXAMPLES))
@@ -140,10 +144,13 @@ def build_table(node_output: dict) -> dict:
 
 def run_node_inline_lowercase(texts) -> str:
     """toLowerCase of each text, by node."""
-    program = "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>" \
-              "process.stdout.write(JSON.stringify(JSON.parse(s).map(t=>t.toLowerCase()))))"
-    return subprocess.run(["node", "-e", program], input=json.dumps(list(texts)), capture_output=True,
-                          text=True, check=True, timeout=60).stdout
+    program = (
+        "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>"
+        "process.stdout.write(JSON.stringify(JSON.parse(s).map(t=>t.toLowerCase()))))"
+    )
+    return subprocess.run(
+        ["node", "-e", program], input=json.dumps(list(texts)), capture_output=True, text=True, check=True, timeout=60
+    ).stdout
 
 
 def ranges(sorted_code_points: list[int]) -> list[tuple[int, int]]:

@@ -17,19 +17,25 @@ HELP = "what changed between two runs: new, fixed and still failing groups"
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "diff", help=HELP,
+        "diff",
+        help=HELP,
         description="Compare two runs by their reports (report.json, or a report directory holding one): "
-                    "failure groups new, fixed, still failing (with the change in count) or no longer checked; "
-                    "checks added or removed; changes of the suite, the contracts and the target's published "
-                    "contract. Exit 0 no new failure, 1 new failures, 2 usage.",
+        "failure groups new, fixed, still failing (with the change in count) or no longer checked; "
+        "checks added or removed; changes of the suite, the contracts and the target's published "
+        "contract. Exit 0 no new failure, 1 new failures, 2 usage.",
         epilog="Failures are matched by cause (tool, JSON pointer class, kind, clause), never by generated "
-               "case id: runs with other seeds match. `conformance run --baseline OLD` does the same at the "
-               "end of a run.")
+        "case id: runs with other seeds match. `conformance run --baseline OLD` does the same at the "
+        "end of a run.",
+    )
     parser.add_argument("old", metavar="OLD", help="the baseline: report.json or its directory")
     parser.add_argument("new", metavar="NEW", help="the later run: report.json or its directory")
-    parser.add_argument("--fail-on", default="new", choices=("new", "any"),
-                        help="new (default): exit 1 on new failure groups and newly failing fixture cases; "
-                             "any: also on fixed groups, groups no longer checked and changed counts")
+    parser.add_argument(
+        "--fail-on",
+        default="new",
+        choices=("new", "any"),
+        help="new (default): exit 1 on new failure groups and newly failing fixture cases; "
+        "any: also on fixed groups, groups no longer checked and changed counts",
+    )
     parser.add_argument("--report-dir", default=None, metavar="DIR", help="also write diff.json, diff.md, diff.html")
     parser.set_defaults(func=run)
 

@@ -8,8 +8,11 @@ import oracle
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("list", help="tools, versions and contract status")
-    parser.add_argument("--families", action="store_true",
-                        help="also each tool's generated families and the aimed features they declare")
+    parser.add_argument(
+        "--families",
+        action="store_true",
+        help="also each tool's generated families and the aimed features they declare",
+    )
     parser.set_defaults(func=run)
 
 

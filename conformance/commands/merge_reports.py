@@ -24,14 +24,20 @@ MAX_REPORT_BYTES = 1 << 30  # a report.json larger than this is not one a run wr
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "merge-reports", help="join the report directories of `run --shard K/N` into one report",
+        "merge-reports",
+        help="join the report directories of `run --shard K/N` into one report",
         description="Join the report directories of the shards of one run (`conformance run --shard K/N`, "
-                    "every K of one N) into the report of the unsharded run. Exit: the merged run's "
-                    "(0 conformant, 1 not, 3 could not conclude, 143 stopped by SIGTERM); 2 when the "
-                    "reports cannot be merged.")
+        "every K of one N) into the report of the unsharded run. Exit: the merged run's "
+        "(0 conformant, 1 not, 3 could not conclude, 143 stopped by SIGTERM); 2 when the "
+        "reports cannot be merged.",
+    )
     parser.add_argument("dirs", nargs="+", metavar="DIR", help="a shard's report directory (or its report.json)")
-    parser.add_argument("--report-dir", default=DEFAULT_REPORT_DIR, help=f"where the merged reports go (default {DEFAULT_REPORT_DIR}/)")
-    parser.add_argument("--junit", default=None, metavar="FILE", help="the JUnit XML report (default: REPORT_DIR/junit.xml)")
+    parser.add_argument(
+        "--report-dir", default=DEFAULT_REPORT_DIR, help=f"where the merged reports go (default {DEFAULT_REPORT_DIR}/)"
+    )
+    parser.add_argument(
+        "--junit", default=None, metavar="FILE", help="the JUnit XML report (default: REPORT_DIR/junit.xml)"
+    )
     parser.set_defaults(func=run)
 
 

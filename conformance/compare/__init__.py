@@ -25,17 +25,35 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.compare.diff import first_difference
-from conformance.jsonio import json_pointer
 from conformance.compare.expected import Expected, expect
-from conformance.compare.floats import (acceptable_rounded, bleu_bound, brevity_penalty_bound,
-                                        exact_full_precision, float_tolerance)
+from conformance.compare.floats import (
+    acceptable_rounded,
+    bleu_bound,
+    brevity_penalty_bound,
+    exact_full_precision,
+    float_tolerance,
+)
 from conformance.compare.schema import output_schema_error
 from conformance.compare.verdict import compare_output, judge
+from conformance.jsonio import json_pointer
 from conformance.model import Case, TargetResponse, Verdict
 
-__all__ = ["expect", "judge", "check", "expected_for", "Expected", "compare_output", "first_difference",
-           "json_pointer", "output_schema_error", "acceptable_rounded", "bleu_bound", "brevity_penalty_bound",
-           "exact_full_precision", "float_tolerance"]
+__all__ = [
+    "expect",
+    "judge",
+    "check",
+    "expected_for",
+    "Expected",
+    "compare_output",
+    "first_difference",
+    "json_pointer",
+    "output_schema_error",
+    "acceptable_rounded",
+    "bleu_bound",
+    "brevity_penalty_bound",
+    "exact_full_precision",
+    "float_tolerance",
+]
 
 
 def check(case: Case, response: TargetResponse) -> Verdict:

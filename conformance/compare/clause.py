@@ -20,8 +20,8 @@ from typing import Any
 
 from oracle.errors import ContractError
 from oracle.tool import Tool
-from oracle.value_clauses import ValueClause
 from oracle.validation import Schema, describe_violation, schema_accepts
+from oracle.value_clauses import ValueClause
 
 _INDEX = re.compile(r"/\d+(?=/|$)")
 
@@ -81,8 +81,9 @@ def _applicable_lines(entry: Any, payload: Any, option_settled: bool | None) -> 
     return plain + optional
 
 
-def output_clause(tool: Tool, payload: Any, pointer: str, option_settled: bool | None = None,
-                  actual: Any = None) -> Clause:
+def output_clause(
+    tool: Tool, payload: Any, pointer: str, option_settled: bool | None = None, actual: Any = None
+) -> Clause:
     """The semantics line defining the field at ``pointer`` (its class, or its nearest listed parent).
 
     ``option_settled`` says whether an option's line is known to be the one broken: a value the
@@ -93,14 +94,21 @@ def output_clause(tool: Tool, payload: Any, pointer: str, option_settled: bool |
     while probe and probe not in tool.clauses:
         probe = probe.rpartition("/")[0]
     if not probe:
-        return unattributed(tool, f"no single semantics line defines {where or 'the whole output'}: "
-                                  "its value depends on several")
+        return unattributed(
+            tool, f"no single semantics line defines {where or 'the whole output'}: its value depends on several"
+        )
     entry = tool.clauses[probe]
     if isinstance(entry, ValueClause):
         number = entry.choose(payload, actual, pointer) if isinstance(actual, dict) else None
-        return semantics_line(tool, number) if number is not None else unattributed(
-            tool, f"no single semantics line determines this {where} from the target's own answer: "
-                  "it may come from any of the lines it depends on")
+        return (
+            semantics_line(tool, number)
+            if number is not None
+            else unattributed(
+                tool,
+                f"no single semantics line determines this {where} from the target's own answer: "
+                "it may come from any of the lines it depends on",
+            )
+        )
     lines = _applicable_lines(entry, payload, option_settled)
     if len(lines) != 1:
         listed = " and ".join(f"semantics {n}" for n in lines)
@@ -115,8 +123,11 @@ def output_clause(tool: Tool, payload: Any, pointer: str, option_settled: bool |
 def _fixture_sources() -> dict[str, str]:
     from conformance.fixtures import load_files
 
-    return {f"{data['tool']}/{data['version']}/{data['topic']}#{case['id']}": case.get("source", "")
-            for _, data in load_files() for case in data["cases"]}
+    return {
+        f"{data['tool']}/{data['version']}/{data['topic']}#{case['id']}": case.get("source", "")
+        for _, data in load_files()
+        for case in data["cases"]
+    }
 
 
 def fixture_clause(tool: Tool, case_id: str) -> Clause | None:
@@ -163,8 +174,12 @@ def _shape_clause(tool: Tool, payload: Any) -> Clause | None:
         return _input_schema_clause(tool, "type", "/", 'the input must be an object ("type": "object")')
     unknown = [key for key in payload if key not in schema.get("properties", {})]
     if unknown:
-        return _input_schema_clause(tool, "additionalProperties", "/",
-                                    f"unknown keys are not allowed (additionalProperties false): {unknown[0]!r}")
+        return _input_schema_clause(
+            tool,
+            "additionalProperties",
+            "/",
+            f"unknown keys are not allowed (additionalProperties false): {unknown[0]!r}",
+        )
     missing = [key for key in schema.get("required", []) if key not in payload]
     if missing:
         return _input_schema_clause(tool, "required", "/", f"required: {', '.join(schema['required'])}")
@@ -183,8 +198,12 @@ def rejection_clause(tool: Tool, payload: Any) -> Clause:
             if error is not None:
                 where = pointer_class("/" + "/".join(str(p) for p in [rule.prop, *error.absolute_path]))
                 value = json.dumps(error.validator_value)
-                return _input_schema_clause(tool, error.validator, where,
-                                            f"{where} {describe_violation(error)} (keyword {error.validator}: {value})")
+                return _input_schema_clause(
+                    tool,
+                    error.validator,
+                    where,
+                    f"{where} {describe_violation(error)} (keyword {error.validator}: {value})",
+                )
             continue
         try:
             rule.check(payload, tool.contract)
@@ -203,6 +222,8 @@ def rejection_clause(tool: Tool, payload: Any) -> Clause:
 
 def schema_clause(tool: Tool, pointer: str, keyword: dict) -> Clause:
     """``keyword`` is the Mismatch's expected value: {keyword: value} (compare.schema)."""
-    (name, value), = keyword.items() if isinstance(keyword, dict) and len(keyword) == 1 else (("output_schema", None),)
+    ((name, value),) = (
+        keyword.items() if isinstance(keyword, dict) and len(keyword) == 1 else (("output_schema", None),)
+    )
     where = pointer_class(pointer) or "/"
     return Clause(tool.label, "schema", None, f"output_schema {where} {name}", f"{name}: {json.dumps(value)}")

@@ -60,10 +60,13 @@ def _same_scalar(expected: Any, actual: Any) -> bool:
 
 def _kind(value: Any) -> str:
     return {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(value), "a number" if is_number(value) else type(value).__name__)
+        type(value), "a number" if is_number(value) else type(value).__name__
+    )
 
 
-def first_difference(expected: Any, actual: Any, pointer: str = "", skip_top_level: set = frozenset()) -> Mismatch | None:
+def first_difference(
+    expected: Any, actual: Any, pointer: str = "", skip_top_level: set = frozenset()
+) -> Mismatch | None:
     """Exact structural comparison: numbers by value (1 == 1.0), never a boolean for a number."""
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
@@ -90,12 +93,21 @@ def first_difference(expected: Any, actual: Any, pointer: str = "", skip_top_lev
                 return found
         if len(expected) != len(actual):
             index = min(len(expected), len(actual))
-            return Mismatch(f"{pointer}/{index}", short(expected[index]) if index < len(expected) else None,
-                            short(actual[index]) if index < len(actual) else None,
-                            f"expected {len(expected)} items, got {len(actual)}")
+            return Mismatch(
+                f"{pointer}/{index}",
+                short(expected[index]) if index < len(expected) else None,
+                short(actual[index]) if index < len(actual) else None,
+                f"expected {len(expected)} items, got {len(actual)}",
+            )
         return None
     if _same_scalar(expected, actual):
         return None
     found_delta = delta(expected, actual) if is_number(expected) and is_number(actual) else None
-    return Mismatch(pointer, expected, short(actual), f"expected {as_json(short(expected))}, got {as_json(short(actual))}",
-                    delta=found_delta, tolerance=0.0 if found_delta is not None else None)
+    return Mismatch(
+        pointer,
+        expected,
+        short(actual),
+        f"expected {as_json(short(expected))}, got {as_json(short(actual))}",
+        delta=found_delta,
+        tolerance=0.0 if found_delta is not None else None,
+    )

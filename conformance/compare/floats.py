@@ -45,7 +45,8 @@ import math
 from decimal import Decimal
 from typing import Any
 
-from conformance.compare.diff import as_json, delta as absolute_difference, is_number, short
+from conformance.compare.diff import as_json, is_number, short
+from conformance.compare.diff import delta as absolute_difference
 from conformance.model import Mismatch
 from oracle.bleu_score import ScoreTerms, brevity_penalty, geometric_mean_score
 from oracle.jsnumber import to_fixed
@@ -109,25 +110,38 @@ def full_precision_value(field: str, terms: ScoreTerms) -> float:
 def compare_float_field(field: str, payload: Any, expected: dict, terms: ScoreTerms, actual: Any) -> Mismatch | None:
     pointer = f"/{field}"
     if not is_number(actual) or not math.isfinite(absolute_difference(0, actual)):
-        return Mismatch(pointer, expected[field], short(actual), f"expected a finite number, got {as_json(short(actual))}")
+        return Mismatch(
+            pointer, expected[field], short(actual), f"expected a finite number, got {as_json(short(actual))}"
+        )
     exact, bound = exact_full_precision(field, terms)
     decimals = payload.get("decimals") if isinstance(payload, dict) else None
     if exact is not None:
         wanted = exact  # 0 or 1 by the contract: toFixed keeps them exact too
         if actual == wanted:
             return None
-        return Mismatch(pointer, wanted, actual,
-                        f"expected exactly {wanted!r} ({FIXED_BY_CONTRACT}), got {actual!r}",
-                        delta=abs(actual - wanted), tolerance=0.0)
+        return Mismatch(
+            pointer,
+            wanted,
+            actual,
+            f"expected exactly {wanted!r} ({FIXED_BY_CONTRACT}), got {actual!r}",
+            delta=abs(actual - wanted),
+            tolerance=0.0,
+        )
     value = full_precision_value(field, terms)
     tolerance = float_tolerance(value, bound)
     if decimals is None:
         delta = abs(actual - value)
         if delta <= tolerance:
             return None
-        return Mismatch(pointer, value, actual,
-                        f"expected {value!r} within {tolerance:.3g} (forward error bound of the contract's formula), "
-                        f"got {actual!r}: off by {delta:.3g}", delta=delta, tolerance=tolerance)
+        return Mismatch(
+            pointer,
+            value,
+            actual,
+            f"expected {value!r} within {tolerance:.3g} (forward error bound of the contract's formula), "
+            f"got {actual!r}: off by {delta:.3g}",
+            delta=delta,
+            tolerance=tolerance,
+        )
     return _compare_rounded(pointer, value, tolerance, int(decimals), actual)
 
 
@@ -154,6 +168,11 @@ def _compare_rounded(pointer: str, value: float, tolerance: float, digits: int, 
         return None
     wanted = float(to_fixed(value, digits))
     either = f"{low} or {high}" if low != high else f"{low}"
-    return Mismatch(pointer, wanted, actual,
-                    f"expected {either} (Number(x.toFixed({digits})) of the full-precision value {value!r}), "
-                    f"got {actual!r}", delta=abs(actual - wanted), tolerance=float(high - low))
+    return Mismatch(
+        pointer,
+        wanted,
+        actual,
+        f"expected {either} (Number(x.toFixed({digits})) of the full-precision value {value!r}), got {actual!r}",
+        delta=abs(actual - wanted),
+        tolerance=float(high - low),
+    )

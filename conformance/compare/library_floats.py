@@ -73,19 +73,32 @@ def compare_library_float(pointer: str, exact: Fraction, actual: Any, scale: flo
     """The library's float (on its ``scale``) against the exact value (0..100), within the bound."""
     wanted = exact * Fraction(scale) / 100
     if not is_number(actual) or not math.isfinite(actual):
-        return Mismatch(pointer, float(wanted), short(actual), f"expected a finite number, got {as_json(short(actual))}")
+        return Mismatch(
+            pointer, float(wanted), short(actual), f"expected a finite number, got {as_json(short(actual))}"
+        )
     delta = abs(Fraction(actual) - wanted)
     allowed = TOLERANCE * wanted
     if delta <= allowed:
         return None
     where = f"the exact {exact.numerator}/{exact.denominator}" + (f" on the 0..{scale:g} scale" if scale != 100 else "")
     if wanted == 0:
-        return Mismatch(pointer, 0.0, actual, f"expected exactly 0 ({where}: no effective order or no match), "
-                                              f"got {actual!r}", delta=float(delta), tolerance=0.0)
-    return Mismatch(pointer, float(wanted), actual,
-                    f"expected {float(wanted)!r} ({where}) within {float(TOLERANCE):.3g} relative (the float error "
-                    f"bound of chrF), got {actual!r}: off by {float(delta / wanted):.3g} relative",
-                    delta=float(delta), tolerance=float(allowed))
+        return Mismatch(
+            pointer,
+            0.0,
+            actual,
+            f"expected exactly 0 ({where}: no effective order or no match), got {actual!r}",
+            delta=float(delta),
+            tolerance=0.0,
+        )
+    return Mismatch(
+        pointer,
+        float(wanted),
+        actual,
+        f"expected {float(wanted)!r} ({where}) within {float(TOLERANCE):.3g} relative (the float error "
+        f"bound of chrF), got {actual!r}: off by {float(delta / wanted):.3g} relative",
+        delta=float(delta),
+        tolerance=float(allowed),
+    )
 
 
 def on_percent_scale(output: Any, library_floats: dict) -> Any:

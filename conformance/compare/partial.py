@@ -32,15 +32,19 @@ def judge_partial(expected: Expected, wanted: dict, result: Any, expressed: Expr
     if first is None:
         return Verdict("passed", judged)
     for behaviour in expected.readings[1:]:
-        if behaviour.output is not None and partial_difference(tool, payload, behaviour.output, result,
-                                                               expressed, compare_output) is None:
-            return Verdict("passed", f"{judged}; matches the output under another reading of an open point "
-                                     f"({behaviour.reading})")
+        if (
+            behaviour.output is not None
+            and partial_difference(tool, payload, behaviour.output, result, expressed, compare_output) is None
+        ):
+            return Verdict(
+                "passed", f"{judged}; matches the output under another reading of an open point ({behaviour.reading})"
+            )
     return Verdict("failed", f"{first.pointer or 'output'}: {first.message} ({judged})", first)
 
 
-def partial_difference(tool: Tool, payload: Any, expected: dict, actual: dict, expressed: Expressed,
-                       compare_output) -> Mismatch | None:
+def partial_difference(
+    tool: Tool, payload: Any, expected: dict, actual: dict, expressed: Expressed, compare_output
+) -> Mismatch | None:
     """The first telling difference in the expressed fields: an exact field first (a wrong count explains a
     wrong score), then the library floats, in the answer's order."""
     floats = expressed.library_floats

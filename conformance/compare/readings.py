@@ -16,7 +16,8 @@ reading answers are not listed: the map shows where the target departs from the 
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from conformance import open_points
 from conformance.compare.expected import Expected
@@ -26,8 +27,9 @@ from conformance.model import Case, TargetResponse, Verdict
 MAX_LISTED_CASES = 50  # case ids kept per open point (the count is exact)
 
 
-def readings_taken(case: Case, expected: Expected, response: TargetResponse | None,
-                   verdict: Verdict) -> list[tuple[str, str]]:
+def readings_taken(
+    case: Case, expected: Expected, response: TargetResponse | None, verdict: Verdict
+) -> list[tuple[str, str]]:
     """(open point id, the reading taken) for each point whose other reading the passing answer
     needed; empty when the oracle's own reading answers or the case did not pass."""
     if verdict.outcome != "passed" or response is None:
@@ -48,15 +50,17 @@ def _reading_name(case: Case, expected: Expected, response: TargetResponse) -> s
     if response.kind != "result":
         return ""
     oracle_output = expected.oracle.output
-    if oracle_output is not None and compare_output(expected.tool, case.input, oracle_output,
-                                                    response.result) is None:
+    if oracle_output is not None and compare_output(expected.tool, case.input, oracle_output, response.result) is None:
         return ""
     return _reading_answering_with(expected, response.result)
 
 
 def _points_of(reading: str) -> list[tuple[str, str]]:
-    return [(point.id, point.alternative_name) for point in open_points.CATALOGUE
-            if point.alternative_name and point.alternative_name in reading]
+    return [
+        (point.id, point.alternative_name)
+        for point in open_points.CATALOGUE
+        if point.alternative_name and point.alternative_name in reading
+    ]
 
 
 def _code_readings(case: Case, expected: Expected, response: TargetResponse) -> list[tuple[str, str]]:
@@ -64,8 +68,11 @@ def _code_readings(case: Case, expected: Expected, response: TargetResponse) -> 
     if wanted not in CODED_ERRORS or not got or got == wanted:
         return []
     text = f"rejected with {got} where the case names {wanted}"
-    return [(point.id, f"{point.id}: {text}") for point in open_points.applicable(expected.tool)
-            if point.error_codes is not None and got in _codes(point, expected.tool, case.input)]
+    return [
+        (point.id, f"{point.id}: {text}")
+        for point in open_points.applicable(expected.tool)
+        if point.error_codes is not None and got in _codes(point, expected.tool, case.input)
+    ]
 
 
 def _codes(point, tool, payload: Any) -> set[str]:
@@ -100,8 +107,12 @@ class ReadingsLog:
             entry = self._points[point_id]
             ranked = sorted(entry["readings"].items(), key=lambda item: -len(item[1]))
             (reading, cases), others = ranked[0], ranked[1:]
-            document[point_id] = {"title": open_points.BY_ID[point_id].title, "reading": reading,
-                                  "count": entry["count"], "cases": list(cases)}
+            document[point_id] = {
+                "title": open_points.BY_ID[point_id].title,
+                "reading": reading,
+                "count": entry["count"],
+                "cases": list(cases),
+            }
             if others:
                 document[point_id]["other_readings"] = {name: list(ids) for name, ids in others}
         return document
@@ -121,8 +132,9 @@ def merge_readings(documents: list[dict], case_order: Callable[[str], Any]) -> d
             for reading, cases in [(entry["reading"], entry["cases"]), *entry.get("other_readings", {}).items()]:
                 taken.setdefault(reading, []).extend(cases)
     for point_id, taken in found.items():
-        ordered = {reading: sorted(dict.fromkeys(cases), key=case_order)[:MAX_LISTED_CASES]
-                   for reading, cases in taken.items()}
+        ordered = {
+            reading: sorted(dict.fromkeys(cases), key=case_order)[:MAX_LISTED_CASES] for reading, cases in taken.items()
+        }
         # a log meets its readings in the order of their first cases
         log._points[point_id]["readings"] = dict(sorted(ordered.items(), key=lambda item: case_order(item[1][0])))
     return log.to_dict()

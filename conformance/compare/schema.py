@@ -16,9 +16,8 @@ import json
 import math
 from typing import Any
 
-import jsonschema
-
 import fastjsonschema
+import jsonschema
 
 from conformance.compare.diff import as_json, json_pointer, short
 from conformance.model import Mismatch
@@ -61,7 +60,7 @@ def partial_schema_error(contract: Contract, result: Any, library_floats: tuple[
     return first_violation(validator, result)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _partial_validator(tool_id: str, version: str, library_floats: tuple[str, ...]) -> jsonschema.Draft202012Validator:
     from oracle.contracts import contract
 
@@ -105,9 +104,13 @@ def first_violation(validator: jsonschema.Draft202012Validator, result: Any) -> 
     pointer = json_pointer(error.absolute_path)
     # expected: the keyword and its value as JSON ({"maximum": 1}); the message says it in words
     keyword = {error.validator: short(error.validator_value)}
-    return Mismatch(pointer, keyword, short(error.instance),
-                    f"{SCHEMA_VIOLATION} at {pointer or '/'}: {_in_words(error, pointer or 'the output')} "
-                    f"(keyword {error.validator}: {json.dumps(short(error.validator_value))})")
+    return Mismatch(
+        pointer,
+        keyword,
+        short(error.instance),
+        f"{SCHEMA_VIOLATION} at {pointer or '/'}: {_in_words(error, pointer or 'the output')} "
+        f"(keyword {error.validator}: {json.dumps(short(error.validator_value))})",
+    )
 
 
 _DESCRIBED = frozenset({"type", "maxItems", "minItems", "maxLength", "minLength", "minimum", "maximum"})

@@ -20,8 +20,15 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.compare.clause import (Clause, fixture_clause, output_clause, pointer_class, rejection_clause,
-                                        schema_clause, unattributed)
+from conformance.compare.clause import (
+    Clause,
+    fixture_clause,
+    output_clause,
+    pointer_class,
+    rejection_clause,
+    schema_clause,
+    unattributed,
+)
 from conformance.compare.diff import is_number
 from conformance.compare.floats import FIXED_BY_CONTRACT, on_decimal_grid
 from conformance.compare.library_floats import on_percent_scale
@@ -70,8 +77,11 @@ def failure_kind(result: CaseResult | dict) -> str:
     message = str(mismatch.get("message", ""))
     if message.startswith(SCHEMA_VIOLATION):
         return "violates the output_schema"
-    for start, kind in (("missing key", "missing key"), ("unexpected key", "unexpected key"),
-                        ("expected an ", "wrong type")):
+    for start, kind in (
+        ("missing key", "missing key"),
+        ("unexpected key", "unexpected key"),
+        ("expected an ", "wrong type"),
+    ):
         if message.startswith(start):
             return kind
     if " items, got " in message:
@@ -94,8 +104,11 @@ def explain(result: CaseResult | dict, divergence: bool = True, implementation: 
         clause = _clause(tool, entry, kind, pointer)
     except (RecursionError, ArithmeticError, LookupError, TypeError, ValueError) as exc:  # a pathological input
         clause = unattributed(tool, f"the suite could not attribute it ({type(exc).__name__})")
-    found = (_divergence(case, pointer, entry["response"], kind, implementation)
-             if divergence and kind in DIVERGING_KINDS else None)
+    found = (
+        _divergence(case, pointer, entry["response"], kind, implementation)
+        if divergence and kind in DIVERGING_KINDS
+        else None
+    )
     return Cause(case["tool_id"], pointer_class(pointer), kind, clause, found)
 
 
@@ -113,7 +126,8 @@ def _clause(tool, entry: dict, kind: str, pointer: str) -> Clause:
     if kind in ("rejected a valid input", MALFORMED_REJECTION) or kind.startswith("refused by "):
         # a valid input rejected: the clause the fixture was written for, where it names one
         return fixture_clause(tool, case["case_id"]) or unattributed(
-            tool, "every rule of the contract accepts this input; the target's own rule rejects it")
+            tool, "every rule of the contract accepts this input; the target's own rule rejects it"
+        )
     if kind == "violates the output_schema":
         return schema_clause(tool, pointer, mismatch["expected"])
     actual = (entry["response"] or {}).get("result")
@@ -128,8 +142,14 @@ def _rounding_settled(payload: Any, mismatch: dict | None) -> bool | None:
     if FIXED_BY_CONTRACT in str(mismatch["message"]):
         return False
     digits, actual = payload.get("decimals") if isinstance(payload, dict) else None, mismatch["actual"]
-    if isinstance(digits, int) and not isinstance(digits, bool) and 0 <= digits <= 15 and is_number(actual) \
-            and math.isfinite(actual) and not on_decimal_grid(actual, digits):
+    if (
+        isinstance(digits, int)
+        and not isinstance(digits, bool)
+        and 0 <= digits <= 15
+        and is_number(actual)
+        and math.isfinite(actual)
+        and not on_decimal_grid(actual, digits)
+    ):
         return True
     return None
 
@@ -143,8 +163,14 @@ def _divergence(case: dict, pointer: str, response: dict | None, kind: str, impl
     output = response.get("result") if response else None
     try:
         output = on_percent_scale(output, (response.get("expressed") or {}).get("library_floats"))
-        return explaining_failure(case["tool_id"], case["input"], pointer, output,
-                                  out_of_bounds=kind == "violates the output_schema", implementation=implementation)
+        return explaining_failure(
+            case["tool_id"],
+            case["input"],
+            pointer,
+            output,
+            out_of_bounds=kind == "violates the output_schema",
+            implementation=implementation,
+        )
     except Exception:  # noqa: BLE001 - naming a divergence is an addition to the cause, never its condition
         return None
 

@@ -47,8 +47,11 @@ def judge(case: Case, expected: Expected, response: TargetResponse) -> Verdict:
 
 def _check_rejection(case: Case, expected: Expected, response: TargetResponse) -> Verdict:
     if response.kind == "malformed_rejection":
-        return _malformed_rejection({"error": {"code": case.expect.error_code or "any", "message": "..."}},
-                                    "rejected, but without the contract's error body", response)
+        return _malformed_rejection(
+            {"error": {"code": case.expect.error_code or "any", "message": "..."}},
+            "rejected, but without the contract's error body",
+            response,
+        )
     if response.kind == "rejection":
         wanted = case.expect.error_code
         got = response.error_code or None  # only an error body carries a code (A12)
@@ -71,12 +74,19 @@ def _check_rejection(case: Case, expected: Expected, response: TargetResponse) -
         return Verdict(
             "failed",
             "answered an input the contract rejects",
-            Mismatch("", {"error": case.expect.error_code or "any"}, response.result,
-                     "answered an input the contract rejects"),
+            Mismatch(
+                "",
+                {"error": case.expect.error_code or "any"},
+                response.result,
+                "answered an input the contract rejects",
+            ),
         )
     if response.status is not None and 500 <= response.status <= 599:
-        return Verdict("failed", f"HTTP {response.status} for an invalid input: the contract calls for a rejection, "
-                                 f"never a 5xx. {_excerpt(response)}")
+        return Verdict(
+            "failed",
+            f"HTTP {response.status} for an invalid input: the contract calls for a rejection, "
+            f"never a 5xx. {_excerpt(response)}",
+        )
     return Verdict("errored", response.detail or "transport error")
 
 
@@ -88,8 +98,10 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
     elif expected.other_outputs():  # the oracle's reading of an open point rejects, another answers
         wanted = expected.other_outputs()[0]
     else:
-        return Verdict("errored", f"the case expects an output but every reading rejects its input: "
-                                  f"{expected.oracle.error_message}")
+        return Verdict(
+            "errored",
+            f"the case expects an output but every reading rejects its input: {expected.oracle.error_message}",
+        )
     if response.kind == "malformed_rejection":
         return _malformed_rejection(wanted, "rejected a valid input, without the contract's error body", response)
     if response.kind == "rejection":
@@ -101,15 +113,23 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
                 "failed",
                 f"refused an input the contract accepts ({response.refused_by} is narrower than the contract's "
                 f"input_schema): {_excerpt(response)}",
-                Mismatch("", wanted, rejection_as_sent(response),
-                         f"over-rejection: the contract requires an output, {response.refused_by} refused the input"),
+                Mismatch(
+                    "",
+                    wanted,
+                    rejection_as_sent(response),
+                    f"over-rejection: the contract requires an output, {response.refused_by} refused the input",
+                ),
             )
         code = response.error_code or "no code"
         return Verdict(
             "failed",
             f"rejected a valid input ({code}): {_excerpt(response)}",
-            Mismatch("", wanted, rejection_as_sent(response),
-                     f"over-rejection: the contract requires an output, the target answered with error {code!r}"),
+            Mismatch(
+                "",
+                wanted,
+                rejection_as_sent(response),
+                f"over-rejection: the contract requires an output, the target answered with error {code!r}",
+            ),
         )
     if response.expressed is not None:
         return judge_partial(expected, wanted, response.result, response.expressed, compare_output)
@@ -120,36 +140,47 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
     if first is None:
         return Verdict("passed")
     for behaviour in expected.readings[1:]:
-        if behaviour.output is not None and compare_output(expected.tool, case.input, behaviour.output,
-                                                           response.result) is None:
+        if (
+            behaviour.output is not None
+            and compare_output(expected.tool, case.input, behaviour.output, response.result) is None
+        ):
             return Verdict("passed", f"matches the output under another reading of an open point ({behaviour.reading})")
     return Verdict("failed", f"{first.pointer or 'output'}: {first.message}", first)
 
 
 def _malformed_rejection(wanted: Any, what: str, response: TargetResponse) -> Verdict:
     """A refusal in no form the contract's answers take: a failure, for an invalid input as for a valid one."""
-    return Verdict("failed", f"{what}: {_excerpt(response)}",
-                   Mismatch("", wanted, rejection_as_sent(response), f"{what}: {response.detail}"))
+    return Verdict(
+        "failed",
+        f"{what}: {_excerpt(response)}",
+        Mismatch("", wanted, rejection_as_sent(response), f"{what}: {response.detail}"),
+    )
 
 
 def _reading_answering_with(expected: Expected, result: Any) -> str:
     """The reading of an open point under which the input is answered with this result, if any."""
     for behaviour in expected.readings:
-        if behaviour.output is not None and output_schema_error(expected.tool.contract, result) is None \
-                and compare_output(expected.tool, expected.case.input, behaviour.output, result) is None:
+        if (
+            behaviour.output is not None
+            and output_schema_error(expected.tool.contract, result) is None
+            and compare_output(expected.tool, expected.case.input, behaviour.output, result) is None
+        ):
             return behaviour.reading
     return ""
 
 
-def compare_output(tool: Tool, payload: Any, expected: dict, actual: Any, statistics: dict | None = None) -> Mismatch | None:
+def compare_output(
+    tool: Tool, payload: Any, expected: dict, actual: Any, statistics: dict | None = None
+) -> Mismatch | None:
     """The first telling difference between an expected output and the target's (schema-valid) output;
     ``statistics``: the whole expected output, where ``expected`` holds only the fields of a partial answer."""
     found = output_differences(tool, payload, expected, actual, statistics)
     return found[0] if found else None
 
 
-def output_differences(tool: Tool, payload: Any, expected: dict, actual: Any,
-                       statistics: dict | None = None) -> list[Mismatch]:
+def output_differences(
+    tool: Tool, payload: Any, expected: dict, actual: Any, statistics: dict | None = None
+) -> list[Mismatch]:
     """The differences, the telling one first: a score that does not even follow from the target's own
     statistics (a wrong mechanism of its own: NLTK's zero-precision floor) comes first, brevity_penalty
     before the bleu made from it; then the first exact field (a wrong count explains a wrong score);
@@ -160,12 +191,17 @@ def output_differences(tool: Tool, payload: Any, expected: dict, actual: Any,
     if not isinstance(actual, dict) or any(field not in actual for field in float_fields):
         return [exact] if exact else []  # the structural difference says it
     terms = tool.float_terms(payload, statistics or expected) if float_fields else None
-    floats = [found for field in float_fields
-              if (found := compare_float_field(field, payload, expected, terms, actual[field])) is not None]
+    floats = [
+        found
+        for field in float_fields
+        if (found := compare_float_field(field, payload, expected, terms, actual[field])) is not None
+    ]
     if not floats:
         return [exact] if exact else []
-    own = sorted((m for m in floats if not _follows_from_own_statistics(tool, payload, actual, m.pointer[1:])),
-                 key=lambda m: m.pointer != "/brevity_penalty")  # bleu is made from brevity_penalty
+    own = sorted(
+        (m for m in floats if not _follows_from_own_statistics(tool, payload, actual, m.pointer[1:])),
+        key=lambda m: m.pointer != "/brevity_penalty",
+    )  # bleu is made from brevity_penalty
     derived = [m for m in floats if m not in own]
     return [*own, *([exact] if exact else []), *derived]
 

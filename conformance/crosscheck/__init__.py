@@ -31,11 +31,16 @@ def parse_libraries(text: str) -> list[str]:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("crosscheck",
-                                   help="cross-check the oracle against sacreBLEU, NLTK and the libraries installed")
-    parser.add_argument("--against", default=None, metavar="LIBS",
-                        help=f"comma-separated subset of {','.join(LIBRARIES)} (default: {','.join(REQUIRED)} and "
-                             "every other one installed)")
+    parser = subparsers.add_parser(
+        "crosscheck", help="cross-check the oracle against sacreBLEU, NLTK and the libraries installed"
+    )
+    parser.add_argument(
+        "--against",
+        default=None,
+        metavar="LIBS",
+        help=f"comma-separated subset of {','.join(LIBRARIES)} (default: {','.join(REQUIRED)} and "
+        "every other one installed)",
+    )
     parser.add_argument("--examples", type=int, default=200, metavar="N", help="generated inputs per tool")
     parser.add_argument("--seed", type=int, default=0, metavar="N", help="same seed, same inputs")
     parser.add_argument("--output", default=DEFAULT_OUTPUT, metavar="FILE", help="the catalogue to write")
@@ -55,9 +60,12 @@ def run(args) -> int:
         libraries = [name for name in libraries if name not in skipped]
     missing = [name for name in libraries if not installed(name)]
     if missing:
-        print(f"conformance crosscheck: {', '.join(missing)} not installed; "
-              "pip install 'mt-metric-conformance[crosscheck]' (fastchrf, fast-bleu: [matrix]; torchmetrics: "
-              "[torchmetrics] and torch)", file=sys.stderr)
+        print(
+            f"conformance crosscheck: {', '.join(missing)} not installed; "
+            "pip install 'mt-metric-conformance[crosscheck]' (fastchrf, fast-bleu: [matrix]; torchmetrics: "
+            "[torchmetrics] and torch)",
+            file=sys.stderr,
+        )
         return 2
     if args.examples < 1:
         print("conformance crosscheck: --examples must be at least 1", file=sys.stderr)
@@ -73,12 +81,19 @@ def run(args) -> int:
     output.write_text(render(result), encoding="utf-8")
 
     for check_id, stats in result.statistics.items():
-        print(f"{check_id}: compared {stats.compared}, agreed {stats.agreed}, explained {stats.explained}, "
-              f"not comparable {stats.not_comparable}, unexplained {stats.unexplained}")
+        print(
+            f"{check_id}: compared {stats.compared}, agreed {stats.agreed}, explained {stats.explained}, "
+            f"not comparable {stats.not_comparable}, unexplained {stats.unexplained}"
+        )
     for reproducer in result.unexplained:
         print(f"\nUNEXPLAINED disagreement, {reproducer.check.id} (oracle bug or new divergence):")
         print("\n".join(reproducer_section(reproducer)))
-    print(f"wrote {output} in {time.monotonic() - started:.1f} s; "
-          + ("every disagreement explained" if not result.unexplained else
-             f"{len(result.unexplained)} check(s) with unexplained disagreements"))
+    print(
+        f"wrote {output} in {time.monotonic() - started:.1f} s; "
+        + (
+            "every disagreement explained"
+            if not result.unexplained
+            else f"{len(result.unexplained)} check(s) with unexplained disagreements"
+        )
+    )
     return result.exit_code

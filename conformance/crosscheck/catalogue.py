@@ -34,8 +34,13 @@ def explaining(check_id: str, payload: dict, differences: list[str] | None = Non
     The differences are explained when every differing value is one an applicable entry can change
     (``explains``).
     """
-    return [d.id for d in CATALOGUE if check_id in d.checks and d.applies(payload)
-            and (differences is None or any(d.changes(name) for name in differences))]
+    return [
+        d.id
+        for d in CATALOGUE
+        if check_id in d.checks
+        and d.applies(payload)
+        and (differences is None or any(d.changes(name) for name in differences))
+    ]
 
 
 def explains(divergence_ids: list[str], differences: list[str]) -> bool:
@@ -46,8 +51,9 @@ def explains(divergence_ids: list[str], differences: list[str]) -> bool:
 # ---------------------------------------------------------------- run failures: the catalogue's second use
 
 
-def explaining_failure(tool_id: str, payload: Any, pointer: str, output: Any,
-                       out_of_bounds: bool = False, implementation: str = "") -> Divergence | None:
+def explaining_failure(
+    tool_id: str, payload: Any, pointer: str, output: Any, out_of_bounds: bool = False, implementation: str = ""
+) -> Divergence | None:
     """The catalogued divergence that explains a run failure, or None.
 
     ``pointer`` is where the target's ``output`` first differs from the contract's, or (``out_of_bounds``)
@@ -64,15 +70,24 @@ def explaining_failure(tool_id: str, payload: Any, pointer: str, output: Any,
     if field is None or not isinstance(output, dict) or field not in output or not isinstance(payload, dict):
         return None
     about_tool = {check.id for check in checks() if check.tool_id == tool_id}
-    candidates = [d for d in CATALOGUE if d.library_output is not None and d.out_of_bounds == out_of_bounds
-                  and about_tool.intersection(d.checks) and d.changes_output_field(field)]
+    candidates = [
+        d
+        for d in CATALOGUE
+        if d.library_output is not None
+        and d.out_of_bounds == out_of_bounds
+        and about_tool.intersection(d.checks)
+        and d.changes_output_field(field)
+    ]
     own = [d for d in candidates if implementation in d.libraries]
     for divergence in [*own, *(d for d in candidates if d not in own)]:
         if not _applies(divergence, payload):
             continue
         answer = divergence.answer(payload)
-        if answer is not None and field in answer and _whole_answer_agrees(
-                answer, output, divergence.output_fields & output_field_names(tool_id)):
+        if (
+            answer is not None
+            and field in answer
+            and _whole_answer_agrees(answer, output, divergence.output_fields & output_field_names(tool_id))
+        ):
             return divergence
     return None
 
@@ -94,8 +109,11 @@ def output_field_names(tool_id: str) -> frozenset[str]:
 
 def _whole_answer_agrees(answer: dict, output: dict, fields: frozenset[str]) -> bool:
     """Does the target answer what the library does in every one of ``fields`` either side holds?"""
-    return all(name in answer and name in output and agrees(answer[name], output[name])
-               for name in fields if name in answer or name in output)
+    return all(
+        name in answer and name in output and agrees(answer[name], output[name])
+        for name in fields
+        if name in answer or name in output
+    )
 
 
 def agrees(library: Any, target: Any) -> bool:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import Callable, Optional
 
 from conformance.crosscheck.comparison import Comparison
 
@@ -55,7 +55,7 @@ class Divergence:
     # {"bleu": 1.2e-77}; NOT_MODELLED (None) where it cannot say (the library is missing). A run failure
     # is explained by this entry only where the target's answer equals it in every one of those fields
     # (catalogue.explaining_failure). Called through ``answer``, which never raises.
-    library_output: Callable[[dict], Optional[dict]] | None = None
+    library_output: Callable[[dict], dict | None] | None = None
     # True: it explains a library value outside the output_schema's bounds (a run failure of that kind),
     # not a value that differs from the contract's
     out_of_bounds: bool = False
@@ -79,7 +79,7 @@ class Divergence:
 
     @property
     def contract_clause(self) -> str:
-        return f"{self.tool_id}: \"{self.clause}\""
+        return f'{self.tool_id}: "{self.clause}"'
 
     def changes(self, field_name: str) -> bool:
         return any(fnmatchcase(field_name, pattern) for pattern in self.fields)

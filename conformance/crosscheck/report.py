@@ -11,8 +11,13 @@ from conformance.crosscheck.catalogue import AGREEMENTS, CATALOGUE_BY_ID
 from conformance.crosscheck.checks import CHECKS_BY_ID
 from conformance.crosscheck.runner import CrosscheckResult, Reproducer
 
-PACKAGE_NAMES = {"sacrebleu": "sacrebleu", "nltk": "nltk", "fastchrf": "fastchrf", "fast-bleu": "fast-bleu",
-                 "torchmetrics": "torchmetrics"}
+PACKAGE_NAMES = {
+    "sacrebleu": "sacrebleu",
+    "nltk": "nltk",
+    "fastchrf": "fastchrf",
+    "fast-bleu": "fast-bleu",
+    "torchmetrics": "torchmetrics",
+}
 
 
 def show(value: Any) -> str:
@@ -41,7 +46,8 @@ def reproducer_section(reproducer: Reproducer) -> list[str]:
         f"Check `{reproducer.check.id}`: `{reproducer.check.counterpart}` against the oracle "
         f"(`{reproducer.check.tool_label}`).",
         "",
-        "Input (minimal, found by Hypothesis shrinking):" if reproducer.shrunk
+        "Input (minimal, found by Hypothesis shrinking):"
+        if reproducer.shrunk
         else "Input (as generated: shrinking did not reproduce it):",
         "",
         "```json",
@@ -55,8 +61,10 @@ def reproducer_section(reproducer: Reproducer) -> list[str]:
     ]
     for name in comparison.contract:
         marker = " **differs**" if name in comparison.differences else ""
-        lines.append(f"| `{cell(name)}`{marker} | {cell(show(comparison.contract[name]))} "
-                     f"| {cell(show(comparison.library[name]))} |")
+        lines.append(
+            f"| `{cell(name)}`{marker} | {cell(show(comparison.contract[name]))} "
+            f"| {cell(show(comparison.library[name]))} |"
+        )
     for name in comparison.library.keys() - comparison.contract.keys():
         lines.append(f"| `{cell(name)}` (library only) | | {cell(show(comparison.library[name]))} |")
     return lines + [""]
@@ -84,34 +92,52 @@ def render(result: CrosscheckResult) -> str:
     for divergence_id, reproducer in result.reproducers.items():
         divergence = CATALOGUE_BY_ID[divergence_id]
         contract, library = differing_values(reproducer) if reproducer else ("(no reproducer found)", "")
-        lines.append(f"| [{divergence_id}](#{divergence_id}) | {', '.join(divergence.libraries)} "
-                     f"| {cell(divergence.what_differs)} | {cell(contract)} | {cell(library)} "
-                     f"| {result.fired[divergence_id]} |")
-    lines += ["", "\"fired\": generated inputs on which the entry explained a disagreement, counted once per input "
-              "and tool (an entry whose checks span two tools counts the inputs of both).", ""]
+        lines.append(
+            f"| [{divergence_id}](#{divergence_id}) | {', '.join(divergence.libraries)} "
+            f"| {cell(divergence.what_differs)} | {cell(contract)} | {cell(library)} "
+            f"| {result.fired[divergence_id]} |"
+        )
+    lines += [
+        "",
+        '"fired": generated inputs on which the entry explained a disagreement, counted once per input '
+        "and tool (an entry whose checks span two tools counts the inputs of both).",
+        "",
+    ]
 
-    lines += ["## Agreement statistics", "",
-              "| check | tool | library call | inputs | compared | agreed | explained | not comparable | unexplained |",
-              "|---|---|---|---|---|---|---|---|---|"]
+    lines += [
+        "## Agreement statistics",
+        "",
+        "| check | tool | library call | inputs | compared | agreed | explained | not comparable | unexplained |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for check_id, stats in result.statistics.items():
         check = CHECKS_BY_ID[check_id]
         total = stats.compared + stats.not_comparable
-        lines.append(f"| `{check_id}` | {check.tool_id} | `{cell(check.counterpart)}` | {total} | {stats.compared} "
-                     f"| {stats.agreed} | {stats.explained} | {stats.not_comparable} | {stats.unexplained} |")
-    lines += ["", "Inputs: distinct generated inputs per tool. Not comparable: a token holding a whitespace code "
-              "point, which sacreBLEU's str.split() would break apart (its input is one string per segment), or, "
-              "for sentence_score of a corpus tool's input, more than one segment.", ""]
+        lines.append(
+            f"| `{check_id}` | {check.tool_id} | `{cell(check.counterpart)}` | {total} | {stats.compared} "
+            f"| {stats.agreed} | {stats.explained} | {stats.not_comparable} | {stats.unexplained} |"
+        )
+    lines += [
+        "",
+        "Inputs: distinct generated inputs per tool. Not comparable: a token holding a whitespace code "
+        "point, which sacreBLEU's str.split() would break apart (its input is one string per segment), or, "
+        "for sentence_score of a corpus tool's input, more than one segment.",
+        "",
+    ]
 
-    lines += ["## Areas checked where the libraries agree", "",
-              "| area | finding | checks |", "|---|---|---|"]
+    lines += ["## Areas checked where the libraries agree", "", "| area | finding | checks |", "|---|---|---|"]
     for agreement in AGREEMENTS:
         checks = ", ".join(f"`{c}`" for c in agreement.checks) or "none"
         lines.append(f"| {agreement.area} | {cell(agreement.finding)} | {checks} |")
     lines.append("")
 
     if result.unexplained:
-        lines += ["## Unexplained disagreements", "",
-                  "An oracle bug or a divergence not yet catalogued: study each and fix the oracle or add an entry.", ""]
+        lines += [
+            "## Unexplained disagreements",
+            "",
+            "An oracle bug or a divergence not yet catalogued: study each and fix the oracle or add an entry.",
+            "",
+        ]
         for reproducer in result.unexplained:
             lines += [f"### {reproducer.check.id}", "", *reproducer_section(reproducer)]
 

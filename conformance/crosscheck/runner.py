@@ -17,13 +17,14 @@ import json
 import random
 from dataclasses import dataclass, field
 
-from hypothesis import find, given, seed as hypothesis_seed, settings
+from hypothesis import find, given, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import NoSuchExample
 
+from conformance.crosscheck.adapters import inputs
 from conformance.crosscheck.catalogue import CATALOGUE, Divergence, explaining, explains
 from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, Check, compare_safely, evaluate, oracle_output
 from conformance.crosscheck.comparison import Comparison
-from conformance.crosscheck.adapters import inputs
 from conformance.hypothesis_profiles import CROSSCHECK_GENERATE, CROSSCHECK_SHRINK
 
 SHRINK_EXAMPLES = 2000  # how many inputs a search may try to hit a condition before shrinking
@@ -100,7 +101,8 @@ def shrink(tool_id: str, condition, seed: int, examples: int = SHRINK_EXAMPLES) 
     """
     try:
         found = find(
-            inputs(tool_id), condition,
+            inputs(tool_id),
+            condition,
             settings=settings(settings.get_profile(CROSSCHECK_SHRINK), max_examples=examples),
             random=random.Random(seed),
         )

@@ -15,8 +15,28 @@ replay`` judges one saved case with the same verdict.
 """
 
 from conformance.engine.options import PROFILES, RunOptions, UsageError, parse_tools
-from conformance.engine.session import (EXIT_NONCONFORMANT, EXIT_OK, EXIT_UNCONCLUDED, PropertySpec, Session,
-                                        property_id, property_id_of_case, suite_ids)
+from conformance.engine.session import (
+    EXIT_NONCONFORMANT,
+    EXIT_OK,
+    EXIT_UNCONCLUDED,
+    PropertySpec,
+    Session,
+    property_id,
+    property_id_of_case,
+    suite_ids,
+)
 
-__all__ = ["RunOptions", "UsageError", "PROFILES", "parse_tools", "Session", "PropertySpec", "property_id",
-           "property_id_of_case", "suite_ids", "EXIT_OK", "EXIT_NONCONFORMANT", "EXIT_UNCONCLUDED"]
+__all__ = [
+    "RunOptions",
+    "UsageError",
+    "PROFILES",
+    "parse_tools",
+    "Session",
+    "PropertySpec",
+    "property_id",
+    "property_id_of_case",
+    "suite_ids",
+    "EXIT_OK",
+    "EXIT_NONCONFORMANT",
+    "EXIT_UNCONCLUDED",
+]

@@ -118,7 +118,12 @@ def stop_reason(findings: list[DriftFinding]) -> str:
     for finding in (finding for finding in findings if finding.blocking):
         first = next(change for change in finding.changes if change["change_class"] == finding.status)
         others = len(finding.changes) - 1
-        drifted.append(f"{finding.tool} {finding.status} ({change_line(first)}"
-                       + (f"; {others} more difference{'s' * (others != 1)}" if others else "") + ")")
-    return (f"{'; '.join(drifted)}: the suite would judge the target by a contract it does not publish "
-            f"(--allow-contract-drift judges it by the suite's contracts anyway)")
+        drifted.append(
+            f"{finding.tool} {finding.status} ({change_line(first)}"
+            + (f"; {others} more difference{'s' * (others != 1)}" if others else "")
+            + ")"
+        )
+    return (
+        f"{'; '.join(drifted)}: the suite would judge the target by a contract it does not publish "
+        f"(--allow-contract-drift judges it by the suite's contracts anyway)"
+    )

@@ -28,7 +28,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from conformance.model import TargetResponse
 from conformance.targets.base import DEFAULT_TIMEOUT
@@ -103,14 +104,18 @@ class HealthMonitor:
         if self.consecutive >= MAX_CONSECUTIVE_TRANSPORT_ERRORS:
             why = f"{self.consecutive} transport errors in a row"
         elif len(self.window) >= MINIMUM_CALLS and in_window >= FAILURE_RATE * len(self.window):
-            why = (f"{in_window} of the last {len(self.window)} calls were transport errors (the breaker trips at "
-                   f"{FAILURE_RATE:.0%} of the last {WINDOW_CALLS} calls, from {MINIMUM_CALLS} calls on); "
-                   f"{self.time_lost_s:.1f} s lost to time-outs and retries")
+            why = (
+                f"{in_window} of the last {len(self.window)} calls were transport errors (the breaker trips at "
+                f"{FAILURE_RATE:.0%} of the last {WINDOW_CALLS} calls, from {MINIMUM_CALLS} calls on); "
+                f"{self.time_lost_s:.1f} s lost to time-outs and retries"
+            )
         elif self.budget_s < 0:
-            why = (f"the time-out budget is spent: {self.time_lost_s:.1f} s lost to time-outs and retries in "
-                   f"{self.calls} calls (budget {self.capacity_s:g} s = {BUDGET_TIMEOUTS} x --timeout, each call "
-                   f"refilling {self.refill_s:g} s); {in_window} of the last {len(self.window)} calls were "
-                   f"transport errors")
+            why = (
+                f"the time-out budget is spent: {self.time_lost_s:.1f} s lost to time-outs and retries in "
+                f"{self.calls} calls (budget {self.capacity_s:g} s = {BUDGET_TIMEOUTS} x --timeout, each call "
+                f"refilling {self.refill_s:g} s); {in_window} of the last {len(self.window)} calls were "
+                f"transport errors"
+            )
         else:
             return ""
         return f"{why}; last: {response.detail or response.kind}"
@@ -118,10 +123,15 @@ class HealthMonitor:
     def figures(self) -> dict:
         """The breaker's counts for the report header (report.schema.json: breaker)."""
         with self._lock:
-            return {"calls": self.calls, "transport_errors": self.transport_errors,
-                    "window_calls": len(self.window), "window_transport_errors": sum(self.window),
-                    "time_lost_s": round(self.time_lost_s, 3), "time_budget_s": self.capacity_s,
-                    "time_budget_left_s": round(self.budget_s, 3)}
+            return {
+                "calls": self.calls,
+                "transport_errors": self.transport_errors,
+                "window_calls": len(self.window),
+                "window_transport_errors": sum(self.window),
+                "time_lost_s": round(self.time_lost_s, 3),
+                "time_budget_s": self.capacity_s,
+                "time_budget_left_s": round(self.budget_s, 3),
+            }
 
     def preflight(self, target, tools: list[tuple[str, str]]) -> list[str]:
         """The first published tool's first contract example must get some answer (right or wrong)
@@ -136,18 +146,25 @@ class HealthMonitor:
         first = next((found for found in contracts if found.status != DRAFT), contracts[0])
         response = self._ask(target, first)
         if response.kind == "transport_error":
-            self.trip(f"preflight: the target did not answer the {first.label} contract example: {response.detail}",
-                      PREFLIGHT)
+            self.trip(
+                f"preflight: the target did not answer the {first.label} contract example: {response.detail}", PREFLIGHT
+            )
         elif _not_found(response) and first.status != DRAFT:
-            self.trip(f"preflight: the target answers 'not found' for {first.label} "
-                      f"({response.detail or response.error_code}): a wrong base URL, or the tool is not deployed",
-                      PREFLIGHT)
+            self.trip(
+                f"preflight: the target answers 'not found' for {first.label} "
+                f"({response.detail or response.error_code}): a wrong base URL, or the tool is not deployed",
+                PREFLIGHT,
+            )
         else:
             self.record(response)
         if self.unhealthy:
             return []
-        return [found.label for found in contracts if found.status == DRAFT
-                and _not_found(response if found is first else self._ask_counting_retries(target, found))]
+        return [
+            found.label
+            for found in contracts
+            if found.status == DRAFT
+            and _not_found(response if found is first else self._ask_counting_retries(target, found))
+        ]
 
     @staticmethod
     def _ask(target, found) -> TargetResponse:

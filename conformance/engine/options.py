@@ -65,7 +65,9 @@ class RunOptions:
 
     def __post_init__(self) -> None:
         if not self.target:
-            raise UsageError("the conformance suite needs --target (oracle, python:MODULE, cmd:COMMAND, jsonl:COMMAND or URL)")
+            raise UsageError(
+                "the conformance suite needs --target (oracle, python:MODULE, cmd:COMMAND, jsonl:COMMAND or URL)"
+            )
         if self.profile not in PROFILES:
             raise UsageError(f"--profile must be one of {', '.join(sorted(PROFILES))}")
         if self.timeout <= 0 or self.workers < 1:
@@ -82,8 +84,11 @@ class RunOptions:
 
     def selection(self) -> dict:
         """What restricted the run's cases, for the report header (nothing when nothing did)."""
-        chosen = {"families": self.families, "keyword": self.keyword,
-                  "shard": self.shard.to_dict() if self.shard else None}
+        chosen = {
+            "families": self.families,
+            "keyword": self.keyword,
+            "shard": self.shard.to_dict() if self.shard else None,
+        }
         return {name: value for name, value in chosen.items() if value}
 
     @property

@@ -20,11 +20,11 @@ seed, so the same seed still gives the same cases and results.
 from __future__ import annotations
 
 import random
-from collections import Counter
 import time
 import unittest
+from collections import Counter
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Callable, Hashable
 
 import hypothesis.errors
 from hypothesis import given, seed, settings
@@ -95,9 +95,16 @@ def round_seed(run_seed: int, round_number: int) -> int:
     return random.Random(f"keep-going {run_seed} {round_number}").randrange(2**32)
 
 
-def run_property(strategy, run_settings: settings, run_seed: int, make_case: Callable[[int, object], Case],
-                 judge: Callable[[Case], CaseResult], outcome: PropertyRun, max_failures: int = 1,
-                 signature: Callable[[CaseResult], Hashable] = failure_signature) -> PropertyRun:
+def run_property(
+    strategy,
+    run_settings: settings,
+    run_seed: int,
+    make_case: Callable[[int, object], Case],
+    judge: Callable[[Case], CaseResult],
+    outcome: PropertyRun,
+    max_failures: int = 1,
+    signature: Callable[[CaseResult], Hashable] = failure_signature,
+) -> PropertyRun:
     """Generate cases into ``outcome`` and judge each, round after round until one of the bounds
     above; raises Unhealthy (the target became unhealthy), or whatever the suite itself broke on."""
     started = time.monotonic()
@@ -109,9 +116,16 @@ def run_property(strategy, run_settings: settings, run_seed: int, make_case: Cal
             stopped_by = "time"
             break
         try:
-            found, generated = _run_round(strategy, settings(run_settings, max_examples=budget),
-                                          round_seed(run_seed, round_number), make_case, judge, outcome,
-                                          reported, signature)
+            found, generated = _run_round(
+                strategy,
+                settings(run_settings, max_examples=budget),
+                round_seed(run_seed, round_number),
+                make_case,
+                judge,
+                outcome,
+                reported,
+                signature,
+            )
         except Unhealthy:
             if not outcome.failures:
                 raise
@@ -133,8 +147,16 @@ def run_property(strategy, run_settings: settings, run_seed: int, make_case: Cal
     return outcome
 
 
-def _run_round(strategy, round_settings: settings, round_seed_value: int, make_case, judge, outcome: PropertyRun,
-               reported: set, signature) -> tuple[CaseResult | None, int]:
+def _run_round(
+    strategy,
+    round_settings: settings,
+    round_seed_value: int,
+    make_case,
+    judge,
+    outcome: PropertyRun,
+    reported: set,
+    signature,
+) -> tuple[CaseResult | None, int]:
     """One Hypothesis run; (its minimal new failure or None, the examples it generated)."""
     last_failure: list[CaseResult] = []
     generated = [0]  # examples judged before the round's first failure: after it, Hypothesis only shrinks

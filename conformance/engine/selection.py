@@ -13,7 +13,8 @@ usage error: it is almost always a typo, and a run that silently generates nothi
 from __future__ import annotations
 
 import fnmatch
-from typing import Iterable, Protocol
+from collections.abc import Iterable
+from typing import Protocol
 
 
 class _Property(Protocol):
@@ -33,8 +34,7 @@ def matches(pattern: str, family_name: str, property_id: str) -> bool:
 def unmatched_patterns(patterns: Iterable[str], specs: Iterable[_Property]) -> list[str]:
     """The patterns that match no family of ``specs``."""
     specs = list(specs)
-    return [pattern for pattern in patterns
-            if not any(matches(pattern, spec.family.name, spec.id) for spec in specs)]
+    return [pattern for pattern in patterns if not any(matches(pattern, spec.family.name, spec.id) for spec in specs)]
 
 
 def select_families(patterns: list[str], specs: Iterable[_Property]) -> list:

@@ -20,17 +20,16 @@ import signal
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from conformance import compare, known_failures
+from conformance import compare, known_failures, steps
 from conformance.compare.readings import ReadingsLog
-from conformance.engine.shards import FIXTURE_COST, assign, property_cost
-from conformance.engine.selection import select_families, unmatched_patterns
 from conformance.engine.drift import DriftFinding, check_drift, stop_reason
 from conformance.engine.health import CONTRACT_DRIFT, PREFLIGHT, HealthMonitor
 from conformance.engine.options import RunOptions, UsageError
 from conformance.engine.properties import NotServed, PropertyRun, Unhealthy, run_property
-from conformance import steps
+from conformance.engine.selection import select_families, unmatched_patterns
+from conformance.engine.shards import FIXTURE_COST, assign, property_cost
 from conformance.hypothesis_profiles import run_settings
 from conformance.model import Case, CaseResult, Expectation, RunRecord, TargetResponse, Verdict
 from conformance.targets import TargetSpecError, make_target
@@ -72,8 +71,9 @@ def check_order(tools: list[tuple[str, str]]) -> list[str]:
     """The checks of a run over ``tools`` in the order a run makes them: fixture cases, then properties."""
     from conformance.strategies import families
 
-    return ([case.case_id for case in fixture_cases() if (case.tool_id, case.version) in tools]
-            + [property_id(tool_id, family.name) for tool_id, version in tools for family in families(tool_id, version)])
+    return [case.case_id for case in fixture_cases() if (case.tool_id, case.version) in tools] + [
+        property_id(tool_id, family.name) for tool_id, version in tools for family in families(tool_id, version)
+    ]
 
 
 def suite_ids() -> set[str]:
@@ -203,8 +203,11 @@ class Session:
     def _all_property_specs(self) -> list[PropertySpec]:
         from conformance.strategies import families
 
-        return [PropertySpec(tool_id, version, family) for tool_id, version in self.options.tools
-                for family in families(tool_id, version)]
+        return [
+            PropertySpec(tool_id, version, family)
+            for tool_id, version in self.options.tools
+            for family in families(tool_id, version)
+        ]
 
     def _check_families(self) -> None:
         """--families: a pattern matching no family of the selected tools is a usage error."""
@@ -214,8 +217,10 @@ class Session:
         missing = unmatched_patterns(self.options.families, specs)
         if missing:
             names = sorted({spec.family.name for spec in specs})
-            raise UsageError(f"--families: {', '.join(map(repr, missing))} matches no generated family of the "
-                             f"selected tools (families: {', '.join(names)}; or generated/TOOL/FAMILY)")
+            raise UsageError(
+                f"--families: {', '.join(map(repr, missing))} matches no generated family of the "
+                f"selected tools (families: {', '.join(names)}; or generated/TOOL/FAMILY)"
+            )
 
     def start(self, cases: list[Case], prefetch: bool = True) -> None:
         """Before the first case: clear old reproducers, preflight, and prefetch the fixture cases
@@ -227,8 +232,11 @@ class Session:
             self.clear_reproducers()
         self.not_served = set(self.health.preflight(self.target, self.options.tools))
         if self.not_served and len(self.not_served) == len(self.options.tools):
-            self.health.trip(f"preflight: the target serves none of the selected tools (not found: "
-                             f"{', '.join(sorted(self.not_served))})", PREFLIGHT)
+            self.health.trip(
+                f"preflight: the target serves none of the selected tools (not found: "
+                f"{', '.join(sorted(self.not_served))})",
+                PREFLIGHT,
+            )
         self._check_contract_drift()
         if prefetch:
             self.prefetch(cases)
@@ -270,8 +278,11 @@ class Session:
     def evaluate(self, case: Case) -> CaseResult:
         """Send the case (or read its prefetched answer) and judge it; no reproducer yet."""
         if self._not_served(case.tool_id, case.version):
-            return CaseResult(case, "skipped", f"not served: the target answers 'not found' for the draft tool "
-                                               f"{case.tool_id}@{case.version}")
+            return CaseResult(
+                case,
+                "skipped",
+                f"not served: the target answers 'not found' for the draft tool {case.tool_id}@{case.version}",
+            )
         if case.steps:
             return self._evaluate_steps(case)
         future = self._prefetched.pop(case.case_id, None)
@@ -290,8 +301,13 @@ class Session:
     def _evaluate_steps(self, case: Case) -> CaseResult:
         """A case of several requests (conformance/steps.py): each step of a selected, served tool sent, in
         order or as a burst, and judged against its own oracle answer; the first wrong step decides."""
-        case = steps.keeping(case, lambda step: (step["tool_id"], step["version"]) in self.options.tools
-                             and not self._not_served(step["tool_id"], step["version"]))
+        case = steps.keeping(
+            case,
+            lambda step: (
+                (step["tool_id"], step["version"]) in self.options.tools
+                and not self._not_served(step["tool_id"], step["version"])
+            ),
+        )
         cases = steps.step_cases(case)
         responses = steps.send(self._call_unless_unhealthy, cases, case.sending)
         if any(response is None for response in responses):
@@ -337,8 +353,16 @@ class Session:
 
         Raises Unhealthy when the target became unhealthy during the property."""
         family = spec.family
-        entry = {"id": spec.id, "tool_id": spec.tool_id, "version": spec.version, "family": family.name,
-                 "category": family.category, "outcome": "passed", "message": "", "seed": self.seed}
+        entry = {
+            "id": spec.id,
+            "tool_id": spec.tool_id,
+            "version": spec.version,
+            "family": family.name,
+            "category": family.category,
+            "outcome": "passed",
+            "message": "",
+            "seed": self.seed,
+        }
         self.properties.append(entry)
         known = self.known.get(spec.id)
         self.events.property_started(spec.id)
@@ -350,10 +374,19 @@ class Session:
 
         def make_case(number: int, generated) -> Case:
             aims.example_done()  # called once per example, as it is judged
-            return Case(tool_id=spec.tool_id, version=spec.version, case_id=f"{spec.id}/{number}",
-                        origin="generated", category=family.category, input=generated.input,
-                        expect=generated.expect, description=generated.description, seed=self.seed,
-                        steps=list(generated.steps), sending=generated.sending)
+            return Case(
+                tool_id=spec.tool_id,
+                version=spec.version,
+                case_id=f"{spec.id}/{number}",
+                origin="generated",
+                category=family.category,
+                input=generated.input,
+                expect=generated.expect,
+                description=generated.description,
+                seed=self.seed,
+                steps=list(generated.steps),
+                sending=generated.sending,
+            )
 
         def judge(case: Case) -> CaseResult:
             result = self.evaluate(case)
@@ -363,14 +396,24 @@ class Session:
 
         outcome = PropertyRun()
         if self._not_served(spec.tool_id, spec.version):
-            entry.update(outcome="skipped", message=f"not served: the target answers 'not found' for the draft "
-                                                    f"tool {spec.tool_id}@{spec.version}", examples=0)
+            entry.update(
+                outcome="skipped",
+                message=f"not served: the target answers 'not found' for the draft tool {spec.tool_id}@{spec.version}",
+                examples=0,
+            )
             self._property_done(entry)
             raise NotServed(entry["message"])
         counting = aim_counts.start(aims)
         try:
-            run_property(family.strategy, family.settings(run_settings(self.options.profile, family.category)), self.seed,
-                         make_case, judge, outcome, max_failures=self.options.max_failures_per_property)
+            run_property(
+                family.strategy,
+                family.settings(run_settings(self.options.profile, family.category)),
+                self.seed,
+                make_case,
+                judge,
+                outcome,
+                max_failures=self.options.max_failures_per_property,
+            )
         except Unhealthy:
             entry.update(outcome="skipped", message=f"not finished: the run stopped early ({self.health.reason})")
             raise
@@ -390,10 +433,22 @@ class Session:
             entry.update(outcome="skipped", message=outcome.all_not_applicable)
         results = [self.finalise(self._flag_flaky(failure, outcome)) for failure in outcome.failures]
         if not results and known:  # a listed property passed: say so with a result of its own
-            results = [CaseResult(
-                case=Case(spec.tool_id, spec.version, spec.id, "generated", family.category, None,
-                          Expectation("output"), f"every generated example of {spec.id} passed"),
-                outcome="passed", message=f"{outcome.stats['examples']} examples passed")]
+            results = [
+                CaseResult(
+                    case=Case(
+                        spec.tool_id,
+                        spec.version,
+                        spec.id,
+                        "generated",
+                        family.category,
+                        None,
+                        Expectation("output"),
+                        f"every generated example of {spec.id} passed",
+                    ),
+                    outcome="passed",
+                    message=f"{outcome.stats['examples']} examples passed",
+                )
+            ]
         if not results:
             self._property_done(entry)
             return []
@@ -409,8 +464,7 @@ class Session:
     @staticmethod
     def _flag_flaky(failure: CaseResult, outcome: PropertyRun) -> CaseResult:
         if failure.case.case_id in outcome.flaky:
-            failure.message += (" (not every time: the target answered this input differently "
-                                "when it was sent again)")
+            failure.message += " (not every time: the target answered this input differently when it was sent again)"
         return failure
 
     def _property_done(self, entry: dict) -> None:
@@ -439,25 +493,31 @@ class Session:
         header = self.header(command, versions)
         if interrupted:
             header["interrupted"] = interrupted
-        record = RunRecord(header=header, results=self.results, properties=self.properties,
-                           exit_code=INTERRUPTION_EXIT_CODES[interrupted] if interrupted else self.exit_code(),
-                           unhealthy_reason=self.health.reason, readings=self.readings.to_dict())
+        record = RunRecord(
+            header=header,
+            results=self.results,
+            properties=self.properties,
+            exit_code=INTERRUPTION_EXIT_CODES[interrupted] if interrupted else self.exit_code(),
+            unhealthy_reason=self.health.reason,
+            readings=self.readings.to_dict(),
+        )
         if self.harness_errors:
             record.header["harness_errors"] = self.harness_errors
         return record
 
     def header(self, command: str, versions: dict[str, str]) -> dict:
-        from conformance.reports import build_header, utc_timestamp
-
         import hypothesis
 
         import oracle
+        from conformance.reports import build_header, utc_timestamp
 
         return build_header(
             target=self.target.spec,
             contracts=[f"{tool_id}@{version}" for tool_id, version in self.options.tools],
-            contract_digests={f"{tool_id}@{version}": oracle.contract(tool_id, version).digest
-                              for tool_id, version in self.options.tools},
+            contract_digests={
+                f"{tool_id}@{version}": oracle.contract(tool_id, version).digest
+                for tool_id, version in self.options.tools
+            },
             seed=self.seed,
             profile=self.options.profile,
             started=utc_timestamp(self.started),
@@ -474,8 +534,14 @@ class Session:
             not_served=sorted(self.not_served),
             max_failures_per_property=self.options.max_failures_per_property,
             **self.options.selection(),
-            **({} if self.drift is None else {"contract_drift": [finding.to_dict() for finding in self.drift],
-                                              "contract_drift_allowed": self.options.allow_contract_drift}),
+            **(
+                {}
+                if self.drift is None
+                else {
+                    "contract_drift": [finding.to_dict() for finding in self.drift],
+                    "contract_drift_allowed": self.options.allow_contract_drift,
+                }
+            ),
             hypothesis=hypothesis.__version__,
             **versions,
         )

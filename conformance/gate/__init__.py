@@ -33,8 +33,11 @@ def register(subparsers) -> None:
     changed.add_argument("--base", required=True, metavar="REV", help="e.g. origin/main")
     changed.add_argument("--allow", metavar="FILE")
     changed.add_argument("--format", choices=("text", "json"), default="text")
-    changed.add_argument("--affected-tools", action="store_true",
-                         help="only print the changed TOOL@VERSION list, comma-separated (for `run --tools`)")
+    changed.add_argument(
+        "--affected-tools",
+        action="store_true",
+        help="only print the changed TOOL@VERSION list, comma-separated (for `run --tools`)",
+    )
     changed.set_defaults(func=run_changed)
     parser.set_defaults(func=lambda args: (parser.print_help(sys.stderr), 2)[1])
 
@@ -60,14 +63,21 @@ def run_lint(args) -> int:
     findings = lint_paths(files)
     errors = sum(f.severity == "error" for f in findings)
     if args.format == "json":
-        print(json.dumps({"files": [str(f) for f in files], "errors": errors,
-                          "findings": [f.to_dict() for f in findings]}, indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                {"files": [str(f) for f in files], "errors": errors, "findings": [f.to_dict() for f in findings]},
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
     else:
         shown = [f for f in findings if not args.quiet or f.severity != "info"]
         for finding in shown:
             print(finding.line())
-        print(f"{len(files)} contract(s), {errors} error(s), "
-              f"{sum(f.severity == 'warning' for f in findings)} warning(s), {sum(f.severity == 'info' for f in findings)} note(s)")
+        print(
+            f"{len(files)} contract(s), {errors} error(s), "
+            f"{sum(f.severity == 'warning' for f in findings)} warning(s), {sum(f.severity == 'info' for f in findings)} note(s)"
+        )
     return 1 if errors else 0
 
 
@@ -106,8 +116,9 @@ def _predecessor(base: str, path: Path) -> str | None:
     """REV:path of the highest version of the same tool in `base` that is below path's version."""
     from conformance.gate.diff import parse_semver
 
-    proc = subprocess.run(["git", "ls-tree", "--name-only", base, f"{path.parent.as_posix()}/"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        ["git", "ls-tree", "--name-only", base, f"{path.parent.as_posix()}/"], capture_output=True, text=True
+    )
     mine = parse_semver(path.stem)
     earlier = [(parse_semver(Path(name).stem), name) for name in proc.stdout.splitlines()]
     earlier = [(v, name) for v, name in earlier if v is not None and mine is not None and v < mine]
@@ -119,8 +130,9 @@ def run_changed(args) -> int:
     from conformance.gate.diff import diff_contracts, load_allow_list
     from conformance.gate.lint import lint_paths
 
-    proc = subprocess.run(["git", "diff", "--name-only", f"{args.base}...HEAD", "--", "contracts"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        ["git", "diff", "--name-only", f"{args.base}...HEAD", "--", "contracts"], capture_output=True, text=True
+    )
     if proc.returncode != 0:
         print(f"conformance contracts changed: git diff failed: {proc.stderr.strip()}", file=sys.stderr)
         return 2

@@ -37,7 +37,7 @@ def parse_semver(text: str) -> tuple[int, int, int] | None:
 
 
 def version_bump(old: str, new: str) -> str:
-    """"major" | "minor" | "patch" | "none" | "downgrade" | "invalid"."""
+    """ "major" | "minor" | "patch" | "none" | "downgrade" | "invalid"."""
     a, b = parse_semver(old), parse_semver(new)
     if a is None or b is None:
         return "invalid"
@@ -74,7 +74,7 @@ def load_allow_list(path: str | None) -> list[dict]:
     if not isinstance(entries, list) or not all(
         isinstance(e, dict) and isinstance(e.get("text"), str) and e.get("reason") for e in entries
     ):
-        raise ValueError(f"{path}: expected {{\"editorial\": [{{\"contract\", \"text\", \"reason\"}}]}}, each with a reason")
+        raise ValueError(f'{path}: expected {{"editorial": [{{"contract", "text", "reason"}}]}}, each with a reason')
     return entries
 
 
@@ -101,14 +101,31 @@ def diff_semantics(old: list, new: list, contract_id: str, allow: list[dict]) ->
             klass = "editorial" if entry else "breaking"
             reason = f" (allow-listed as editorial: {entry['reason']})" if entry else " (breaking unless allow-listed)"
             if before is not None and after is not None:
-                changes.append(Change(klass, where, "semantics-line-changed", "semantics line changed" + reason,
-                                      word_diff(str(before), str(after))))
+                changes.append(
+                    Change(
+                        klass,
+                        where,
+                        "semantics-line-changed",
+                        "semantics line changed" + reason,
+                        word_diff(str(before), str(after)),
+                    )
+                )
             elif after is not None:
-                changes.append(Change(klass, where, "semantics-line-added", "semantics line added" + reason,
-                                      "{+" + str(after) + "+}"))
+                changes.append(
+                    Change(
+                        klass, where, "semantics-line-added", "semantics line added" + reason, "{+" + str(after) + "+}"
+                    )
+                )
             else:
-                changes.append(Change(klass, where, "semantics-line-removed", "semantics line removed" + reason,
-                                      "[-" + str(before) + "-]"))
+                changes.append(
+                    Change(
+                        klass,
+                        where,
+                        "semantics-line-removed",
+                        "semantics line removed" + reason,
+                        "[-" + str(before) + "-]",
+                    )
+                )
     return changes
 
 
@@ -144,8 +161,14 @@ def diff_examples(old: list, new: list) -> list[Change]:
         if previous is None:
             changes.append(Change("editorial", pointer("examples", i), "example-added", "example added"))
         elif previous.get("output") != example.get("output"):
-            changes.append(Change("breaking", pointer("examples", i, "output"), "example-output-changed",
-                                  "the same example input now has a different output: a behaviour change"))
+            changes.append(
+                Change(
+                    "breaking",
+                    pointer("examples", i, "output"),
+                    "example-output-changed",
+                    "the same example input now has a different output: a behaviour change",
+                )
+            )
     for key in old_by_input.keys() - new_by_input.keys():
         changes.append(Change("editorial", pointer("examples"), "example-removed", "an example was removed"))
     return changes
@@ -166,18 +189,30 @@ def other_field_change(name: str, old: dict, new: dict) -> Change:
     that says something other than that key counts as breaking; any other key is editorial."""
     where = pointer(name)
     if name in CONTRACT_KEYS:
-        return Change("breaking", where, "unjudged-field-changed",
-                      f"field {name!r} changed; the gate cannot judge it, so it counts as breaking")
+        return Change(
+            "breaking",
+            where,
+            "unjudged-field-changed",
+            f"field {name!r} changed; the gate cannot judge it, so it counts as breaking",
+        )
     twin = lookalike(name)
     if twin is not None and name in new and new[name] != new.get(twin):
-        return Change("breaking", where, "contract-key-spelt-otherwise",
-                      f"top-level field `{name}` spells the contract key `{twin}` otherwise and says something "
-                      f"else; the gate cannot tell which one holds, so it counts as breaking")
+        return Change(
+            "breaking",
+            where,
+            "contract-key-spelt-otherwise",
+            f"top-level field `{name}` spells the contract key `{twin}` otherwise and says something "
+            f"else; the gate cannot tell which one holds, so it counts as breaking",
+        )
     how = "extra top-level field" if name not in old else "top-level field"
     what = "" if name not in old else (" removed" if name not in new else " changed")
     restates = f", restating `{twin}`" if twin else ""
-    return Change("editorial", where, "non-contract-field-" + ("added" if name not in old else what.strip()),
-                  f"{how} `{name}`{what} (not a contract key{restates})")
+    return Change(
+        "editorial",
+        where,
+        "non-contract-field-" + ("added" if name not in old else what.strip()),
+        f"{how} `{name}`{what} (not a contract key{restates})",
+    )
 
 
 @dataclass
@@ -206,17 +241,26 @@ class DiffReport:
 
     def to_dict(self) -> dict:
         return {
-            "old": self.old_label, "new": self.new_label, "contract": self.contract_id,
-            "old_version": self.old_version, "new_version": self.new_version,
-            "change_class": self.change_class, "required_bump": self.required_bump,
-            "actual_bump": self.actual_bump, "ok": not self.violations,
-            "violations": self.violations, "notes": self.notes, "changes": [c.to_dict() for c in self.changes],
+            "old": self.old_label,
+            "new": self.new_label,
+            "contract": self.contract_id,
+            "old_version": self.old_version,
+            "new_version": self.new_version,
+            "change_class": self.change_class,
+            "required_bump": self.required_bump,
+            "actual_bump": self.actual_bump,
+            "ok": not self.violations,
+            "violations": self.violations,
+            "notes": self.notes,
+            "changes": [c.to_dict() for c in self.changes],
         }
 
     def text(self) -> str:
-        lines = [f"{self.contract_id}: {self.old_version} -> {self.new_version} ({self.old_label} -> {self.new_label})",
-                 f"  change class: {self.change_class}; requires a {self.required_bump} bump; "
-                 f"version bump given: {self.actual_bump}"]
+        lines = [
+            f"{self.contract_id}: {self.old_version} -> {self.new_version} ({self.old_label} -> {self.new_label})",
+            f"  change class: {self.change_class}; requires a {self.required_bump} bump; "
+            f"version bump given: {self.actual_bump}",
+        ]
         for klass in reversed(CLASSES):
             for change in (c for c in self.changes if c.change_class == klass):
                 lines.append(f"  {klass.upper():9} {change.pointer or '/'}  {change.message}  [{change.kind}]")
@@ -227,8 +271,9 @@ class DiffReport:
         return "\n".join(lines)
 
 
-def diff_contracts(old: dict, new: dict, *, old_label: str = "old", new_label: str = "new",
-                   allow: list[dict] | None = None) -> DiffReport:
+def diff_contracts(
+    old: dict, new: dict, *, old_label: str = "old", new_label: str = "new", allow: list[dict] | None = None
+) -> DiffReport:
     allow = allow or []
     contract_id = str(new.get("id", old.get("id", "?")))
     report = DiffReport(old_label, new_label, contract_id, str(old.get("version")), str(new.get("version")))
@@ -237,8 +282,14 @@ def diff_contracts(old: dict, new: dict, *, old_label: str = "old", new_label: s
         changes.append(Change("breaking", pointer("id"), "id-changed", f"id {old.get('id')!r} -> {new.get('id')!r}"))
     if old.get("execute_url") != new.get("execute_url") and old.get("execute_url") is not None:
         expected_move = old.get("version") != new.get("version")
-        changes.append(Change("editorial" if expected_move else "breaking", pointer("execute_url"),
-                              "execute-url-changed", "execute_url changed" + (" with the version" if expected_move else "")))
+        changes.append(
+            Change(
+                "editorial" if expected_move else "breaking",
+                pointer("execute_url"),
+                "execute-url-changed",
+                "execute_url changed" + (" with the version" if expected_move else ""),
+            )
+        )
     for name in EDITORIAL_FIELDS:
         if old.get(name) != new.get(name):
             changes.append(Change("editorial", pointer(name), f"{name}-changed", f"{name} changed"))
@@ -267,13 +318,16 @@ def diff_contracts(old: dict, new: dict, *, old_label: str = "old", new_label: s
     elif bump == "none" and changes and old_draft:
         report.violations.append(
             f"the published contract differs from its draft {report.old_version}: the change is "
-            f"{report.change_class} and requires a {report.required_bump} bump over the draft's version")
+            f"{report.change_class} and requires a {report.required_bump} bump over the draft's version"
+        )
     elif bump == "none" and changes:
         report.violations.append(
             f"published version {report.new_version} changed in place: a published contract is immutable; "
-            f"publish the change as a new version (this change requires a {report.required_bump} bump)")
+            f"publish the change as a new version (this change requires a {report.required_bump} bump)"
+        )
     elif BUMP_RANK[bump] < BUMP_RANK[report.required_bump]:
         report.violations.append(
             f"the change is {report.change_class} and requires a {report.required_bump} bump, "
-            f"but the version only had a {bump} bump ({report.old_version} -> {report.new_version})")
+            f"but the version only had a {bump} bump ({report.old_version} -> {report.new_version})"
+        )
     return report

@@ -18,10 +18,22 @@ from conformance.gate.findings import Change, pointer
 ANNOTATIONS = frozenset({"title", "description", "examples", "$comment", "default", "deprecated"})
 UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
 LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
-HANDLED = ANNOTATIONS | set(UPPER_BOUNDS) | set(LOWER_BOUNDS) | {
-    "type", "enum", "const", "required", "properties", "additionalProperties", "items", "pattern",
-    "uniqueItems",
-}
+HANDLED = (
+    ANNOTATIONS
+    | set(UPPER_BOUNDS)
+    | set(LOWER_BOUNDS)
+    | {
+        "type",
+        "enum",
+        "const",
+        "required",
+        "properties",
+        "additionalProperties",
+        "items",
+        "pattern",
+        "uniqueItems",
+    }
+)
 
 
 def _class(direction: str, widening: bool) -> str:
@@ -67,7 +79,11 @@ def diff_schema(old: Any, new: Any, direction: str, path: tuple = ()) -> list[Ch
     old_types, new_types = _types(old), _types(new)
     if old_types != new_types:
         if old_types is None or new_types is None:
-            add(old_types is not None, "type-constraint", f"type constraint {'removed' if new_types is None else 'added'}")
+            add(
+                old_types is not None,
+                "type-constraint",
+                f"type constraint {'removed' if new_types is None else 'added'}",
+            )
         else:
             lost = {t for t in old_types if not _covers(new_types, t)}
             gained = {t for t in new_types if not _covers(old_types, t)}
@@ -109,8 +125,14 @@ def diff_schema(old: Any, new: Any, direction: str, path: tuple = ()) -> list[Ch
         elif "pattern" not in new:
             add(True, "pattern-removed", f"pattern {old['pattern']!r} removed")
         else:  # two regular expressions cannot be compared structurally: judge it breaking
-            changes.append(Change("breaking", where, f"{direction}-pattern-changed",
-                                  f"pattern {old['pattern']!r} -> {new['pattern']!r}"))
+            changes.append(
+                Change(
+                    "breaking",
+                    where,
+                    f"{direction}-pattern-changed",
+                    f"pattern {old['pattern']!r} -> {new['pattern']!r}",
+                )
+            )
 
     if old.get("uniqueItems", False) != new.get("uniqueItems", False):
         add(not new.get("uniqueItems", False), "uniqueItems-changed", "uniqueItems changed")
@@ -128,15 +150,21 @@ def diff_schema(old: Any, new: Any, direction: str, path: tuple = ()) -> list[Ch
     for name in sorted(set(old_props) | set(new_props)):
         sub = path + ("properties", name)
         if name not in new_props:
-            changes.append(Change("breaking", pointer(*sub), f"{direction}-field-removed",
-                                  f"field {name!r} removed"))
+            changes.append(Change("breaking", pointer(*sub), f"{direction}-field-removed", f"field {name!r} removed"))
         elif name not in old_props:
             if direction == "output" and name not in new_required:
-                changes.append(Change("additive", pointer(*sub), "output-optional-field-added",
-                                      f"optional output field {name!r} added"))
+                changes.append(
+                    Change(
+                        "additive",
+                        pointer(*sub),
+                        "output-optional-field-added",
+                        f"optional output field {name!r} added",
+                    )
+                )
             elif direction == "output":
-                changes.append(Change("additive", pointer(*sub), "output-field-added",
-                                      f"required output field {name!r} added"))
+                changes.append(
+                    Change("additive", pointer(*sub), "output-field-added", f"required output field {name!r} added")
+                )
             else:
                 # a new input field widens what a closed object accepts (the required check above
                 # already flagged it if it is required)
@@ -147,8 +175,12 @@ def diff_schema(old: Any, new: Any, direction: str, path: tuple = ()) -> list[Ch
     if old.get("additionalProperties", True) != new.get("additionalProperties", True):
         before, after = old.get("additionalProperties", True), new.get("additionalProperties", True)
         if isinstance(before, dict) or isinstance(after, dict):
-            changes += diff_schema(before if isinstance(before, dict) else {}, after if isinstance(after, dict) else {},
-                                   direction, path + ("additionalProperties",))
+            changes += diff_schema(
+                before if isinstance(before, dict) else {},
+                after if isinstance(after, dict) else {},
+                direction,
+                path + ("additionalProperties",),
+            )
         else:
             add(bool(after), "additionalProperties-changed", f"additionalProperties {before} -> {after}")
 
@@ -157,10 +189,17 @@ def diff_schema(old: Any, new: Any, direction: str, path: tuple = ()) -> list[Ch
 
     for keyword in sorted((set(old) | set(new)) - HANDLED):
         if old.get(keyword) != new.get(keyword):
-            changes.append(Change("breaking", pointer(*path, keyword), f"{direction}-unjudged-keyword",
-                                  f"keyword {keyword!r} changed; the gate cannot judge it structurally"))
+            changes.append(
+                Change(
+                    "breaking",
+                    pointer(*path, keyword),
+                    f"{direction}-unjudged-keyword",
+                    f"keyword {keyword!r} changed; the gate cannot judge it structurally",
+                )
+            )
     for keyword in sorted(ANNOTATIONS):
         if old.get(keyword) != new.get(keyword):
-            changes.append(Change("editorial", pointer(*path, keyword), f"{direction}-annotation",
-                                  f"{keyword} changed"))
+            changes.append(
+                Change("editorial", pointer(*path, keyword), f"{direction}-annotation", f"{keyword} changed")
+            )
     return changes

@@ -36,9 +36,10 @@ import importlib
 import importlib.metadata
 import importlib.util
 import pkgutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from conformance.model import Expressed
 from oracle.errors import NOT_FOUND, ContractError
@@ -96,11 +97,16 @@ def _unwrapped(value: Any, schema: dict, pointer: str, fields: set, absent: set,
     properties = schema.get("properties") if isinstance(schema, dict) else None
     if isinstance(value, dict) and properties:
         absent.update(f"{pointer}/{key}" for key in properties if key not in value)
-        return {key: _unwrapped(item, properties.get(key, {}), f"{pointer}/{key}", fields, absent, floats)
-                for key, item in value.items()}
+        return {
+            key: _unwrapped(item, properties.get(key, {}), f"{pointer}/{key}", fields, absent, floats)
+            for key, item in value.items()
+        }
     items = schema.get("items") if isinstance(schema, dict) else None
-    if isinstance(value, list) and isinstance(items, dict) and (items.get("properties") or any(
-            isinstance(item, LibraryFloat) for item in value)):
+    if (
+        isinstance(value, list)
+        and isinstance(items, dict)
+        and (items.get("properties") or any(isinstance(item, LibraryFloat) for item in value))
+    ):
         return [_unwrapped(item, items, f"{pointer}/*", fields, absent, floats) for item in value]
     fields.add(pointer)
     return value
@@ -171,12 +177,13 @@ class Library:
             try:
                 tool(tool_id, version).execute(payload)
             except ContractError:
-                raise NotApplicable(f"an input the contract rejects: {self.name} does not apply the "
-                                    f"contract's validation rules") from None
+                raise NotApplicable(
+                    f"an input the contract rejects: {self.name} does not apply the contract's validation rules"
+                ) from None
         return adapter(payload)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def implementations() -> dict[str, Library]:
     """Every library module of this package, by its implementation's name (sorted)."""
     found = {}

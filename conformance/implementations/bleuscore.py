@@ -17,14 +17,21 @@ from __future__ import annotations
 from conformance.crosscheck.adapters.bleu import max_order
 from conformance.implementations import Implementation, NotApplicable, Partial, rounded
 
-IMPLEMENTATION = Implementation(name="bleuscore", language="Rust", distribution="bleuscore", requires=("bleuscore",),
-                                counterpart="bleuscore.compute(references, predictions, max_order, smooth=False, "
-                                            "ref_len_method='closest')")
+IMPLEMENTATION = Implementation(
+    name="bleuscore",
+    language="Rust",
+    distribution="bleuscore",
+    requires=("bleuscore",),
+    counterpart="bleuscore.compute(references, predictions, max_order, smooth=False, ref_len_method='closest')",
+)
 
-NOT_EXPRESSIBLE_OTHERWISE = ("bleuscore.compute reports the score, float precisions, brevity penalty and two "
-                             "lengths: no matches or totals, no per-segment lengths")
-NOT_EXPRESSIBLE = {name: "bleuscore has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute",
-                                                               "chrf_components")}
+NOT_EXPRESSIBLE_OTHERWISE = (
+    "bleuscore.compute reports the score, float precisions, brevity penalty and two "
+    "lengths: no matches or totals, no per-segment lengths"
+)
+NOT_EXPRESSIBLE = {
+    name: "bleuscore has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute", "chrf_components")
+}
 NOT_13A_STABLE = "a token 13a tokenization does not leave unchanged: bleuscore takes strings and tokenizes them itself"
 
 
@@ -41,10 +48,21 @@ def joined(tokens: list[str]) -> str:
 def computed(payload: dict, hypotheses: list, references: list) -> Partial:
     import bleuscore
 
-    result = bleuscore.compute([[joined(r) for r in refs] for refs in references], [joined(h) for h in hypotheses],
-                               max_order=max_order(payload), smooth=False, ref_len_method="closest")
-    return Partial({"bleu": rounded(payload, result["bleu"]), "brevity_penalty": rounded(payload, result["brevity_penalty"]),
-                    "candidate_length": result["translation_length"], "reference_length": result["reference_length"]})
+    result = bleuscore.compute(
+        [[joined(r) for r in refs] for refs in references],
+        [joined(h) for h in hypotheses],
+        max_order=max_order(payload),
+        smooth=False,
+        ref_len_method="closest",
+    )
+    return Partial(
+        {
+            "bleu": rounded(payload, result["bleu"]),
+            "brevity_penalty": rounded(payload, result["brevity_penalty"]),
+            "candidate_length": result["translation_length"],
+            "reference_length": result["reference_length"],
+        }
+    )
 
 
 def bleu_corpus_compute(payload: dict) -> Partial:
@@ -53,8 +71,10 @@ def bleu_corpus_compute(payload: dict) -> Partial:
 
 def bleu_sentence_compute(payload: dict) -> Partial:
     if payload["smoothing"] != "none":
-        raise NotApplicable("smoothing other than none: bleuscore's smooth adds 1 to every order's counts, "
-                            "none of the contract's methods")
+        raise NotApplicable(
+            "smoothing other than none: bleuscore's smooth adds 1 to every order's counts, "
+            "none of the contract's methods"
+        )
     if payload.get("effective_order", False):
         raise NotApplicable("effective_order true: bleuscore has no effective order")
     return computed(payload, [payload["hypothesis"]], [payload["references"]])

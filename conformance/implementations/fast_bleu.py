@@ -14,13 +14,21 @@ from __future__ import annotations
 from conformance.crosscheck.adapters.bleu_sentence_compute import fast_bleu_inexpressible, fast_bleu_score
 from conformance.implementations import Implementation, NotApplicable, Partial, rounded
 
-IMPLEMENTATION = Implementation(name="fast-bleu", language="C++", distribution="fast-bleu", requires=("fast_bleu",),
-                                counterpart="fast_bleu.BLEU(references, {N: (1/N,)*N}, smoothing_func).get_score([hypothesis])")
+IMPLEMENTATION = Implementation(
+    name="fast-bleu",
+    language="C++",
+    distribution="fast-bleu",
+    requires=("fast_bleu",),
+    counterpart="fast_bleu.BLEU(references, {N: (1/N,)*N}, smoothing_func).get_score([hypothesis])",
+)
 
-NOT_EXPRESSIBLE_OTHERWISE = ("fast_bleu.BLEU scores each hypothesis against one reference set shared by all "
-                             "and returns the score only: no counts, totals or lengths")
-NOT_EXPRESSIBLE = {name: "fast-bleu has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute",
-                                                               "chrf_components")}
+NOT_EXPRESSIBLE_OTHERWISE = (
+    "fast_bleu.BLEU scores each hypothesis against one reference set shared by all "
+    "and returns the score only: no counts, totals or lengths"
+)
+NOT_EXPRESSIBLE = {
+    name: "fast-bleu has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute", "chrf_components")
+}
 
 
 def bleu_sentence_compute(payload: dict) -> Partial:

@@ -15,9 +15,13 @@ from __future__ import annotations
 from conformance.crosscheck.adapters.chrf import fastchrf_corpus_of_one, fastchrf_sentence_scores
 from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial
 
-IMPLEMENTATION = Implementation(name="fastchrf", language="Rust", distribution="fastchrf", requires=("fastchrf",),
-                                counterpart="fastchrf.pairwise_chrf([hypotheses], [references], char_order, beta, "
-                                            "remove_whitespace)")
+IMPLEMENTATION = Implementation(
+    name="fastchrf",
+    language="Rust",
+    distribution="fastchrf",
+    requires=("fastchrf",),
+    counterpart="fastchrf.pairwise_chrf([hypotheses], [references], char_order, beta, remove_whitespace)",
+)
 
 NOT_EXPRESSIBLE_OTHERWISE = "fastchrf has no BLEU"
 NOT_EXPRESSIBLE = {"chrf_plus_plus_compute": "fastchrf has no word n-grams"}
@@ -40,5 +44,9 @@ def chrf_components(payload: dict) -> Partial:
     if word_order:
         raise NotApplicable("word_order above 0: fastchrf has no word n-grams")
     segments = sentence_scores(payload, char_order, payload.get("whitespace", False))
-    return Partial({**fastchrf_corpus_of_one(segments),
-                    "segments": [{"segment": i, "score": score} for i, score in enumerate(segments)]})
+    return Partial(
+        {
+            **fastchrf_corpus_of_one(segments),
+            "segments": [{"segment": i, "score": score} for i, score in enumerate(segments)],
+        }
+    )

@@ -26,9 +26,13 @@ from conformance.crosscheck.adapters.chrf import cased
 from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial, rounded
 
 IMPLEMENTATION = Implementation(
-    name="nltk", language="Python", distribution="nltk", requires=("nltk",),
+    name="nltk",
+    language="Python",
+    distribution="nltk",
+    requires=("nltk",),
     counterpart="nltk.translate.bleu_score.corpus_bleu / sentence_bleu / modified_precision / "
-                "closest_ref_length / brevity_penalty")
+    "closest_ref_length / brevity_penalty",
+)
 
 NOT_EXPRESSIBLE = {"chrf_plus_plus_compute": "NLTK's chrf_score has no word n-grams"}
 
@@ -68,9 +72,11 @@ def bleu_corpus_compute(payload: dict) -> dict:
     stats = corpus_statistics(payload)
     n = stats["max_order"]
     bleu = quietly(corpus_bleu, payload["references"], payload["hypotheses"], weights=(1 / n,) * n)
-    return {"bleu": rounded(payload, bleu),
-            "brevity_penalty": rounded(payload, brevity_penalty(stats["reference_length"], stats["candidate_length"])),
-            **stats}
+    return {
+        "bleu": rounded(payload, bleu),
+        "brevity_penalty": rounded(payload, brevity_penalty(stats["reference_length"], stats["candidate_length"])),
+        **stats,
+    }
 
 
 def bleu_ngrams_count(payload: dict) -> dict:
@@ -89,8 +95,9 @@ def bleu_ngrams_count(payload: dict) -> dict:
 
 
 def sentence_statistics(payload: dict) -> dict:
-    return corpus_statistics({"hypotheses": [payload["hypothesis"]], "references": [payload["references"]],
-                              "max_order": max_order(payload)})
+    return corpus_statistics(
+        {"hypotheses": [payload["hypothesis"]], "references": [payload["references"]], "max_order": max_order(payload)}
+    )
 
 
 def bleu_sentence_components(payload: dict) -> dict:
@@ -105,12 +112,17 @@ def bleu_sentence_compute(payload: dict) -> dict:
     stats = sentence_statistics(payload)
     n = stats["max_order"]
     smoothing = getattr(SmoothingFunction(), NLTK_SMOOTHING[payload["smoothing"]])
-    bleu = quietly(sentence_bleu, payload["references"], payload["hypothesis"], weights=(1 / n,) * n,
-                   smoothing_function=smoothing)
+    bleu = quietly(
+        sentence_bleu, payload["references"], payload["hypothesis"], weights=(1 / n,) * n, smoothing_function=smoothing
+    )
     # uniform weights 1/N over all N orders: the orders_used it was given
-    return {"bleu": rounded(payload, bleu),
-            "brevity_penalty": rounded(payload, brevity_penalty(stats["reference_length"], stats["candidate_length"])),
-            **stats, "orders_used": n, "smoothing": payload["smoothing"]}
+    return {
+        "bleu": rounded(payload, bleu),
+        "brevity_penalty": rounded(payload, brevity_penalty(stats["reference_length"], stats["candidate_length"])),
+        **stats,
+        "orders_used": n,
+        "smoothing": payload["smoothing"],
+    }
 
 
 def bleu_brevity_penalty(payload: dict) -> dict:
@@ -118,11 +130,17 @@ def bleu_brevity_penalty(payload: dict) -> dict:
     and brevity_penalty on the sums, as corpus_bleu does."""
     from nltk.translate.bleu_score import brevity_penalty, closest_ref_length
 
-    closest = [closest_ref_length([range(int(length)) for length in lengths], c)  # 4.0 is the integer 4
-               for c, lengths in zip(payload["candidate_lengths"], payload["reference_lengths"])]
+    closest = [
+        closest_ref_length([range(int(length)) for length in lengths], c)  # 4.0 is the integer 4
+        for c, lengths in zip(payload["candidate_lengths"], payload["reference_lengths"])
+    ]
     c, r = sum(payload["candidate_lengths"]), sum(closest)
-    return {"brevity_penalty": rounded(payload, brevity_penalty(r, c)), "candidate_length": c, "reference_length": r,
-            "closest_reference_lengths": closest}
+    return {
+        "brevity_penalty": rounded(payload, brevity_penalty(r, c)),
+        "candidate_length": c,
+        "reference_length": r,
+        "closest_reference_lengths": closest,
+    }
 
 
 # --- chrF: corpus_chrf and sentence_chrf, floats on 0..1 ---------------------------------------------------
@@ -132,12 +150,18 @@ def chrf_scores(payload: dict, char_order: int, whitespace: bool = False) -> tup
     """(corpus_chrf, each segment's sentence_chrf) of the (lowercased where asked) texts, the input's beta."""
     from nltk.translate.chrf_score import corpus_chrf, sentence_chrf
 
-    options = {"min_len": 1, "max_len": char_order, "beta": int(payload.get("beta", 2)),
-               "ignore_whitespace": not whitespace}
+    options = {
+        "min_len": 1,
+        "max_len": char_order,
+        "beta": int(payload.get("beta", 2)),
+        "ignore_whitespace": not whitespace,
+    }
     hypotheses = [cased(payload, h) for h in payload["hypotheses"]]
     references = [cased(payload, r) for r in payload["references"]]
-    return (LibraryFloat(corpus_chrf(references, hypotheses, **options), scale=1),
-            [LibraryFloat(sentence_chrf(r, h, **options), scale=1) for h, r in zip(hypotheses, references)])
+    return (
+        LibraryFloat(corpus_chrf(references, hypotheses, **options), scale=1),
+        [LibraryFloat(sentence_chrf(r, h, **options), scale=1) for h, r in zip(hypotheses, references)],
+    )
 
 
 def chrf_compute(payload: dict) -> Partial:

@@ -33,11 +33,17 @@ PACKAGE = BRIDGE / "node_modules" / "bleu-score" / "package.json"
 ANSWER_SECONDS = 10.0  # one call of a pure function on at most 50,000 tokens
 ANSWER_BYTES = 4096  # an answer is one number
 
-IMPLEMENTATION = Implementation(name="npm-bleu-score", language="JavaScript", distribution="npm:bleu-score",
-                                counterpart="require('bleu-score').bleu(reference, candidate, maxN)")
+IMPLEMENTATION = Implementation(
+    name="npm-bleu-score",
+    language="JavaScript",
+    distribution="npm:bleu-score",
+    counterpart="require('bleu-score').bleu(reference, candidate, maxN)",
+)
 
-NOT_EXPRESSIBLE_OTHERWISE = ("bleu-score scores one candidate string against one reference string and returns "
-                             "the score only: no counts, totals or lengths, no corpus, no chrF")
+NOT_EXPRESSIBLE_OTHERWISE = (
+    "bleu-score scores one candidate string against one reference string and returns "
+    "the score only: no counts, totals or lengths, no corpus, no chrF"
+)
 
 
 def library_missing() -> str:
@@ -63,12 +69,14 @@ def bleu_sentence_compute(payload: dict) -> Partial:
         raise NotApplicable("effective_order true: bleu-score has no effective order")
     reference, candidate = payload["references"][0], payload["hypothesis"]
     if not reference or not candidate:
-        raise NotApplicable("an empty hypothesis or reference: bleu-score splits the string, and ''.split(' ') "
-                            "is one empty token")
+        raise NotApplicable(
+            "an empty hypothesis or reference: bleu-score splits the string, and ''.split(' ') is one empty token"
+        )
     if any(" " in token for token in (*reference, *candidate)):
         raise NotApplicable("a token holding a space: bleu-score splits strings on ' '")
-    score = _BRIDGE.ask({"reference": " ".join(reference), "candidate": " ".join(candidate),
-                         "maxN": max_order(payload)})
+    score = _BRIDGE.ask(
+        {"reference": " ".join(reference), "candidate": " ".join(candidate), "maxN": max_order(payload)}
+    )
     return Partial({"bleu": score if score is None else rounded(payload, score)})
 
 
@@ -82,8 +90,13 @@ class _Bridge:
     def ask(self, request: dict) -> float | None:
         with self._lock:
             if self._process is None or self._process.poll() is not None:
-                self._process = subprocess.Popen(["node", str(BRIDGE / "bridge.mjs")], stdin=subprocess.PIPE,
-                                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=BRIDGE)
+                self._process = subprocess.Popen(
+                    ["node", str(BRIDGE / "bridge.mjs")],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    cwd=BRIDGE,
+                )
             self._process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
             self._process.stdin.flush()
             answer = json.loads(self._read_line())

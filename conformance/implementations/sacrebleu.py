@@ -15,20 +15,30 @@ contracts' list and its lowercasing (``str.lower``) the oracle's, so no input ne
 
 from __future__ import annotations
 
-from conformance.crosscheck.adapters.bleu import (max_order, sacrebleu_bleu, sacrebleu_quiet, sacrebleu_segment,
-                                                  sacrebleu_streams, whitespace_token)
+from conformance.crosscheck.adapters.bleu import (
+    max_order,
+    sacrebleu_bleu,
+    sacrebleu_quiet,
+    sacrebleu_segment,
+    sacrebleu_streams,
+    whitespace_token,
+)
 from conformance.crosscheck.adapters.bleu_sentence_compute import SACREBLEU_SMOOTHING
 from conformance.crosscheck.adapters.chrf import sacrebleu_chrf
 from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial, rounded
 
 IMPLEMENTATION = Implementation(
-    name="sacrebleu", language="Python", distribution="sacrebleu", requires=("sacrebleu",),
+    name="sacrebleu",
+    language="Python",
+    distribution="sacrebleu",
+    requires=("sacrebleu",),
     counterpart="sacrebleu.metrics.BLEU(tokenize='none', smooth_method=..., max_ngram_order=N)"
-                ".corpus_score / .sentence_score")
+    ".corpus_score / .sentence_score",
+)
 
 NOT_EXPRESSIBLE = {
     "bleu_brevity_penalty": "no public function takes lengths: BLEU.compute_bleu takes r already chosen, "
-                            "and the closest reference lengths are not reported",
+    "and the closest reference lengths are not reported",
 }
 
 
@@ -37,8 +47,6 @@ def splittable(payload: dict) -> None:
     path = whitespace_token(payload)
     if path:
         raise NotApplicable("a token holds whitespace: sacreBLEU splits each segment with str.split()", path)
-
-
 
 
 def corpus(payload: dict, smooth_method: str = "none"):
@@ -53,9 +61,13 @@ def counts(score, n: int) -> dict:
 
 def bleu_corpus_compute(payload: dict) -> dict:
     score = corpus(payload)
-    return {"bleu": rounded(payload, score.score / 100), "brevity_penalty": rounded(payload, score.bp),
-            "candidate_length": score.sys_len,
-            "reference_length": score.ref_len, **counts(score, max_order(payload))}
+    return {
+        "bleu": rounded(payload, score.score / 100),
+        "brevity_penalty": rounded(payload, score.bp),
+        "candidate_length": score.sys_len,
+        "reference_length": score.ref_len,
+        **counts(score, max_order(payload)),
+    }
 
 
 def bleu_ngrams_count(payload: dict) -> dict:
@@ -66,10 +78,17 @@ def bleu_ngrams_count(payload: dict) -> dict:
     output = counts(corpus(payload), n)
     if detail == "segments":
         output["segments"] = [
-            {"segment": i, "candidate_length": score.sys_len, "matches": list(score.counts),
-             "totals": list(score.totals)}
-            for i, score in enumerate(sentence({"hypothesis": h, "references": refs, "max_order": n}, "none")
-                                      for h, refs in zip(payload["hypotheses"], payload["references"]))]
+            {
+                "segment": i,
+                "candidate_length": score.sys_len,
+                "matches": list(score.counts),
+                "totals": list(score.totals),
+            }
+            for i, score in enumerate(
+                sentence({"hypothesis": h, "references": refs, "max_order": n}, "none")
+                for h, refs in zip(payload["hypotheses"], payload["references"])
+            )
+        ]
     return output
 
 
@@ -77,7 +96,8 @@ def sentence(payload: dict, smooth_method: str, smooth_value: float | None = Non
     splittable(payload)
     with sacrebleu_quiet():
         return sacrebleu_bleu(max_order(payload), smooth_method, False, smooth_value).sentence_score(
-            *sacrebleu_segment(payload))
+            *sacrebleu_segment(payload)
+        )
 
 
 def bleu_sentence_components(payload: dict) -> dict:
@@ -87,14 +107,19 @@ def bleu_sentence_components(payload: dict) -> dict:
 
 def bleu_sentence_compute(payload: dict) -> dict:
     if payload.get("effective_order", False):
-        raise NotApplicable("effective_order true: sacreBLEU does not report the effective order it used "
-                            "(orders_used)")
+        raise NotApplicable("effective_order true: sacreBLEU does not report the effective order it used (orders_used)")
     n = max_order(payload)
     score = sentence(payload, *SACREBLEU_SMOOTHING[payload["smoothing"]])
     # effective_order false: sacreBLEU's mean runs over all max_ngram_order orders, the orders_used it was given
-    return {"bleu": rounded(payload, score.score / 100), "brevity_penalty": rounded(payload, score.bp),
-            "candidate_length": score.sys_len, "reference_length": score.ref_len, **counts(score, n), "orders_used": n,
-            "smoothing": payload["smoothing"]}
+    return {
+        "bleu": rounded(payload, score.score / 100),
+        "brevity_penalty": rounded(payload, score.bp),
+        "candidate_length": score.sys_len,
+        "reference_length": score.ref_len,
+        **counts(score, n),
+        "orders_used": n,
+        "smoothing": payload["smoothing"],
+    }
 
 
 # --- chrF: CHRF(...).corpus_score and sentence_score, floats on 0..100 ------------------------------------
@@ -102,11 +127,14 @@ def bleu_sentence_compute(payload: dict) -> dict:
 
 def chrf_scores(payload: dict, char_order: int, word_order: int, whitespace: bool = False) -> tuple[dict, list]:
     """({"score": the corpus score}, each segment's sentence score), LibraryFloats on 0..100."""
-    metric = sacrebleu_chrf(char_order, word_order, int(payload.get("beta", 2)), payload.get("lowercase", False),
-                            whitespace)
+    metric = sacrebleu_chrf(
+        char_order, word_order, int(payload.get("beta", 2)), payload.get("lowercase", False), whitespace
+    )
     hypotheses, references = payload["hypotheses"], payload["references"]
     corpus_score = metric.corpus_score(hypotheses, [references])
-    return {"score": LibraryFloat(corpus_score.score)}, [LibraryFloat(metric.sentence_score(h, [r]).score) for h, r in zip(hypotheses, references)]
+    return {"score": LibraryFloat(corpus_score.score)}, [
+        LibraryFloat(metric.sentence_score(h, [r]).score) for h, r in zip(hypotheses, references)
+    ]
 
 
 def chrf_compute(payload: dict) -> Partial:

@@ -18,11 +18,15 @@ from conformance.crosscheck.adapters.bleu import TORCHMETRICS_SMOOTH, max_order,
 from conformance.crosscheck.adapters.chrf import torchmetrics_chrf
 from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial, rounded
 
-IMPLEMENTATION = Implementation(name="torchmetrics", language="Python (PyTorch)", distribution="torchmetrics",
-                                requires=("torchmetrics", "torch"),
-                                counterpart="torchmetrics.functional.text.bleu_score(preds, target, n_gram, smooth) / "
-                                            "chrf_score(preds, target, n_char_order, n_word_order, beta, lowercase, "
-                                            "whitespace, return_sentence_level_score=True)")
+IMPLEMENTATION = Implementation(
+    name="torchmetrics",
+    language="Python (PyTorch)",
+    distribution="torchmetrics",
+    requires=("torchmetrics", "torch"),
+    counterpart="torchmetrics.functional.text.bleu_score(preds, target, n_gram, smooth) / "
+    "chrf_score(preds, target, n_char_order, n_word_order, beta, lowercase, "
+    "whitespace, return_sentence_level_score=True)",
+)
 
 NOT_EXPRESSIBLE_OTHERWISE = "torchmetrics' bleu_score returns the score only: no counts, totals or lengths"
 
@@ -41,13 +45,15 @@ def bleu_corpus_compute(payload: dict) -> Partial:
 
 def bleu_sentence_compute(payload: dict) -> Partial:
     if payload["smoothing"] not in TORCHMETRICS_SMOOTH:
-        raise NotApplicable("smoothing chen-cherry-1 or chen-cherry-3: torchmetrics' smooth is add-one "
-                            "(chen-cherry-2) or none")
+        raise NotApplicable(
+            "smoothing chen-cherry-1 or chen-cherry-3: torchmetrics' smooth is add-one (chen-cherry-2) or none"
+        )
     if payload.get("effective_order", False):
         raise NotApplicable("effective_order true: torchmetrics has no effective order")
     splittable(payload)
-    bleu = torchmetrics_bleu([payload["hypothesis"]], [payload["references"]], max_order(payload),
-                             TORCHMETRICS_SMOOTH[payload["smoothing"]])
+    bleu = torchmetrics_bleu(
+        [payload["hypothesis"]], [payload["references"]], max_order(payload), TORCHMETRICS_SMOOTH[payload["smoothing"]]
+    )
     return Partial({"bleu": rounded(payload, bleu)})
 
 
@@ -56,8 +62,9 @@ def chrf_partial(payload: dict, char_order: int, word_order: int, whitespace: bo
         raise NotApplicable("char_order 0: torchmetrics' chrf_score takes n_char_order >= 1")
     score, segments = torchmetrics_chrf(payload, char_order, word_order, whitespace)
     floats = [LibraryFloat(s, scale=1) for s in segments]
-    per_segment = floats if segments_key == "segment_scores" else [
-        {"segment": i, "score": s} for i, s in enumerate(floats)]
+    per_segment = (
+        floats if segments_key == "segment_scores" else [{"segment": i, "score": s} for i, s in enumerate(floats)]
+    )
     return Partial({"score": LibraryFloat(score, scale=1), segments_key: per_segment})
 
 

@@ -30,14 +30,24 @@ EXIT_UNCONCLUDED = 3
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "matrix", help="run the suite against each real BLEU/chrF library: the compatibility matrix",
+        "matrix",
+        help="run the suite against each real BLEU/chrF library: the compatibility matrix",
         description="Run the suite against each real implementation (sacreBLEU, NLTK, ...) and write the "
-                    "implementation x tool matrix (matrix.json, matrix.md, matrix.html). Exit 0 written, "
-                    "2 usage, 3 a run could not conclude.")
-    parser.add_argument("--implementations", default="", metavar="NAME,...",
-                        help="only these (default: every one in conformance/implementations/)")
-    parser.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(PROFILES),
-                        help="generated examples per family (default %(default)s)")
+        "implementation x tool matrix (matrix.json, matrix.md, matrix.html). Exit 0 written, "
+        "2 usage, 3 a run could not conclude.",
+    )
+    parser.add_argument(
+        "--implementations",
+        default="",
+        metavar="NAME,...",
+        help="only these (default: every one in conformance/implementations/)",
+    )
+    parser.add_argument(
+        "--profile",
+        default=DEFAULT_PROFILE,
+        choices=sorted(PROFILES),
+        help="generated examples per family (default %(default)s)",
+    )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="same seed, same cases (default %(default)s)")
     parser.add_argument("--report-dir", default=DEFAULT_REPORT_DIR, help=f"default {DEFAULT_REPORT_DIR}/")
     parser.set_defaults(func=run)
@@ -58,8 +68,22 @@ def selected(text: str) -> list:
 def run_one(library, report_dir: Path, profile: str, seed: int) -> tuple[int, float]:
     """``conformance run`` against one library in a subprocess: (its exit code, seconds)."""
     tools = ",".join(f"{tool_id}@{version}" for tool_id, version in library.tools())
-    command = [sys.executable, "-m", "conformance.cli", "run", "--target", f"implementation:{library.name}",
-               "--tools", tools, "--profile", profile, "--seed", str(seed), "--report-dir", str(report_dir)]
+    command = [
+        sys.executable,
+        "-m",
+        "conformance.cli",
+        "run",
+        "--target",
+        f"implementation:{library.name}",
+        "--tools",
+        tools,
+        "--profile",
+        profile,
+        "--seed",
+        str(seed),
+        "--report-dir",
+        str(report_dir),
+    ]
     print(f"+ {shlex.join(command[1:])}", flush=True)
     started = time.monotonic()
     finished = subprocess.run(command, stdout=subprocess.DEVNULL, check=False)
@@ -89,10 +113,17 @@ def run(args) -> int:
     rows, cells, unconcluded = [], [], False
     for library in libraries:
         missing = library.missing()
-        row = {"name": library.name, "language": library.implementation.language,
-               "distribution": library.implementation.distribution, "version": "" if missing else library.version(),
-               "counterpart": library.implementation.counterpart, "installed": not missing, "exit_code": None,
-               "report": "", "duration_s": 0.0}
+        row = {
+            "name": library.name,
+            "language": library.implementation.language,
+            "distribution": library.implementation.distribution,
+            "version": "" if missing else library.version(),
+            "counterpart": library.implementation.counterpart,
+            "installed": not missing,
+            "exit_code": None,
+            "report": "",
+            "duration_s": 0.0,
+        }
         report: dict = {}
         if not missing and library.tools():
             run_dir = report_dir / "runs" / library.name
@@ -111,14 +142,28 @@ def run(args) -> int:
                 cells.append(run_cell(library.name, label, report))
     command = "conformance matrix " + shlex.join(
         ["--profile", args.profile, "--seed", str(args.seed)]
-        + (["--implementations", args.implementations] if args.implementations else []))
-    document = validate({
-        "header": {"suite_version": __version__, "profile": args.profile, "seed": args.seed, "started": started,
-                   "finished": utc_timestamp(), "command": command},
-        "tools": [label for _, _, label in tools], "implementations": rows, "cells": cells})
+        + (["--implementations", args.implementations] if args.implementations else [])
+    )
+    document = validate(
+        {
+            "header": {
+                "suite_version": __version__,
+                "profile": args.profile,
+                "seed": args.seed,
+                "started": started,
+                "finished": utc_timestamp(),
+                "command": command,
+            },
+            "tools": [label for _, _, label in tools],
+            "implementations": rows,
+            "cells": cells,
+        }
+    )
     written = write_views(document, report_dir)
     for row in rows:
-        print(f"{row['name']} {row['version'] or '(not installed)'}: "
-              + ("not run" if row["exit_code"] is None else f"exit {row['exit_code']} in {row['duration_s']} s"))
+        print(
+            f"{row['name']} {row['version'] or '(not installed)'}: "
+            + ("not run" if row["exit_code"] is None else f"exit {row['exit_code']} in {row['duration_s']} s")
+        )
     print("wrote " + ", ".join(str(path) for path in written))
     return EXIT_UNCONCLUDED if unconcluded else 0

@@ -22,11 +22,20 @@ from pathlib import Path
 import jsonschema
 
 from conformance.model import NOT_APPLICABLE, field_name, is_not_applicable
-from conformance.reports.document import checks, tool_label
+from conformance.reports.document import checks
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "matrix.schema.json"
-GROUP_FIELDS = ("title", "kind", "pointer_class", "clause", "divergence", "count", "smallest", "smallest_case",
-                "difference")
+GROUP_FIELDS = (
+    "title",
+    "kind",
+    "pointer_class",
+    "clause",
+    "divergence",
+    "count",
+    "smallest",
+    "smallest_case",
+    "difference",
+)
 
 
 class MatrixSchemaError(ValueError):
@@ -46,7 +55,7 @@ def validate(document: dict) -> dict:
 
 
 def cause(message: str) -> str:
-    """"not applicable: CAUSE" -> CAUSE."""
+    """ "not applicable: CAUSE" -> CAUSE."""
     return message.removeprefix(NOT_APPLICABLE + ":").strip()
 
 
@@ -72,19 +81,30 @@ def run_cell(implementation: str, tool: str, report: dict) -> dict:
             counts["other"] += 1
         for text, examples in check.summary.get("not_applicable_causes", {}).items():
             causes.setdefault(cause(text), {"checks": 0, "examples": 0})["examples"] += examples
-    groups = [{key: group.get(key) for key in GROUP_FIELDS} for group in report.get("failure_groups", [])
-              if group.get("tool") == tool]
+    groups = [
+        {key: group.get(key) for key in GROUP_FIELDS}
+        for group in report.get("failure_groups", [])
+        if group.get("tool") == tool
+    ]
     if counts["failed"]:
         status = "failing"
     elif counts["passed"]:
         status = "conformant"
     else:
         status = "not_applicable"
-    return {"implementation": implementation, "tool": tool, "status": status,
-            "counts": {key: counts[key] for key in ("passed", "failed", "not_applicable")},
-            "not_applicable": [{"cause": text, **numbers} for text, numbers in
-                               sorted(causes.items(), key=lambda item: (-item[1]["checks"], -item[1]["examples"]))],
-            "failure_groups": groups, "judged_fields": sorted(judged), "not_expressed": sorted(not_expressed - judged)}
+    return {
+        "implementation": implementation,
+        "tool": tool,
+        "status": status,
+        "counts": {key: counts[key] for key in ("passed", "failed", "not_applicable")},
+        "not_applicable": [
+            {"cause": text, **numbers}
+            for text, numbers in sorted(causes.items(), key=lambda item: (-item[1]["checks"], -item[1]["examples"]))
+        ],
+        "failure_groups": groups,
+        "judged_fields": sorted(judged),
+        "not_expressed": sorted(not_expressed - judged),
+    }
 
 
 def expressed_fields(check) -> tuple[list[str], list[str]]:
@@ -103,14 +123,20 @@ def expressed_fields(check) -> tuple[list[str], list[str]]:
 
 def idle_cell(implementation: str, tool: str, status: str, reason: str) -> dict:
     """A cell of a tool the implementation was not run on: not expressible, or the library missing."""
-    return {"implementation": implementation, "tool": tool, "status": status,
-            "counts": {"passed": 0, "failed": 0, "not_applicable": 0},
-            "not_applicable": [{"cause": reason, "checks": 0, "examples": 0}], "failure_groups": [],
-            "judged_fields": [], "not_expressed": []}
+    return {
+        "implementation": implementation,
+        "tool": tool,
+        "status": status,
+        "counts": {"passed": 0, "failed": 0, "not_applicable": 0},
+        "not_applicable": [{"cause": reason, "checks": 0, "examples": 0}],
+        "failure_groups": [],
+        "judged_fields": [],
+        "not_expressed": [],
+    }
 
 
 def cell_summary(cell: dict) -> str:
-    """"conformant", "N failure groups", "not applicable" or "not run"; for partial answers followed by
+    """ "conformant", "N failure groups", "not applicable" or "not run"; for partial answers followed by
     "on 2 of 9 fields" (the lists are the section's: ``fields_text``), so that a cell stays short."""
     if cell["status"] == "failing":
         groups = len(cell["failure_groups"])
@@ -124,7 +150,7 @@ def cell_summary(cell: dict) -> str:
 
 
 def fields_text(cell: dict) -> str:
-    """"Judged on fields X, Y; Z not expressed" for a cell of partial answers ("" otherwise)."""
+    """ "Judged on fields X, Y; Z not expressed" for a cell of partial answers ("" otherwise)."""
     if not cell.get("judged_fields") or cell["status"] not in ("failing", "conformant"):
         return ""
     text = "Judged on fields " + ", ".join(cell["judged_fields"])

@@ -20,8 +20,11 @@ VALUE_LIMIT = 300
 
 def write_views(document: dict, report_dir: Path) -> list[Path]:
     """matrix.json, matrix.md and matrix.html in ``report_dir``; their paths."""
-    outputs = {"matrix.json": json.dumps(document, indent=2, ensure_ascii=False) + "\n",
-               "matrix.md": markdown(document), "matrix.html": html_page(document)}
+    outputs = {
+        "matrix.json": json.dumps(document, indent=2, ensure_ascii=False) + "\n",
+        "matrix.md": markdown(document),
+        "matrix.html": html_page(document),
+    }
     paths = []
     for name, text in outputs.items():
         path = report_dir / name
@@ -58,14 +61,18 @@ def value_text(value) -> str:
 def difference_text(difference: dict | None) -> str:
     if not difference:
         return ""
-    return (f"{difference.get('pointer') or 'output'}: expected {value_text(difference.get('expected'))}, "
-            f"got {value_text(difference.get('actual'))}")
+    return (
+        f"{difference.get('pointer') or 'output'}: expected {value_text(difference.get('expected'))}, "
+        f"got {value_text(difference.get('actual'))}"
+    )
 
 
 def group_facts(group: dict) -> list[tuple[str, str, bool]]:
     """What a cell's section says of one failure group, for both views: (label, text, shown as code)."""
-    facts = [("clause: ", clause_text(group["clause"]), False),
-             ("divergence: ", divergence_text(group["divergence"]), False)]
+    facts = [
+        ("clause: ", clause_text(group["clause"]), False),
+        ("divergence: ", divergence_text(group["divergence"]), False),
+    ]
     if group.get("smallest") is not None:
         facts.append(("smallest input: ", value_text(group["smallest"]), True))
     if group.get("difference"):
@@ -95,34 +102,54 @@ def headline_table(document: dict) -> list[str]:
     lines = ["| " + " | ".join(heading) + " |", "|" + "|".join("---" for _ in heading) + "|"]
     for row in document["implementations"]:
         cells = [cell_of(document, row["name"], tool) for tool in document["tools"]]
-        shown = [f"**{md_text(cell_summary(c))}**" + (f" ({md_text(counts_text(c))})" if c["status"] in
-                                                     ("conformant", "failing") else "") for c in cells]
+        shown = [
+            f"**{md_text(cell_summary(c))}**"
+            + (f" ({md_text(counts_text(c))})" if c["status"] in ("conformant", "failing") else "")
+            for c in cells
+        ]
         lines.append("| " + " | ".join([md_text(row_label(row)), *shown]) + " |")
     return lines
 
 
 def markdown(document: dict) -> str:
     header = document["header"]
-    lines = ["# Compatibility matrix", "",
-             f"Suite {md_text(header['suite_version'])}, profile {md_text(header['profile'])}, seed {header['seed']}, "
-             f"{md_text(header['finished'])}: `{header['command']}`.", "",
-             "Each cell: **conformant** (every check the library could express passed), **N failure groups**, "
-             "**not applicable** (its public API expresses no case of the tool) or **not run** (not installed); "
-             "counts are checks (fixture cases and generated properties).", "", *headline_table(document), "",
-             "## Implementations", "", "| implementation | language | version | calls | run |", "|---|---|---|---|---|"]
+    lines = [
+        "# Compatibility matrix",
+        "",
+        f"Suite {md_text(header['suite_version'])}, profile {md_text(header['profile'])}, seed {header['seed']}, "
+        f"{md_text(header['finished'])}: `{header['command']}`.",
+        "",
+        "Each cell: **conformant** (every check the library could express passed), **N failure groups**, "
+        "**not applicable** (its public API expresses no case of the tool) or **not run** (not installed); "
+        "counts are checks (fixture cases and generated properties).",
+        "",
+        *headline_table(document),
+        "",
+        "## Implementations",
+        "",
+        "| implementation | language | version | calls | run |",
+        "|---|---|---|---|---|",
+    ]
     for row in document["implementations"]:
         run = md_text(run_text(row))
-        lines.append(f"| {md_text(row['name'])} | {md_text(row['language'])} | {md_text(row['version'] or '-')} | "
-                     f"{md_cell_code(row['counterpart'])} | {run} |")
+        lines.append(
+            f"| {md_text(row['name'])} | {md_text(row['language'])} | {md_text(row['version'] or '-')} | "
+            f"{md_cell_code(row['counterpart'])} | {run} |"
+        )
     for cell in details_cells(document):
-        lines += ["", f"## {md_text(cell['implementation'])} × {md_text(cell['tool'])}: "
-                      f"{md_text(cell_summary(cell))}", ""]
+        lines += [
+            "",
+            f"## {md_text(cell['implementation'])} × {md_text(cell['tool'])}: {md_text(cell_summary(cell))}",
+            "",
+        ]
         if fields_text(cell):
             lines += [f"{md_text(fields_text(cell))}.", ""]
         for number, group in enumerate(cell["failure_groups"], 1):
             lines.append(f"{number}. **{md_text(prose(group['title']))}** ({group['count']} failing)")
-            lines += [f"   - {label}{md_cell_code(text) if code else md_text(prose(text))}"
-                      for label, text, code in group_facts(group)]
+            lines += [
+                f"   - {label}{md_cell_code(text) if code else md_text(prose(text))}"
+                for label, text, code in group_facts(group)
+            ]
         if cell["not_applicable"]:
             if cell["failure_groups"]:
                 lines.append("")
@@ -157,32 +184,43 @@ def _e(text) -> str:
 
 def html_page(document: dict) -> str:
     header = document["header"]
-    head = "".join(f"<th scope=\"col\">{_e(tool)}</th>" for tool in document["tools"])
+    head = "".join(f'<th scope="col">{_e(tool)}</th>' for tool in document["tools"])
     rows = []
     for row in document["implementations"]:
         cells = []
         for tool in document["tools"]:
             cell = cell_of(document, row["name"], tool)
-            counts = f"<span class=\"counts\">{_e(counts_text(cell))}</span>" if cell["status"] in (
-                "conformant", "failing") else ""
-            link = f"<a href=\"#{_anchor(cell)}\">{_e(cell_summary(cell))}</a>" if cell in details_cells(document) \
+            counts = (
+                f'<span class="counts">{_e(counts_text(cell))}</span>'
+                if cell["status"] in ("conformant", "failing")
+                else ""
+            )
+            link = (
+                f'<a href="#{_anchor(cell)}">{_e(cell_summary(cell))}</a>'
+                if cell in details_cells(document)
                 else _e(cell_summary(cell))
-            cells.append(f"<td class=\"{cell['status']}\">{link}{counts}</td>")
-        rows.append(f"<tr><th scope=\"row\">{_e(row_label(row))}</th>{''.join(cells)}</tr>")
+            )
+            cells.append(f'<td class="{cell["status"]}">{link}{counts}</td>')
+        rows.append(f'<tr><th scope="row">{_e(row_label(row))}</th>{"".join(cells)}</tr>')
     sections = [_html_cell(cell) for cell in details_cells(document)]
     implementations = "".join(
         f"<tr><td>{_e(row['name'])}</td><td>{_e(row['language'])}</td><td>{_e(row['version'] or '-')}</td>"
         f"<td><code>{_e(row['counterpart'])}</code></td>"
-        f"<td>{_e(run_text(row))}</td></tr>" for row in document["implementations"])
-    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Compatibility matrix</title>"
-            f"<style>{STYLE}</style></head><body>\n<h1>Compatibility matrix</h1>\n"
-            f"<p>Suite {_e(header['suite_version'])}, profile {_e(header['profile'])}, seed {header['seed']}, "
-            f"{_e(header['finished'])}: <code>{_e(header['command'])}</code>.</p>\n"
-            f"<table id=\"matrix\"><thead><tr><th>implementation</th>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>\n"
-            f"<h2>Implementations</h2><table><thead><tr><th>implementation</th><th>language</th><th>version</th>"
-            f"<th>calls</th><th>run</th></tr></thead><tbody>{implementations}</tbody></table>\n"
-            + "\n".join(sections) + "\n</body></html>\n")
+        f"<td>{_e(run_text(row))}</td></tr>"
+        for row in document["implementations"]
+    )
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Compatibility matrix</title>'
+        f"<style>{STYLE}</style></head><body>\n<h1>Compatibility matrix</h1>\n"
+        f"<p>Suite {_e(header['suite_version'])}, profile {_e(header['profile'])}, seed {header['seed']}, "
+        f"{_e(header['finished'])}: <code>{_e(header['command'])}</code>.</p>\n"
+        f'<table id="matrix"><thead><tr><th>implementation</th>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>\n"
+        f"<h2>Implementations</h2><table><thead><tr><th>implementation</th><th>language</th><th>version</th>"
+        f"<th>calls</th><th>run</th></tr></thead><tbody>{implementations}</tbody></table>\n"
+        + "\n".join(sections)
+        + "\n</body></html>\n"
+    )
 
 
 def _anchor(cell: dict) -> str:
@@ -192,13 +230,20 @@ def _anchor(cell: dict) -> str:
 def _html_cell(cell: dict) -> str:
     groups = []
     for group in cell["failure_groups"]:
-        items = [f"<li>{label}<code>{_e(text)}</code></li>" if code else f"<li>{label}{_e(text)}</li>"
-                 for label, text, code in group_facts(group)]
-        groups.append(f"<li class=\"group\"><strong>{_e(group['title'])}</strong> ({group['count']} failing)"
-                      f"<ul>{''.join(items)}</ul></li>")
-    causes = "".join(f"<li class=\"cause\">{_e(na['cause'])}{_e(_na_counts(na))}</li>" for na in cell["not_applicable"])
-    return (f"<section id=\"{_anchor(cell)}\"><h2>{_e(cell['implementation'])} × {_e(cell['tool'])}: "
-            f"{_e(cell_summary(cell))}</h2>"
-            + (f"<p>{_e(fields_text(cell))}.</p>" if fields_text(cell) else "")
-            + (f"<ol>{''.join(groups)}</ol>" if groups else "")
-            + (f"<p>Not applicable:</p><ul>{causes}</ul>" if causes else "") + "</section>")
+        items = [
+            f"<li>{label}<code>{_e(text)}</code></li>" if code else f"<li>{label}{_e(text)}</li>"
+            for label, text, code in group_facts(group)
+        ]
+        groups.append(
+            f'<li class="group"><strong>{_e(group["title"])}</strong> ({group["count"]} failing)'
+            f"<ul>{''.join(items)}</ul></li>"
+        )
+    causes = "".join(f'<li class="cause">{_e(na["cause"])}{_e(_na_counts(na))}</li>' for na in cell["not_applicable"])
+    return (
+        f'<section id="{_anchor(cell)}"><h2>{_e(cell["implementation"])} × {_e(cell["tool"])}: '
+        f"{_e(cell_summary(cell))}</h2>"
+        + (f"<p>{_e(fields_text(cell))}.</p>" if fields_text(cell) else "")
+        + (f"<ol>{''.join(groups)}</ol>" if groups else "")
+        + (f"<p>Not applicable:</p><ul>{causes}</ul>" if causes else "")
+        + "</section>"
+    )

@@ -19,31 +19,67 @@ import functools
 import itertools
 from typing import Any
 
-from conformance.open_points.model import Behaviour, OpenPoint, Quote
 from conformance.open_points import (
-    a1_token_totals, a2_output_serialisation, a3_bleu_lone_surrogates, a4_chrf_corpus_sums,
-    a5_lowercase_unicode_version, a6_schema_or_limit_code, a7_bleu_validation_order, a8_libm_floats,
-    a9_integral_floats, a10_equal_segment_counts, a11_number_form, a12_error_body, a13_utf16_word_length,
-    a14_surrogate_bytes, a15_duplicate_keys, a16_mcp_result_shape, a17_mcp_argument_validation,
+    a1_token_totals,
+    a2_output_serialisation,
+    a3_bleu_lone_surrogates,
+    a4_chrf_corpus_sums,
+    a5_lowercase_unicode_version,
+    a6_schema_or_limit_code,
+    a7_bleu_validation_order,
+    a8_libm_floats,
+    a9_integral_floats,
+    a10_equal_segment_counts,
+    a11_number_form,
+    a12_error_body,
+    a13_utf16_word_length,
+    a14_surrogate_bytes,
+    a15_duplicate_keys,
+    a16_mcp_result_shape,
+    a17_mcp_argument_validation,
 )
+from conformance.open_points.model import Behaviour, OpenPoint, Quote
 from oracle.errors import ContractError
 from oracle.tool import Tool
 
-__all__ = ["OpenPoint", "Quote", "Behaviour", "CATALOGUE", "BY_ID", "applicable", "depends_on", "behaviours",
-           "expected_outputs", "acceptable_error_codes"]
+__all__ = [
+    "OpenPoint",
+    "Quote",
+    "Behaviour",
+    "CATALOGUE",
+    "BY_ID",
+    "applicable",
+    "depends_on",
+    "behaviours",
+    "expected_outputs",
+    "acceptable_error_codes",
+]
 
 MODULES = (
-    a1_token_totals, a2_output_serialisation, a3_bleu_lone_surrogates, a4_chrf_corpus_sums,
-    a5_lowercase_unicode_version, a6_schema_or_limit_code, a7_bleu_validation_order, a8_libm_floats,
-    a9_integral_floats, a10_equal_segment_counts, a11_number_form, a12_error_body, a13_utf16_word_length,
-    a14_surrogate_bytes, a15_duplicate_keys, a16_mcp_result_shape, a17_mcp_argument_validation,
+    a1_token_totals,
+    a2_output_serialisation,
+    a3_bleu_lone_surrogates,
+    a4_chrf_corpus_sums,
+    a5_lowercase_unicode_version,
+    a6_schema_or_limit_code,
+    a7_bleu_validation_order,
+    a8_libm_floats,
+    a9_integral_floats,
+    a10_equal_segment_counts,
+    a11_number_form,
+    a12_error_body,
+    a13_utf16_word_length,
+    a14_surrogate_bytes,
+    a15_duplicate_keys,
+    a16_mcp_result_shape,
+    a17_mcp_argument_validation,
 )
 CATALOGUE: tuple[OpenPoint, ...] = tuple(module.POINT for module in MODULES)
 BY_ID = {point.id: point for point in CATALOGUE}
 SOURCE = {module.POINT.id: module.__name__.replace(".", "/") + ".py" for module in MODULES}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def applicable(tool: Tool) -> tuple[OpenPoint, ...]:
     """The open points of this tool's contract."""
     return tuple(point for point in CATALOGUE if point.applies_to(tool))

@@ -26,17 +26,21 @@ def ignore_extra_references(tool: Tool, payload: dict) -> tuple[Tool, dict]:
 POINT = OpenPoint(
     id="A10",
     title="The BLEU tools never state equal segment counts",
-    quotes=(Quote("semantics", "hypotheses[i] is the token list of segment i and references[i] lists 1 "
-                               "to 8 reference token lists for it"),
-            Quote("semantics", "equal segment counts")),
-    open="chrF++ lists \"equal segment counts\" among its checks; the BLEU contracts only pair references[i] "
-         "with hypotheses[i]. A hypothesis without references cannot be scored (every reading rejects), but "
-         "reference sets beyond the last hypothesis could be ignored.",
+    quotes=(
+        Quote(
+            "semantics",
+            "hypotheses[i] is the token list of segment i and references[i] lists 1 to 8 reference token lists for it",
+        ),
+        Quote("semantics", "equal segment counts"),
+    ),
+    open='chrF++ lists "equal segment counts" among its checks; the BLEU contracts only pair references[i] '
+    "with hypotheses[i]. A hypothesis without references cannot be scored (every reading rejects), but "
+    "reference sets beyond the last hypothesis could be ignored.",
     readings=("reject any difference as invalid_input", "ignore reference sets beyond the hypotheses"),
     oracle_reading="reject any difference as invalid_input",
     avoidance="Unequal-count cases have more hypotheses than reference sets (every reading rejects). "
-              "The detector flags more reference sets than hypotheses; there the comparison accepts "
-              "either a rejection or the answer on the first len(hypotheses) reference sets.",
+    "The detector flags more reference sets than hypotheses; there the comparison accepts "
+    "either a rejection or the answer on the first len(hypotheses) reference sets.",
     applies=unstated,
     depends=more_references_than_hypotheses,
     alternative=ignore_extra_references,

@@ -36,11 +36,11 @@ POINT = OpenPoint(
     title="chrF++: UTF-8 bytes of a text holding a lone surrogate",
     quotes=(Quote("semantics", "total UTF-8 bytes of all texts at most 65536, lone surrogates"),),
     open="The byte limit is checked before lone surrogates, but a lone surrogate has no UTF-8 encoding: counted "
-         "as 3 bytes (WTF-8, or its U+FFFD replacement) or not at all, the first failing check may differ.",
+    "as 3 bytes (WTF-8, or its U+FFFD replacement) or not at all, the first failing check may differ.",
     readings=("3 bytes per lone surrogate", "0 bytes (dropped before measuring)"),
     oracle_reading="3 bytes",
     avoidance="Lone-surrogate cases stay far below the byte limit; where the count decides between the two "
-              "checks, the comparison accepts invalid_input and limit_exceeded.",
+    "checks, the comparison accepts invalid_input and limit_exceeded.",
     applies=lambda tool: tool.has(CHRF_TEXT_LIMITS),
     decided_by=("a lone surrogate counting 3 bytes",),
     depends=byte_count_matters,

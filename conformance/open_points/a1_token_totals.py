@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Mapping
+from collections.abc import Mapping
 
 from conformance.open_points.inputs import bleu_token_lists, bleu_tokens
 from conformance.open_points.model import OpenPoint, Quote
@@ -28,8 +28,9 @@ def between_readings(tool: Tool, payload: dict) -> bool:
     hypothesis_tokens = [t for h in payload["hypotheses"] for t in h]
     all_tokens = bleu_tokens(payload)
     count_between = len(hypothesis_tokens) <= limits["max_total_tokens"] < len(all_tokens)
-    bytes_between = (sum(map(utf8_length, hypothesis_tokens)) <= limits["max_total_token_bytes"]
-                     < sum(map(utf8_length, all_tokens)))
+    bytes_between = (
+        sum(map(utf8_length, hypothesis_tokens)) <= limits["max_total_token_bytes"] < sum(map(utf8_length, all_tokens))
+    )
     return count_between or bytes_between
 
 
@@ -38,12 +39,12 @@ POINT = OpenPoint(
     title="Do the total token limits count reference tokens?",
     quotes=(Quote("limits", '"max_total_tokens":50000'), Quote("limits", '"max_total_token_bytes":1048576')),
     open="The limits name a total of tokens and of token bytes but not which tokens: the hypotheses only, "
-         "or hypotheses and references together.",
+    "or hypotheses and references together.",
     readings=("hypothesis and reference tokens together", "hypothesis tokens only"),
     oracle_reading="hypothesis and reference tokens together (the stricter reading)",
     avoidance="Cases stay where every reading agrees: the hypothesis tokens alone exceed the limit (all reject) "
-              "or hypotheses plus references are within it (all accept). The detector flags the band "
-              "between; there the comparison accepts either reading's answer or rejection.",
+    "or hypotheses plus references are within it (all accept). The detector flags the band "
+    "between; there the comparison accepts either reading's answer or rejection.",
     applies=lambda tool: tool.has(BLEU_TOKEN_LIMITS),
     decided_by=("Both totals count the hypothesis tokens and every reference token",),
     depends=between_readings,

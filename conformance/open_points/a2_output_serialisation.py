@@ -9,8 +9,14 @@ from conformance.open_points.a1_token_totals import HYPOTHESIS_ONLY_TOKEN_LIMITS
 from conformance.open_points.model import OpenPoint, Quote
 from oracle.errors import ContractError
 from oracle.tool import Tool
-from oracle.validation import (BLEU_NO_LONE_SURROGATES, BLEU_TOKEN_LIMITS, OUTPUT_SIZE_LIMIT, OutputCheck,
-                               output_size, output_size_limit)
+from oracle.validation import (
+    BLEU_NO_LONE_SURROGATES,
+    BLEU_TOKEN_LIMITS,
+    OUTPUT_SIZE_LIMIT,
+    OutputCheck,
+    output_size,
+    output_size_limit,
+)
 
 
 def most_verbose_output_size(output: dict) -> int:
@@ -23,8 +29,9 @@ def most_verbose_output_size(output: dict) -> int:
     return max(len(json.dumps(enveloped, indent=indent, ensure_ascii=True).encode("ascii")) for indent in (2, 4))
 
 
-VERBOSE_OUTPUT_SIZE_LIMIT = OutputCheck("max_output_bytes (most verbose serialisation)",
-                                        functools.partial(output_size_limit, size=most_verbose_output_size))
+VERBOSE_OUTPUT_SIZE_LIMIT = OutputCheck(
+    "max_output_bytes (most verbose serialisation)", functools.partial(output_size_limit, size=most_verbose_output_size)
+)
 
 
 def without_limits(tool: Tool) -> Tool:
@@ -53,16 +60,18 @@ POINT = OpenPoint(
     title="Which JSON serialisation does the output-size limit measure?",
     quotes=(Quote("semantics", "Output larger than 1,000,000 UTF-8 bytes of JSON is limit_exceeded"),),
     open="JSON text of one value has many sizes: compact or indented, non-ASCII raw or \\u-escaped, with or "
-         "without the hosted API's {\"result\": ...} envelope.",
-    readings=("compact JSON.stringify form, non-ASCII raw, no envelope",
-              "with the {\"result\": ...} envelope",
-              "Python's default json.dumps (\", \" and \": \", non-ASCII \\u-escaped)",
-              "indented (2 or 4 spaces)"),
+    'without the hosted API\'s {"result": ...} envelope.',
+    readings=(
+        "compact JSON.stringify form, non-ASCII raw, no envelope",
+        'with the {"result": ...} envelope',
+        'Python\'s default json.dumps (", " and ": ", non-ASCII \\u-escaped)',
+        "indented (2 or 4 spaces)",
+    ),
     oracle_reading="compact JSON.stringify form, non-ASCII raw, no envelope (the smallest)",
     avoidance="Cases produce outputs whose most verbose reasonable serialisation (indented, \\u-escaped, in the "
-              "envelope) is at most 1,000,000 bytes (all accept) or whose compact form exceeds it (all reject). "
-              "The detector flags outputs between; there the comparison accepts the answer or "
-              "limit_exceeded.",
+    "envelope) is at most 1,000,000 bytes (all accept) or whose compact form exceeds it (all reject). "
+    "The detector flags outputs between; there the comparison accepts the answer or "
+    "limit_exceeded.",
     applies=lambda tool: tool.has(OUTPUT_SIZE_LIMIT),
     depends=between_serialisations,
     alternative=lambda tool, payload: (tool.replacing(OUTPUT_SIZE_LIMIT, VERBOSE_OUTPUT_SIZE_LIMIT), payload),

@@ -16,15 +16,17 @@ def holds_lone_surrogate(tool: Tool, payload: dict) -> bool:
 POINT = OpenPoint(
     id="A3",
     title="Lone surrogates in BLEU tokens",
-    quotes=(Quote("semantics", "Tokens are compared by exact string equality"),
-            Quote("semantics", "tokens are compared by exact string equality"),
-            Quote("input_schema", '"items":{"type":"string","minLength":1,"maxLength":128}')),
+    quotes=(
+        Quote("semantics", "Tokens are compared by exact string equality"),
+        Quote("semantics", "tokens are compared by exact string equality"),
+        Quote("input_schema", '"items":{"type":"string","minLength":1,"maxLength":128}'),
+    ),
     open="A JSON string may hold an unpaired \\ud800-\\udfff escape. The BLEU contracts neither reject it (as "
-         "chrF++ states it does) nor say how its UTF-8 bytes count.",
+    "chrF++ states it does) nor say how its UTF-8 bytes count.",
     readings=("reject as invalid_input", "accept and compare the code unit sequences"),
     oracle_reading="reject as invalid_input, like chrF++",
     avoidance="No case sends a lone surrogate to a BLEU tool; if one does, a rejection and the answer of the "
-              "accepting reading both pass.",
+    "accepting reading both pass.",
     applies=lambda tool: tool.has(BLEU_NO_LONE_SURROGATES),
     decided_by=("a lone surrogate (a UTF-16 surrogate code unit that is not half of a pair",),
     depends=holds_lone_surrogate,

@@ -39,14 +39,16 @@ POINT = OpenPoint(
     title="chrF++ corpus sums when a segment's reference lacks an order",
     quotes=(Quote("semantics", "Corpus score sums per-order counts over all segments"),),
     open="Read literally every hypothesis n-gram enters the corpus sums. sacreBLEU (CHRF._get_match_statistics) "
-         "and chrF++.py drop a segment's hypothesis n-grams of an order its reference has none of. The corpus "
-         "score differs when a corpus of two or more segments has a segment whose reference lacks an order its "
-         "hypothesis has while another segment has that order on both sides.",
-    readings=("sum every hypothesis n-gram (the contract's words)",
-              "drop a segment's hypothesis n-grams of an order its reference lacks (sacreBLEU, chrF++.py)"),
+    "and chrF++.py drop a segment's hypothesis n-grams of an order its reference has none of. The corpus "
+    "score differs when a corpus of two or more segments has a segment whose reference lacks an order its "
+    "hypothesis has while another segment has that order on both sides.",
+    readings=(
+        "sum every hypothesis n-gram (the contract's words)",
+        "drop a segment's hypothesis n-grams of an order its reference lacks (sacreBLEU, chrF++.py)",
+    ),
     oracle_reading="sum every hypothesis n-gram",
     avoidance="The comparison computes both (open_points.behaviours) and accepts either score and score_fraction; "
-              "segment_scores and word_tokens agree under both. Cases may touch it.",
+    "segment_scores and word_tokens agree under both. Cases may touch it.",
     applies=lambda tool: tool.has(chrf.corpus_statistics),
     decided_by=("the sums count every hypothesis n-gram", "hypothesis_ngrams counts every hypothesis n-gram"),
     depends=corpus_sums_differ,

@@ -38,11 +38,11 @@ POINT = OpenPoint(
     title="toLowerCase follows the runtime's Unicode version",
     quotes=(Quote("semantics", "true applies String.prototype.toLowerCase (runtime Unicode default case mapping)"),),
     open="Lowercase mappings and the Cased / Case_Ignorable properties behind Final_Sigma change between "
-         "Unicode versions: Python 3.11 has Unicode 14, current JavaScript engines 15 to 17.",
+    "Unicode versions: Python 3.11 has Unicode 14, current JavaScript engines 15 to 17.",
     readings=("the oracle's Unicode version (14.0)", "any later version a JavaScript runtime ships"),
     oracle_reading="Python's str.lower (full default case mapping with Final_Sigma, Unicode 14.0)",
     avoidance="With lowercase true no case contains a code point of oracle/data/lowercase_unicode_differences."
-              "json (measured against Node.js) or one unassigned in Unicode 14.",
+    "json (measured against Node.js) or one unassigned in Unicode 14.",
     applies=lambda tool: tool.has(chrf.lowercase),
     depends=version_dependent,
 )

@@ -6,7 +6,7 @@ from typing import Any
 
 from conformance.open_points.inputs import well_formed_bleu_part
 from conformance.open_points.model import OpenPoint, Quote
-from oracle.errors import ContractError, INVALID_INPUT
+from oracle.errors import INVALID_INPUT, ContractError
 from oracle.tool import Tool
 from oracle.validation import Rule
 
@@ -39,11 +39,11 @@ POINT = OpenPoint(
     title="The BLEU tools state no validation order",
     quotes=(Quote("semantics", "Validation order: plain object, unknown keys, missing keys"),),
     open="chrF++ fixes the order of its checks; the BLEU contracts do not, so an input breaking two rules may "
-         "get the code of either.",
+    "get the code of either.",
     readings=("any order of the checks",),
     oracle_reading="schema (property by property), equal segment counts, lone surrogates, token limits",
     avoidance="Generated invalid inputs break exactly one rule. For the BLEU tools the comparison accepts the "
-              "code of any rule the input breaks (open_points.acceptable_error_codes).",
+    "code of any rule the input breaks (open_points.acceptable_error_codes).",
     applies=lambda tool: True,
     decided_by=(STATED_ORDER,),
     error_codes=any_rule_code,

@@ -1,6 +1,6 @@
 """``reports/ambiguities.md``, generated from the open-point records (never edited by hand).
 
-    python -m conformance.open_points [--check] [--output FILE]
+python -m conformance.open_points [--check] [--output FILE]
 """
 
 from __future__ import annotations
@@ -39,25 +39,51 @@ def render() -> str:
         "|---|---|---|---|---|",
     ]
     for point in CATALOGUE:
-        lines.append(f"| [{point.id}](#{point.id.lower()}) | {point.title} | {', '.join(open_in(point))} | "
-                     f"{'yes' if point.detected else '-'} | {'yes' if point.compared else '-'} |")
+        lines.append(
+            f"| [{point.id}](#{point.id.lower()}) | {point.title} | {', '.join(open_in(point))} | "
+            f"{'yes' if point.detected else '-'} | {'yes' if point.compared else '-'} |"
+        )
     for point in CATALOGUE:
         quotes = [f"- {', '.join(quoted_in(quote))}, {quote.where}: `{quote.text}`" for quote in point.quotes]
-        lines += ["", f"## {point.id}", "", f"**{point.title}**", "", f"Record: `{SOURCE[point.id]}`", "",
-                  "Contract text:", "", *quotes, "", f"What is open: {point.open}", "", "Readings:", ""]
+        lines += [
+            "",
+            f"## {point.id}",
+            "",
+            f"**{point.title}**",
+            "",
+            f"Record: `{SOURCE[point.id]}`",
+            "",
+            "Contract text:",
+            "",
+            *quotes,
+            "",
+            f"What is open: {point.open}",
+            "",
+            "Readings:",
+            "",
+        ]
         lines += [f"{i}. {reading}" for i, reading in enumerate(point.readings, 1)]
-        lines += ["", f"The oracle implements: {point.oracle_reading}.", "",
-                  f"How the suite avoids deciding: {point.avoidance}"]
+        lines += [
+            "",
+            f"The oracle implements: {point.oracle_reading}.",
+            "",
+            f"How the suite avoids deciding: {point.avoidance}",
+        ]
         decided = [tool.label for tool in oracle.tools() if point.decided_in(tool)]
         if decided:
-            lines += ["", f"Decided by the contract (its semantics say {' / '.join(map(repr, point.decided_by))}), "
-                          f"so not open, in: {', '.join(decided)}."]
+            lines += [
+                "",
+                f"Decided by the contract (its semantics say {' / '.join(map(repr, point.decided_by))}), "
+                f"so not open, in: {', '.join(decided)}.",
+            ]
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m conformance.open_points",
-                                     description="Write reports/ambiguities.md from the open-point records.")
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance.open_points",
+        description="Write reports/ambiguities.md from the open-point records.",
+    )
     parser.add_argument("--output", type=Path, default=REPORT_PATH)
     parser.add_argument("--check", action="store_true", help="exit 1 if the file differs from the records")
     args = parser.parse_args(argv)

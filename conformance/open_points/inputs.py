@@ -15,8 +15,10 @@ def bleu_token_lists(payload: dict) -> bool:
         isinstance(hyps, list)
         and isinstance(refs, list)
         and all(isinstance(h, list) and all(isinstance(t, str) for t in h) for h in hyps)
-        and all(isinstance(rs, list) and all(isinstance(r, list) and all(isinstance(t, str) for t in r) for r in rs)
-                for rs in refs)
+        and all(
+            isinstance(rs, list) and all(isinstance(r, list) and all(isinstance(t, str) for t in r) for r in rs)
+            for rs in refs
+        )
     )
 
 
@@ -37,6 +39,7 @@ def integer_fields(schema: dict) -> list[str]:
 def well_formed_bleu_part(payload: dict) -> dict:
     """A BLEU input with every malformed piece dropped (a token that is not a string, a segment
     or reference that is not a list), so each prose rule still judges the rest."""
+
     def tokens(value: Any) -> list[str]:
         return [t for t in value if isinstance(t, str)] if isinstance(value, list) else []
 
@@ -45,5 +48,6 @@ def well_formed_bleu_part(payload: dict) -> dict:
         **payload,
         "hypotheses": [tokens(h) for h in hypotheses] if isinstance(hypotheses, list) else [],
         "references": [[tokens(r) for r in segment] if isinstance(segment, list) else [] for segment in references]
-        if isinstance(references, list) else [],
+        if isinstance(references, list)
+        else [],
     }

@@ -147,8 +147,9 @@ __all__ = [
 ]
 
 
-def write_reports(record: RunRecord, report_dir: Path, junit_path: Path | None = None,
-                  baseline=None) -> dict[str, Path]:
+def write_reports(
+    record: RunRecord, report_dir: Path, junit_path: Path | None = None, baseline=None
+) -> dict[str, Path]:
     """Write report.json, junit.xml, report.md and report.html; return their paths by kind.
 
     report.json is validated first: a record that does not match the schema is a harness bug

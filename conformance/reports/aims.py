@@ -29,11 +29,13 @@ def aim_rows(document: dict) -> list[AimRow]:
         missing = entry.get("aims_not_reached")
         if not isinstance(features, dict) or not isinstance(missing, list):
             continue
-        rows.append(AimRow(
-            property_id=str(entry.get("id") or f"generated/{entry.get('tool_id')}/{entry.get('family')}"),
-            examples=str(entry.get("examples", "?")),
-            reached=f"{sum(1 for count in features.values() if count)}/{len(features)}",
-            counts="; ".join(f"{name} ×{count}" for name, count in features.items() if count),
-            not_reached="; ".join(map(str, missing)),
-        ))
+        rows.append(
+            AimRow(
+                property_id=str(entry.get("id") or f"generated/{entry.get('tool_id')}/{entry.get('family')}"),
+                examples=str(entry.get("examples", "?")),
+                reached=f"{sum(1 for count in features.values() if count)}/{len(features)}",
+                counts="; ".join(f"{name} ×{count}" for name, count in features.items() if count),
+                not_reached="; ".join(map(str, missing)),
+            )
+        )
     return rows

@@ -39,8 +39,16 @@ FAIL_ON = ("new", "any")
 REPORT_FILE = "report.json"
 RAN = frozenset({"passed", "failed", "errored", "fixed"})  # outcomes of a check that was judged
 # what a run's header says about the run that the diff lists when it changed (contracts and drift apart)
-RUN_FIELDS = ("suite_version", "target", "profile", "seed", "strict", "max_failures_per_property", "families",
-              "keyword")
+RUN_FIELDS = (
+    "suite_version",
+    "target",
+    "profile",
+    "seed",
+    "strict",
+    "max_failures_per_property",
+    "families",
+    "keyword",
+)
 
 
 class BaselineError(ValueError):
@@ -73,11 +81,15 @@ def load_report(path: str | Path) -> dict:
     if error is not None:
         where = "/" + "/".join(str(part) for part in error.absolute_path)
         version = document["header"].get("suite_version", "?") if isinstance(document["header"], dict) else "?"
-        raise BaselineError(f"{file}: a report of an incompatible schema (written by suite {version}; at {where}: "
-                            f"{error.message[:200]})")
+        raise BaselineError(
+            f"{file}: a report of an incompatible schema (written by suite {version}; at {where}: "
+            f"{error.message[:200]})"
+        )
     if "failure_groups" not in document:
-        raise BaselineError(f"{file}: a report without failure_groups (written by suite "
-                            f"{document['header']['suite_version']}): run it again with this suite")
+        raise BaselineError(
+            f"{file}: a report without failure_groups (written by suite "
+            f"{document['header']['suite_version']}): run it again with this suite"
+        )
     return document
 
 
@@ -105,8 +117,13 @@ def causes(document: dict) -> dict[tuple[str, ...], dict]:
             merged[key]["count"] += group["count"]
             merged[key]["members"] += group["members"]
         else:
-            merged[key] = {"title": group["title"], "clause": group["clause"], "count": group["count"],
-                           "members": list(group["members"]), "smallest_case": group["smallest_case"]}
+            merged[key] = {
+                "title": group["title"],
+                "clause": group["clause"],
+                "count": group["count"],
+                "members": list(group["members"]),
+                "smallest_case": group["smallest_case"],
+            }
     return merged
 
 
@@ -128,11 +145,24 @@ def _is_fixture(case_id: str) -> bool:
     return not case_id.startswith("generated/")  # generated case ids: generated/<tool>/<family>/<n>
 
 
-def _entry(key: tuple[str, ...], group: dict, old_count: int, new_count: int, note: str = "",
-           newly_failing: list[str] | None = None) -> dict:
-    return {"cause": list(key), "title": group["title"], "clause": group["clause"], "old_count": old_count,
-            "new_count": new_count, "newly_failing": newly_failing or [], "smallest_case": group["smallest_case"],
-            "note": note}
+def _entry(
+    key: tuple[str, ...],
+    group: dict,
+    old_count: int,
+    new_count: int,
+    note: str = "",
+    newly_failing: list[str] | None = None,
+) -> dict:
+    return {
+        "cause": list(key),
+        "title": group["title"],
+        "clause": group["clause"],
+        "old_count": old_count,
+        "new_count": new_count,
+        "newly_failing": newly_failing or [],
+        "smallest_case": group["smallest_case"],
+        "note": note,
+    }
 
 
 # ---------------------------------------------------------------- the diff
@@ -149,8 +179,11 @@ def compare(old: dict, new: dict, fail_on: str = "new", baseline: str = "") -> d
     for key, group in new_causes.items():
         before = old_causes.get(key)
         if before is None:
-            note = (_seed_note(group, old, new, False) if _any_ran(group["members"], old_outcomes)
-                    else "the baseline did not run its checks")
+            note = (
+                _seed_note(group, old, new, False)
+                if _any_ran(group["members"], old_outcomes)
+                else "the baseline did not run its checks"
+            )
             groups["new"].append(_entry(key, group, 0, group["count"], note))
         else:
             newly = [m for m in group["members"] if _is_fixture(m) and m not in old_failing]
@@ -160,9 +193,16 @@ def compare(old: dict, new: dict, fail_on: str = "new", baseline: str = "") -> d
             if _any_ran(group["members"], new_outcomes):
                 groups["fixed"].append(_entry(key, group, group["count"], 0, _seed_note(group, old, new, True)))
             else:
-                groups["no_longer_checked"].append(_entry(
-                    key, group, group["count"], 0, "none of its checks was judged in this run (not selected, "
-                                                   "skipped, or listed as a known failure)"))
+                groups["no_longer_checked"].append(
+                    _entry(
+                        key,
+                        group,
+                        group["count"],
+                        0,
+                        "none of its checks was judged in this run (not selected, "
+                        "skipped, or listed as a known failure)",
+                    )
+                )
     new_failures = len(groups["new"]) + sum(bool(entry["newly_failing"]) for entry in groups["still_failing"])
     changed = any(entry["old_count"] != entry["new_count"] for entry in groups["still_failing"])
     differs = new_failures or groups["fixed"] or groups["no_longer_checked"] or changed
@@ -172,10 +212,15 @@ def compare(old: dict, new: dict, fail_on: str = "new", baseline: str = "") -> d
         "exit_code": int(bool(new_failures if fail_on == "new" else differs)),
         "new_failures": new_failures,
         "groups": groups,
-        "checks": {"added": sorted(set(new_outcomes) - set(old_outcomes)),
-                   "removed": sorted(set(old_outcomes) - set(new_outcomes))},
-        "run": [{"field": name, "old": old["header"].get(name), "new": new["header"].get(name)}
-                for name in RUN_FIELDS if old["header"].get(name) != new["header"].get(name)],
+        "checks": {
+            "added": sorted(set(new_outcomes) - set(old_outcomes)),
+            "removed": sorted(set(old_outcomes) - set(new_outcomes)),
+        },
+        "run": [
+            {"field": name, "old": old["header"].get(name), "new": new["header"].get(name)}
+            for name in RUN_FIELDS
+            if old["header"].get(name) != new["header"].get(name)
+        ],
         "contracts": _contract_changes(old["header"], new["header"]),
         "contract_drift": _drift_changes(old["header"], new["header"]),
     }
@@ -186,16 +231,25 @@ def _seed_note(group: dict, old: dict, new: dict, fixed: bool) -> str:
     if any(_is_fixture(member) for member in group["members"]) or old["header"]["seed"] == new["header"]["seed"]:
         return ""
     if fixed:
-        return ("found only by generated cases and not under this run's seed: replay the baseline's reproducers "
-                "to confirm the fix")
+        return (
+            "found only by generated cases and not under this run's seed: replay the baseline's reproducers "
+            "to confirm the fix"
+        )
     return "found only by generated cases, under another seed than the baseline's: it may predate the baseline"
 
 
 def _run_summary(document: dict, baseline: str) -> dict:
     header = document["header"]
-    return {"report": baseline, "target": header["target"], "started": header["started"],
-            "suite_version": header["suite_version"], "seed": header["seed"], "profile": header["profile"],
-            "exit_code": document["exit_code"], "totals": document["totals"]}
+    return {
+        "report": baseline,
+        "target": header["target"],
+        "started": header["started"],
+        "suite_version": header["suite_version"],
+        "seed": header["seed"],
+        "profile": header["profile"],
+        "exit_code": document["exit_code"],
+        "totals": document["totals"],
+    }
 
 
 def _contract_changes(old: dict, new: dict) -> dict:
@@ -205,8 +259,11 @@ def _contract_changes(old: dict, new: dict) -> dict:
     return {
         "added": [label for label in new["contracts"] if label not in old["contracts"]],
         "removed": [label for label in old["contracts"] if label not in new["contracts"]],
-        "changed": [label for label in both if label in old_digests and label in new_digests
-                    and old_digests[label] != new_digests[label]],
+        "changed": [
+            label
+            for label in both
+            if label in old_digests and label in new_digests and old_digests[label] != new_digests[label]
+        ],
         "digests_compared": bool(old_digests and new_digests),
     }
 
@@ -214,8 +271,10 @@ def _contract_changes(old: dict, new: dict) -> dict:
 def _drift_state(finding: dict | None) -> dict | None:
     if finding is None:
         return None
-    return {"status": finding["status"],
-            "changes": sorted(f"{change['change_class']} {change['pointer'] or '/'}" for change in finding["changes"])}
+    return {
+        "status": finding["status"],
+        "changes": sorted(f"{change['change_class']} {change['pointer'] or '/'}" for change in finding["changes"]),
+    }
 
 
 def _drift_changes(old: dict, new: dict) -> list[dict]:
@@ -240,7 +299,7 @@ class Baseline:
     fail_on: str = "new"
 
     @classmethod
-    def load(cls, path: str | Path, fail_on: str = "new") -> "Baseline":
+    def load(cls, path: str | Path, fail_on: str = "new") -> Baseline:
         return cls(load_report(path), str(path), fail_on)
 
     def diff(self, new: dict) -> dict:

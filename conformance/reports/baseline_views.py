@@ -33,8 +33,11 @@ def diff_headline(diff: dict) -> str:
     """``1 new failure · 1 fixed · 2 still failing (1 changed count): regressions — exit 1 (--fail-on new)``."""
     groups = diff["groups"]
     changed = sum(entry["old_count"] != entry["new_count"] for entry in groups["still_failing"])
-    parts = [_plural(diff["new_failures"], "new failure"), f"{len(groups['fixed'])} fixed",
-             f"{len(groups['still_failing'])} still failing" + (f" ({changed} changed count)" if changed else "")]
+    parts = [
+        _plural(diff["new_failures"], "new failure"),
+        f"{len(groups['fixed'])} fixed",
+        f"{len(groups['still_failing'])} still failing" + (f" ({changed} changed count)" if changed else ""),
+    ]
     if groups["no_longer_checked"]:
         parts.append(f"{len(groups['no_longer_checked'])} no longer checked")
     if diff["new_failures"]:
@@ -49,8 +52,10 @@ def diff_headline(diff: dict) -> str:
 def baseline_line(diff: dict) -> str:
     base = diff["baseline"]
     where = f"{base['report']}, " if base["report"] else ""
-    return prose(f"baseline: {where}target {base['target']}, started {base['started']}, suite "
-                 f"{base['suite_version']}, seed {base['seed']}, profile {base['profile']}, exit {base['exit_code']}")
+    return prose(
+        f"baseline: {where}target {base['target']}, started {base['started']}, suite "
+        f"{base['suite_version']}, seed {base['seed']}, profile {base['profile']}, exit {base['exit_code']}"
+    )
 
 
 def count_change(entry: dict) -> str:
@@ -75,14 +80,24 @@ def _cause_line(entry: dict, counts: str) -> str:
 def _group_sections(groups: dict) -> list[DiffSection]:
     sections = [
         ("New failure groups", groups["new"], lambda e: f"{e['new_count']} failing"),
-        ("Still failing", [e for e in groups["still_failing"] if e["newly_failing"]]
-         + [e for e in groups["still_failing"] if not e["newly_failing"]], lambda e: f"count {count_change(e)}"),
+        (
+            "Still failing",
+            [e for e in groups["still_failing"] if e["newly_failing"]]
+            + [e for e in groups["still_failing"] if not e["newly_failing"]],
+            lambda e: f"count {count_change(e)}",
+        ),
         ("Fixed", groups["fixed"], lambda e: f"{e['old_count']} failing in the baseline"),
-        ("No longer checked (not evidence of a fix)", groups["no_longer_checked"],
-         lambda e: f"{e['old_count']} failing in the baseline"),
+        (
+            "No longer checked (not evidence of a fix)",
+            groups["no_longer_checked"],
+            lambda e: f"{e['old_count']} failing in the baseline",
+        ),
     ]
-    return [DiffSection(f"{title} ({len(entries)})", [_cause_line(e, counts(e)) for e in entries[:MAX_LISTED]])
-            for title, entries, counts in sections if entries]
+    return [
+        DiffSection(f"{title} ({len(entries)})", [_cause_line(e, counts(e)) for e in entries[:MAX_LISTED]])
+        for title, entries, counts in sections
+        if entries
+    ]
 
 
 def _value(value) -> str:
@@ -101,13 +116,21 @@ def _run_sections(diff: dict) -> list[DiffSection]:
     if run:
         sections.append(DiffSection("Run", run))
     contracts = diff["contracts"]
-    lines = [prose(f"{label}: {what}") for key, what in
-             (("added", "checked now, not in the baseline"), ("removed", "checked in the baseline, not now"),
-              ("changed", "the contract file differs (its digest changed)")) for label in contracts[key]]
+    lines = [
+        prose(f"{label}: {what}")
+        for key, what in (
+            ("added", "checked now, not in the baseline"),
+            ("removed", "checked in the baseline, not now"),
+            ("changed", "the contract file differs (its digest changed)"),
+        )
+        for label in contracts[key]
+    ]
     if lines:
         sections.append(DiffSection("Contracts", lines))
-    drift = [prose(f"{change['tool']}: {_drift_text(change['old'])} → {_drift_text(change['new'])}")
-             for change in diff["contract_drift"]]
+    drift = [
+        prose(f"{change['tool']}: {_drift_text(change['old'])} → {_drift_text(change['new'])}")
+        for change in diff["contract_drift"]
+    ]
     if drift:
         sections.append(DiffSection("The target's published contract (contract drift)", drift))
     for key, title in (("added", "Checks added"), ("removed", "Checks removed")):

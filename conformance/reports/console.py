@@ -16,14 +16,14 @@ import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from conformance.model import OUTCOMES
 import conformance.reports.document as doc
-from conformance.reports.drift import DRIFT_HEADING, drift_lines
-from conformance.reports.failures import failure_text, failure_view
-from conformance.reports.readings import console_lines as readings_lines
+from conformance.model import OUTCOMES
 from conformance.reports.baseline import run_exit_code
 from conformance.reports.baseline_views import console_lines as baseline_lines
+from conformance.reports.drift import DRIFT_HEADING, drift_lines
+from conformance.reports.failures import failure_text, failure_view
 from conformance.reports.group_views import group_views, groups_heading
+from conformance.reports.readings import console_lines as readings_lines
 from conformance.reports.text import LINE_LIMIT, one_line, prose
 
 DETAILED_FAILURES = 10  # explained in full at the end of a run; the rest by id (all are in the reports)
@@ -63,8 +63,10 @@ def failures_text(document: dict, detailed: int = DETAILED_FAILURES) -> list[str
     """The failures, smallest input first: the first ``detailed`` in full, the rest one line each."""
     problems = sorted(doc.problem_results(document), key=_input_size)
     header = document["header"]
-    lines = ["\n" + failure_text(failure_view(number, result, header), compact=True)
-             for number, result in enumerate(problems[:detailed], 1)]
+    lines = [
+        "\n" + failure_text(failure_view(number, result, header), compact=True)
+        for number, result in enumerate(problems[:detailed], 1)
+    ]
     for result in problems[detailed:]:
         case_id = prose(result["case"]["case_id"])
         lines.append(one_line(f"{result['outcome']}: {case_id}: {prose(result['message'])}", LINE_LIMIT))
@@ -88,8 +90,10 @@ def summary(document: dict, paths: dict[str, Path] | None = None) -> str:
     lines = ["", summary_table(document), *groups_text(document), *failures_text(document)]
     not_served = document["header"].get("not_served") or []
     if not_served:
-        lines.append(f"\nnot served by the target (draft tools answered 'not found', skipped, not failed): "
-                     f"{prose(', '.join(not_served))}")
+        lines.append(
+            f"\nnot served by the target (draft tools answered 'not found', skipped, not failed): "
+            f"{prose(', '.join(not_served))}"
+        )
     lines += readings_lines(document)  # readings of open points the target took
     drift = drift_lines(document["header"])
     if drift:
@@ -107,7 +111,9 @@ def summary(document: dict, paths: dict[str, Path] | None = None) -> str:
     lines += baseline_lines(diff)  # what changed since the baseline, just before the verdict
     lines += ["", verdict_line(document), doc.totals_text(document["totals"])]
     if diff is not None:
-        lines.append(f"--baseline: exit {run_exit_code(document['exit_code'], diff)} "
-                     f"({'new failures since the baseline' if diff['new_failures'] else 'no new failure'})")
+        lines.append(
+            f"--baseline: exit {run_exit_code(document['exit_code'], diff)} "
+            f"({'new failures since the baseline' if diff['new_failures'] else 'no new failure'})"
+        )
     lines += [f"  {name}: {path}" for name, path in sorted((paths or {}).items())]
     return "\n".join(lines)

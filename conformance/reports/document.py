@@ -26,16 +26,17 @@ import json
 import math
 import platform
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import jsonschema
 
 from conformance import __version__
 from conformance.model import OUTCOMES, RunRecord
-from conformance.reports.groups import failure_groups
 from conformance.reports.drift import DRIFT_HEADING, drift_lines
+from conformance.reports.groups import failure_groups
 from conformance.reports.text import LONE_SURROGATE, MAX_DEPTH, json_scalar, prose, render_value
 from conformance.targets.implementation import implementation_name
 
@@ -498,8 +499,9 @@ def interruption_text(document: dict) -> str:
     signal = document["header"].get("interrupted")
     if not signal:
         return ""
-    return (f"interrupted by {prose(signal)}: the run did not finish; this partial report holds the "
-            f"checks done before it")
+    return (
+        f"interrupted by {prose(signal)}: the run did not finish; this partial report holds the checks done before it"
+    )
 
 
 def verdict(document: dict) -> tuple[str, str]:
@@ -517,10 +519,12 @@ def verdict(document: dict) -> tuple[str, str]:
 def breaker_text(figures: dict) -> str:
     """The header's breaker figures in one line."""
     try:
-        return (f"{figures['calls']} calls, {figures['transport_errors']} transport errors "
-                f"({figures['window_transport_errors']} of the last {figures['window_calls']}); "
-                f"{figures['time_lost_s']:g} s lost to time-outs and retries "
-                f"(budget {figures['time_budget_s']:g} s, {figures['time_budget_left_s']:g} s left)")
+        return (
+            f"{figures['calls']} calls, {figures['transport_errors']} transport errors "
+            f"({figures['window_transport_errors']} of the last {figures['window_calls']}); "
+            f"{figures['time_lost_s']:g} s lost to time-outs and retries "
+            f"(budget {figures['time_budget_s']:g} s, {figures['time_budget_left_s']:g} s left)"
+        )
     except (KeyError, TypeError, ValueError):
         return render_value(figures)[0]
 

@@ -39,6 +39,7 @@ def drift_lines(header: dict) -> list[str]:
         return []
     lines = [prose(finding_line(finding)) for finding in findings if isinstance(finding, dict)]
     if header.get("contract_drift_allowed") and any(
-            isinstance(f, dict) and f.get("status") in ("additive", "breaking") for f in findings):
+        isinstance(f, dict) and f.get("status") in ("additive", "breaking") for f in findings
+    ):
         lines.append("--allow-contract-drift: the run went on, judged against the suite's contracts")
     return lines

@@ -199,8 +199,10 @@ def _answer_parts(result: dict) -> tuple[list[tuple[str, str]], list[Block]]:
         if response.get("expressed"):  # a partial answer: the fields it expresses, not those it cannot
             from conformance.compare.partial import projected
 
-            expected, title = projected(expected, response["result"]), \
-                "expected output (oracle, the fields the library expresses) → actual output"
+            expected, title = (
+                projected(expected, response["result"]),
+                "expected output (oracle, the fields the library expresses) → actual output",
+            )
         diff, note = whole_output_diff(expected, response["result"])
         if diff or note:
             blocks.append(Block(title, diff, note, kind="diff"))
@@ -231,8 +233,10 @@ def _steps_blocks(case: dict) -> list[Block]:
     for index, step in enumerate(steps):
         mark = "  <- went wrong first" if index == wrong else ""
         text, _ = render_value(step["input"], 300)
-        lines.append(f"{index + 1}. {step['tool_id']}@{step['version']} [{step.get('outcome', '')}] "
-                     f"{step.get('description', '')}: {text}{mark}")
+        lines.append(
+            f"{index + 1}. {step['tool_id']}@{step['version']} [{step.get('outcome', '')}] "
+            f"{step.get('description', '')}: {text}{mark}"
+        )
     sent = "sent one after the other" if case.get("sending") == "sequence" else "released together"
     where = f"; step {wrong + 1} went wrong first (its input, diff and answer below)" if wrong is not None else ""
     return [Block(f"steps ({len(steps)} requests {sent}{where})", "\n".join(lines), kind="text")]

@@ -41,9 +41,11 @@ def members_text(members: list[str]) -> str:
 def _difference_facts(difference: dict | None) -> list[tuple[str, str]]:
     if difference is None:
         return []
-    return [("first difference at", difference["pointer"] or "/ (the whole output)"),
-            ("expected", render_value(difference["expected"])[0]),
-            ("actual", render_value(difference["actual"])[0])]
+    return [
+        ("first difference at", difference["pointer"] or "/ (the whole output)"),
+        ("expected", render_value(difference["expected"])[0]),
+        ("actual", render_value(difference["actual"])[0]),
+    ]
 
 
 def _diff_block(result: dict | None) -> list[Block]:
@@ -58,9 +60,13 @@ def _diff_block(result: dict | None) -> list[Block]:
 
 def group_view(number: int, group: dict, results_by_id: dict[str, dict]) -> GroupView:
     divergence = group["divergence"]
-    facts = [("breaks", prose(clause_text(group["clause"]))),
-             ("divergence", prose(f"{divergence['explanation']} ({divergence['id']})") if divergence else
-              "none catalogued explains it")]
+    facts = [
+        ("breaks", prose(clause_text(group["clause"]))),
+        (
+            "divergence",
+            prose(f"{divergence['explanation']} ({divergence['id']})") if divergence else "none catalogued explains it",
+        ),
+    ]
     smallest, note = render_value(group["smallest"])
     facts.append(("smallest input", smallest + (f" ({note})" if note else "")))
     facts.append(("smallest case", prose(group["smallest_case"])))
@@ -73,8 +79,9 @@ def group_view(number: int, group: dict, results_by_id: dict[str, dict]) -> Grou
 
 def group_views(document: dict) -> list[GroupView]:
     results_by_id = {result["case"]["case_id"]: result for result in document.get("results", [])}
-    return [group_view(number, group, results_by_id)
-            for number, group in enumerate(document.get("failure_groups", []), 1)]
+    return [
+        group_view(number, group, results_by_id) for number, group in enumerate(document.get("failure_groups", []), 1)
+    ]
 
 
 def groups_heading(document: dict) -> str:

@@ -74,9 +74,17 @@ def failure_groups(problems: list[dict], implementation: str = "") -> list[dict]
 def _new_group(result: dict, signature: tuple[str, ...], cause: Cause | None) -> dict:
     case = result["case"]
     tool = f"{case['tool_id']}@{case['version']}"
-    clause = (cause.clause.to_dict() if cause is not None else
-              {"tool": tool, "kind": "unattributed", "number": None, "name": None,
-               "text": "the suite could not explain this result"})
+    clause = (
+        cause.clause.to_dict()
+        if cause is not None
+        else {
+            "tool": tool,
+            "kind": "unattributed",
+            "number": None,
+            "name": None,
+            "text": "the suite could not explain this result",
+        }
+    )
     title_where = (cause.pointer_class or "the whole output") if cause is not None else result["outcome"]
     title_kind = cause.kind if cause is not None else result["outcome"]
     group = {
@@ -105,8 +113,9 @@ def _take_smallest(group: dict, result: dict) -> None:
     group["smallest"] = result["case"]["input"]
     group["smallest_case"] = result["case"]["case_id"]
     mismatch = result["mismatch"]
-    group["difference"] = None if mismatch is None else {
-        key: mismatch[key] for key in ("pointer", "expected", "actual", "message")}
+    group["difference"] = (
+        None if mismatch is None else {key: mismatch[key] for key in ("pointer", "expected", "actual", "message")}
+    )
 
 
 def _finished(group: dict) -> dict:

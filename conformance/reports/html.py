@@ -10,15 +10,16 @@ and every text (already made visible by text.py) HTML-escaped.
 from __future__ import annotations
 
 import html
-from typing import Iterable
+from collections.abc import Iterable
 
-from conformance.model import OUTCOMES
-import conformance.reports.document as doc
 import conformance.reports.aims as aims
-from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
-from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION, reading_rows
-from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
 import conformance.reports.baseline_views as baseline_views
+import conformance.reports.document as doc
+from conformance.model import OUTCOMES
+from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
+from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
+from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION
+from conformance.reports.readings import reading_rows
 from conformance.reports.text import MAX_LISTED, prose
 
 _CSS = """
@@ -124,10 +125,21 @@ def _html_readings(document: dict) -> list[str]:
         return []
     return [
         f'<h2 id="readings">Readings of open points ({len(rows)})</h2><p>{_e(READINGS_INTRODUCTION)}</p>',
-        _html_table(["open point", "reading the target took", "cases", "for example"],
-                    ([(_e(f"{row.point_id} {row.title}"), ""), (_e(row.reading), ""), (str(row.count), ""),
-                      (_code(row.cases_text()), "")] for row in rows)),
+        _html_table(
+            ["open point", "reading the target took", "cases", "for example"],
+            (
+                [
+                    (_e(f"{row.point_id} {row.title}"), ""),
+                    (_e(row.reading), ""),
+                    (str(row.count), ""),
+                    (_code(row.cases_text()), ""),
+                ]
+                for row in rows
+            ),
+        ),
     ]
+
+
 def _html_group(view: GroupView) -> str:
     facts = "".join(
         f"<dt>{_e(label)}</dt><dd>{_e(text) if label in GROUP_PROSE_FACTS else _code(text)}</dd>"
@@ -136,8 +148,10 @@ def _html_group(view: GroupView) -> str:
     blocks = "".join(
         f'<div class="label">{_e(block.label)}</div><pre>{_html_diff(block.text)}</pre>' for block in view.blocks
     )
-    return (f'<div class="group" id="{view.anchor}"><h3 class="group-title">G{view.number}. {_e(view.title)}</h3>'
-            f"<dl>{facts}</dl>{blocks}</div>")
+    return (
+        f'<div class="group" id="{view.anchor}"><h3 class="group-title">G{view.number}. {_e(view.title)}</h3>'
+        f"<dl>{facts}</dl>{blocks}</div>"
+    )
 
 
 def html_groups(document: dict) -> list[str]:
@@ -146,10 +160,15 @@ def html_groups(document: dict) -> list[str]:
     if not views:
         return []
     # (no links: nothing on the page points anywhere, not even within it)
-    listed = "".join(f'<li><b>G{view.number}.</b> {_e(view.title)} <span class="note">{_e(view.brief)}</span></li>'
-                     for view in views)
-    return [f'<section id="failure-groups"><h2>{_e(groups_heading(document))}</h2>',
-            f'<ol class="plain groups">{listed}</ol>', *(_html_group(view) for view in views), "</section>"]
+    listed = "".join(
+        f'<li><b>G{view.number}.</b> {_e(view.title)} <span class="note">{_e(view.brief)}</span></li>' for view in views
+    )
+    return [
+        f'<section id="failure-groups"><h2>{_e(groups_heading(document))}</h2>',
+        f'<ol class="plain groups">{listed}</ol>',
+        *(_html_group(view) for view in views),
+        "</section>",
+    ]
 
 
 def html_baseline(diff: dict | None) -> list[str]:
@@ -157,9 +176,11 @@ def html_baseline(diff: dict | None) -> list[str]:
     if diff is None:
         return []
     state = "bad" if diff["exit_code"] else "ok"
-    parts = [f'<section id="baseline-diff"><h2>{_e(baseline_views.TITLE)}</h2>',
-             f'<div class="verdict {state}">{_e(baseline_views.diff_headline(diff))}</div>',
-             f"<p>{_e(baseline_views.baseline_line(diff))}</p>"]
+    parts = [
+        f'<section id="baseline-diff"><h2>{_e(baseline_views.TITLE)}</h2>',
+        f'<div class="verdict {state}">{_e(baseline_views.diff_headline(diff))}</div>',
+        f"<p>{_e(baseline_views.baseline_line(diff))}</p>",
+    ]
     for section in baseline_views.diff_sections(diff):
         parts += [f"<h3>{_e(section.title)}</h3>", _html_list(_e(line) for line in section.lines)]
     return parts + ["</section>"]
@@ -167,16 +188,21 @@ def html_baseline(diff: dict | None) -> list[str]:
 
 def _page(title: str, body: list[str]) -> str:
     """A self-contained page: nothing on it loads or runs anything."""
-    return "\n".join([
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        # Defence in depth: even if some target text escaped escaping, nothing could load or run.
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title>",
-        f"<style>{_CSS}</style></head><body>",
-        *body,
-    ]) + "\n"
+    return (
+        "\n".join(
+            [
+                "<!DOCTYPE html>",
+                '<html lang="en"><head><meta charset="utf-8">',
+                # Defence in depth: even if some target text escaped escaping, nothing could load or run.
+                "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+                '<meta name="viewport" content="width=device-width, initial-scale=1">',
+                f"<title>{_e(title)}</title>",
+                f"<style>{_CSS}</style></head><body>",
+                *body,
+            ]
+        )
+        + "\n"
+    )
 
 
 def render_diff_html(diff: dict) -> str:
@@ -193,7 +219,7 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
     parts = [
         "<h1>Conformance report</h1>",
         f'<div class="verdict {state}">{_e(headline)}</div> '
-        f'<span>exit code {document["exit_code"]} · target {_code(target)}</span>',
+        f"<span>exit code {document['exit_code']} · target {_code(target)}</span>",
         '<ul class="totals">' + "".join(f"<li><b>{totals[o]}</b>{_e(o)}</li>" for o in OUTCOMES) + "</ul>",
     ]
     parts += html_baseline(document.get("baseline_diff"))  # under --baseline, what changed leads
@@ -261,6 +287,19 @@ def _html_aims(document: dict) -> list[str]:
     rows = aims.aim_rows(document)
     if not rows:
         return []
-    return [f"<h2>{_e(aims.TITLE)}</h2>", _html_table(aims.HEADING, (
-        [(_code(prose(row.property_id)), ""), (_e(row.examples), ""), (_e(row.reached), "warn" if row.not_reached else ""),
-         (_e(prose(row.counts)), ""), (_e(prose(row.not_reached)), "")] for row in rows))]
+    return [
+        f"<h2>{_e(aims.TITLE)}</h2>",
+        _html_table(
+            aims.HEADING,
+            (
+                [
+                    (_code(prose(row.property_id)), ""),
+                    (_e(row.examples), ""),
+                    (_e(row.reached), "warn" if row.not_reached else ""),
+                    (_e(prose(row.counts)), ""),
+                    (_e(prose(row.not_reached)), ""),
+                ]
+                for row in rows
+            ),
+        ),
+    ]

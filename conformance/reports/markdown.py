@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 
-import conformance.reports.document as doc
 import conformance.reports.aims as aims
-from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
-from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION, reading_rows
-from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
 import conformance.reports.baseline_views as baseline_views
+import conformance.reports.document as doc
+from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
+from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
+from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION
+from conformance.reports.readings import reading_rows
 from conformance.reports.text import MAX_LISTED, prose
 
 # Markdown's active characters; "_" only where it could open or close emphasis (not inside a word).
@@ -77,9 +78,18 @@ def _md_readings(document: dict) -> list[str]:
     lines = ["", f"## Readings of open points ({len(rows)})", "", md_text(READINGS_INTRODUCTION), ""]
     return lines + _md_table(
         ["open point", "reading the target took", "cases", "for example"],
-        [[md_text(f"{row.point_id} {row.title}"), md_text(row.reading), str(row.count), md_cell_code(row.cases_text())]
-         for row in rows],
+        [
+            [
+                md_text(f"{row.point_id} {row.title}"),
+                md_text(row.reading),
+                str(row.count),
+                md_cell_code(row.cases_text()),
+            ]
+            for row in rows
+        ],
     )
+
+
 def _md_group(view: GroupView) -> list[str]:
     lines = [f"### G{view.number}. {md_text(view.title)}", ""]
     lines += [
@@ -109,8 +119,14 @@ def md_baseline(diff: dict | None, level: str = "##") -> list[str]:
     """A baseline diff (baseline_views): its headline, the baseline, then each section as a list."""
     if diff is None:
         return []
-    lines = [f"{level} {baseline_views.TITLE}", "", f"**{md_text(baseline_views.diff_headline(diff))}**", "",
-             md_text(baseline_views.baseline_line(diff)), ""]
+    lines = [
+        f"{level} {baseline_views.TITLE}",
+        "",
+        f"**{md_text(baseline_views.diff_headline(diff))}**",
+        "",
+        md_text(baseline_views.baseline_line(diff)),
+        "",
+    ]
     for section in baseline_views.diff_sections(diff):
         lines += [f"{level}# {md_text(section.title)}", "", *(f"- {md_text(line)}" for line in section.lines), ""]
     return lines
@@ -192,6 +208,16 @@ def _md_aims(document: dict) -> list[str]:
     rows = aims.aim_rows(document)
     if not rows:
         return []
-    return ["", f"## {aims.TITLE}", ""] + _md_table(aims.HEADING, [
-        [md_cell_code(prose(row.property_id)), row.examples, row.reached, md_text(prose(row.counts)),
-         md_text(prose(row.not_reached))] for row in rows])
+    return ["", f"## {aims.TITLE}", ""] + _md_table(
+        aims.HEADING,
+        [
+            [
+                md_cell_code(prose(row.property_id)),
+                row.examples,
+                row.reached,
+                md_text(prose(row.counts)),
+                md_text(prose(row.not_reached)),
+            ]
+            for row in rows
+        ],
+    )

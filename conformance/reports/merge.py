@@ -19,14 +19,24 @@ the shares' (143 stopped by SIGTERM, 3 could not conclude, 1 not conformant, 0).
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from conformance.compare.readings import merge_readings
 from conformance.reports.document import document_from_parts, property_of_case, validated
 
 # Header keys every share of one run has in common: shares that differ in one are not one run.
-AGREEING = ("suite_version", "target", "contracts", "seed", "profile", "examples_per_family", "families",
-            "keyword", "max_failures_per_property", "strict")
+AGREEING = (
+    "suite_version",
+    "target",
+    "contracts",
+    "seed",
+    "profile",
+    "examples_per_family",
+    "families",
+    "keyword",
+    "max_failures_per_property",
+    "strict",
+)
 EXIT_GRAVITY = (143, 3, 1, 0)  # the merged exit code: the first of these any share has
 BREAKER_SUMS = ("calls", "transport_errors", "time_lost_s")  # the window and budget are each process's own
 FIRST_FOUND = ("interrupted", "contract_drift", "contract_drift_allowed")  # the first share that has one
@@ -55,8 +65,10 @@ def check_shards(documents: list[dict], names: list[str]) -> list[dict]:
     total = totals.pop()
     missing = [str(index) for index in range(1, total + 1) if index not in found]
     if missing:
-        raise MergeError(f"shard(s) {', '.join(missing)} of {total} missing (given: "
-                         f"{', '.join(f'{index}/{total}' for index in sorted(found))})")
+        raise MergeError(
+            f"shard(s) {', '.join(missing)} of {total} missing (given: "
+            f"{', '.join(f'{index}/{total}' for index in sorted(found))})"
+        )
     return sorted(documents, key=lambda document: document["header"]["shard"]["index"])
 
 
@@ -66,12 +78,13 @@ def check_agreement(documents: list[dict], names: list[str]) -> None:
         header = document["header"]
         for key in AGREEING:
             if header.get(key) != first.get(key):
-                raise MergeError(f"{names[0]} and {name} are not shares of one run: their {key} differs "
-                                 f"({first.get(key)!r} and {header.get(key)!r})")
+                raise MergeError(
+                    f"{names[0]} and {name} are not shares of one run: their {key} differs "
+                    f"({first.get(key)!r} and {header.get(key)!r})"
+                )
 
 
-def merge_documents(documents: list[dict], order: Iterable[str], command: str,
-                    names: list[str] | None = None) -> dict:
+def merge_documents(documents: list[dict], order: Iterable[str], command: str, names: list[str] | None = None) -> dict:
     """The one run's report.json document (validated); ``order``: the run's check ids in run order."""
     names = names or [f"share {index}" for index in range(1, len(documents) + 1)]
     if not documents:
@@ -91,16 +104,22 @@ def merge_documents(documents: list[dict], order: Iterable[str], command: str,
 
     owner: dict[str, str] = {}
     for document, name in zip(documents, names):
-        checks = {check_of(result) for result in document["results"]} | {entry["id"] for entry in document["properties"]}
+        checks = {check_of(result) for result in document["results"]} | {
+            entry["id"] for entry in document["properties"]
+        }
         for check in checks:
             if owner.setdefault(check, name) != name:
                 raise MergeError(f"{check} was run by both {owner[check]} and {name}: the shares overlap")
-    results = sorted(((position.get(check_of(result), len(position)), number, index), result)
-                     for number, document in enumerate(documents)
-                     for index, result in enumerate(document["results"]))
-    properties = sorted(((position.get(entry["id"], len(position)), number, index), entry)
-                        for number, document in enumerate(documents)
-                        for index, entry in enumerate(document["properties"]))
+    results = sorted(
+        ((position.get(check_of(result), len(position)), number, index), result)
+        for number, document in enumerate(documents)
+        for index, result in enumerate(document["results"])
+    )
+    properties = sorted(
+        ((position.get(entry["id"], len(position)), number, index), entry)
+        for number, document in enumerate(documents)
+        for index, entry in enumerate(document["properties"])
+    )
     stopped = next((document for document in documents if document["unhealthy_reason"]), None)
     parts = {
         "header": merged_header([document["header"] for document in documents], command, stopped),
@@ -118,12 +137,16 @@ def merged_exit_code(codes: list[int]) -> int:
 
 
 def merged_header(headers: list[dict], command: str, stopped: dict | None) -> dict:
-    header = {key: value for key, value in headers[0].items()
-              if key not in ("shard", "stopped_by", "harness_errors", *FIRST_FOUND)}
+    header = {
+        key: value
+        for key, value in headers[0].items()
+        if key not in ("shard", "stopped_by", "harness_errors", *FIRST_FOUND)
+    }
     if all(h.get("shard") == headers[0].get("shard") for h in headers) and "shard" in headers[0]:
         header["shard"] = headers[0]["shard"]  # the processes of one shard's run (-n): still that shard
-    header.update(command=command, started=min(h["started"] for h in headers),
-                  finished=max(h["finished"] for h in headers))
+    header.update(
+        command=command, started=min(h["started"] for h in headers), finished=max(h["finished"] for h in headers)
+    )
     if "retries_made" in header:
         header["retries_made"] = sum(h.get("retries_made", 0) for h in headers)
     if isinstance(header.get("breaker"), dict):

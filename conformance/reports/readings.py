@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 from conformance.reports.text import prose
 
-INTRODUCTION = ("Cases that passed only under another reasonable reading of an open point of the contracts "
-                "(reports/ambiguities.md): how the target reads them. They pass; they are not failures.")
+INTRODUCTION = (
+    "Cases that passed only under another reasonable reading of an open point of the contracts "
+    "(reports/ambiguities.md): how the target reads them. They pass; they are not failures."
+)
 SHOWN_CASES = 5  # case ids shown per point in the reports (report.json keeps up to 50)
 
 
@@ -41,9 +43,16 @@ def reading_rows(document: dict) -> list[ReadingRow]:
             continue
         cases = [prose(str(case_id)) for case_id in entry.get("cases", [])[:SHOWN_CASES]]
         others = [prose(str(name)) for name in (entry.get("other_readings") or {})]
-        rows.append(ReadingRow(prose(str(point_id)), prose(str(entry.get("title", ""))),
-                               prose(str(entry.get("reading", ""))), int(entry.get("count", len(cases))), cases,
-                               others))
+        rows.append(
+            ReadingRow(
+                prose(str(point_id)),
+                prose(str(entry.get("title", ""))),
+                prose(str(entry.get("reading", ""))),
+                int(entry.get("count", len(cases))),
+                cases,
+                others,
+            )
+        )
     return rows
 
 

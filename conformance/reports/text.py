@@ -17,7 +17,8 @@ import json
 import math
 import re
 import unicodedata
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 # Size budgets (characters of rendered text) for the human reports; report.json keeps everything.
 VALUE_LIMIT = 400  # a value at the first difference, shown inline

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
@@ -31,12 +32,12 @@ def schema_path(name: str) -> Path:
     return SCHEMA_DIR / f"{name}.schema.json"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_schema(name: str) -> dict:
     return json.loads(schema_path(name).read_text(encoding="utf-8"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def validator(name: str) -> jsonschema.Draft202012Validator:
     schema = load_schema(name)
     jsonschema.Draft202012Validator.check_schema(schema)
@@ -87,8 +88,13 @@ def explain(error: ValidationError, describe: bool = True) -> str:
 
 
 _TYPE_NAMES = {
-    "object": "an object", "array": "an array", "string": "a string", "integer": "an integer",
-    "number": "a number", "boolean": "true or false", "null": "null",
+    "object": "an object",
+    "array": "an array",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
 }
 
 

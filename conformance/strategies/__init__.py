@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import functools
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import seed as hypothesis_seed
@@ -37,7 +38,7 @@ from oracle.registry import module_name, tool_keys
 __all__ = ["GeneratedCase", "Family", "CATEGORIES", "families", "supported", "describe_families", "draw_examples"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _builder(tool_id: str) -> Callable[[str, str], list[Family]] | None:
     """``families`` of the tool's module ``conformance.strategies.<tool_id with _>``, if it has one."""
     name = f"{__name__}.{module_name(tool_id)}"

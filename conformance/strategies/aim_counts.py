@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections import Counter
-from typing import Iterator
+from collections.abc import Iterator
 
 from hypothesis.control import current_build_context
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from hypothesis.strategies import SearchStrategy
 
@@ -45,9 +46,13 @@ def with_aims(families: Iterable[Family], features_by_family: Mapping[str, Featu
     if unknown:
         raise ValueError(f"aimed features for families that do not exist: {sorted(unknown)}")
     return [
-        dataclasses.replace(family, strategy=recording(family.strategy, features_by_family[family.name]),
-                            aims=(*family.aims, *features_by_family[family.name]))
-        if family.name in features_by_family else family
+        dataclasses.replace(
+            family,
+            strategy=recording(family.strategy, features_by_family[family.name]),
+            aims=(*family.aims, *features_by_family[family.name]),
+        )
+        if family.name in features_by_family
+        else family
         for family in families
     ]
 
@@ -70,8 +75,9 @@ LIMIT_SIDES: Features = {"at the limit (accepted)": accepted, "one past the limi
 def option(key: str, *values: Any) -> Predicate:
     """The input sets ``key`` to one of ``values`` (as JSON: 4 and 4.0 differ, true is not 1)."""
     wanted = {json.dumps(value) for value in values}
-    return lambda generated: isinstance(generated.input, dict) and key in generated.input \
-        and json.dumps(generated.input[key]) in wanted
+    return lambda generated: (
+        isinstance(generated.input, dict) and key in generated.input and json.dumps(generated.input[key]) in wanted
+    )
 
 
 def integral_float(key: str) -> Predicate:
@@ -136,8 +142,11 @@ def in_a_segment(test: Callable[[list, list], bool]) -> Predicate:
 
 
 def tokens(payload: Any) -> list[str]:
-    return [token for hypothesis, references in segments(payload)
-            for token in [*hypothesis, *(t for reference in references for t in reference)]]
+    return [
+        token
+        for hypothesis, references in segments(payload)
+        for token in [*hypothesis, *(t for reference in references for t in reference)]
+    ]
 
 
 def any_token(test: Callable[[str], bool]) -> Predicate:
@@ -145,7 +154,7 @@ def any_token(test: Callable[[str], bool]) -> Predicate:
 
 
 def ngrams(tokens: list, n: int) -> set[tuple]:
-    return {tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)}
+    return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
 
 
 def longest_match(hypothesis: list, references: list) -> int:
@@ -157,8 +166,10 @@ def longest_match(hypothesis: list, references: list) -> int:
 
 
 # Scans of whole texts run on every drawn case, some of them a megabyte: in C, not per character.
-_SURROGATE, _HIGH_SURROGATE, _LOW_SURROGATE = (re.compile(f"[{first}-{last}]") for first, last in (
-    ("\ud800", "\udfff"), ("\ud800", "\udbff"), ("\udc00", "\udfff")))
+_SURROGATE, _HIGH_SURROGATE, _LOW_SURROGATE = (
+    re.compile(f"[{first}-{last}]")
+    for first, last in (("\ud800", "\udfff"), ("\ud800", "\udbff"), ("\udc00", "\udfff"))
+)
 
 
 def surrogate_in(value: Any, which: re.Pattern = _SURROGATE) -> bool:

@@ -39,7 +39,7 @@ CHARACTER_OF_WIDTH = {1: "a", 2: "\u00e9", 3: "\u20ac", 4: "\U0001f600"}
 _CODE_POINT = re.compile(r"U\+([0-9A-Fa-f]{4,6})(?:\s*-\s*U\+([0-9A-Fa-f]{4,6}))?")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def contract_whitespace(tool_id: str, version: str) -> tuple[str, ...]:
     """The code points of the contract sentence "every whitespace code point removed: U+0009-U+000D, ..."."""
     sentence = next(line for line in semantics(tool_id, version) if "whitespace code point" in line)
@@ -73,7 +73,7 @@ def _code_point(text: str) -> int:
     return int(text.removeprefix("U+"), 16)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def lowercase_unstable_code_points() -> frozenset[int]:
     """Code points whose toLowerCase (or the Final_Sigma context they give) differs between the
     oracle's Unicode version and a JavaScript runtime's, and those assigned only in the latter:
@@ -87,7 +87,7 @@ def lowercase_unstable_code_points() -> frozenset[int]:
     return frozenset(unstable)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def lowercase_safe_alphabet() -> str:
     """Assigned code points of the stable blocks, minus every listed difference, in code point order."""
     unstable = lowercase_unstable_code_points()
@@ -99,7 +99,7 @@ def lowercase_safe_alphabet() -> str:
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _lowercase_safe_set() -> frozenset[str]:
     return frozenset(lowercase_safe_alphabet())
 

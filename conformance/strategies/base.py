@@ -8,16 +8,15 @@ the oracle under every reading of the open points) or "reject with this code".
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
-
-import math
 
 from hypothesis import event, settings
 from hypothesis.strategies import SearchStrategy
 
-from conformance.model import Expectation
 import conformance.strategies.aim_counts as aim_counts
+from conformance.model import Expectation
 from oracle.contracts import contract
 
 CATEGORIES = ("valid", "boundary", "invalid")

@@ -12,7 +12,7 @@ only as more hypotheses than references).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from hypothesis import strategies as st
 
@@ -35,15 +35,51 @@ Tokens = list[str]
 
 # A small vocabulary, so that hypotheses and references share n-grams often. It holds names of
 # JavaScript's built-in object properties: counting n-grams in a plain `{}` breaks on them.
-WORDS = ("the", "cat", "sat", "on", "mat", "a", "dog", "is", "there", ".", ",", "The",
-         "constructor", "toString", "__proto__")
+WORDS = (
+    "the",
+    "cat",
+    "sat",
+    "on",
+    "mat",
+    "a",
+    "dog",
+    "is",
+    "there",
+    ".",
+    ",",
+    "The",
+    "constructor",
+    "toString",
+    "__proto__",
+)
 
 # Tokens an implementation may mangle: spaces inside a token, JSON escapes, NBSP, astral
 # and combining characters, case variants, look-alikes that are different strings.
 UNUSUAL_TOKENS = (
-    "a b", " the", "the ", "a\tb", "a\u00a0b", '"', "\\", "</s>", "\u00e9", "e\u0301", "THE", "\u0130",
-    "\ufb01", "fi", "\u2126", "\u03a9", "\u200b", "\uff11", "1", *ASTRAL_CHARACTERS[:3], "x" * 128,
-    "hasOwnProperty", "valueOf", "__defineGetter__",
+    "a b",
+    " the",
+    "the ",
+    "a\tb",
+    "a\u00a0b",
+    '"',
+    "\\",
+    "</s>",
+    "\u00e9",
+    "e\u0301",
+    "THE",
+    "\u0130",
+    "\ufb01",
+    "fi",
+    "\u2126",
+    "\u03a9",
+    "\u200b",
+    "\uff11",
+    "1",
+    *ASTRAL_CHARACTERS[:3],
+    "x" * 128,
+    "hasOwnProperty",
+    "valueOf",
+    "__defineGetter__",
 )
 
 # Token sequences a naive implementation could conflate (joining n-grams with a space,
@@ -94,7 +130,9 @@ def derived_hypothesis(draw, references: list[Tokens]) -> tuple[Tokens, str]:
     if edit == "repeat":
         index = draw(st.integers(0, len(base) - 1))
         times = draw(st.integers(2, 6))
-        return base[: index + 1] + [base[index]] * times + base[index + 1 :], "repeats a reference token beyond its max count"
+        return base[: index + 1] + [base[index]] * times + base[
+            index + 1 :
+        ], "repeats a reference token beyond its max count"
     if edit == "insert":
         extra = draw(st.lists(st.sampled_from(("unseen", "x y", "\U0001f600", "Cat")), min_size=1, max_size=3))
         at = draw(st.integers(0, len(base)))
@@ -223,7 +261,9 @@ def reference_lengths(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
             offsets = draw(st.sampled_from(((-1, 1), (1, -1), (0,), (-2, -1), (1, 2), (-1, 1, 2), (2, -2))))
             lengths = [max(0, c + d) for d in offsets]
             hypothesis = ["the"] * c
-            references = [["the", "cat", "sat", "on", "the", "mat", "a", "dog"][:n] + ["."] * max(0, n - 8) for n in lengths]
+            references = [
+                ["the", "cat", "sat", "on", "the", "mat", "a", "dog"][:n] + ["."] * max(0, n - 8) for n in lengths
+            ]
             rows.append((hypothesis, references, c, lengths))
         payload = with_options([r[0] for r in rows], [r[1] for r in rows], draw(options))
         shown = "; ".join(f"c={r[2]} reference lengths {r[3]}" for r in rows)
@@ -265,32 +305,41 @@ def _casefold_variants(generated) -> bool:
 VALID_FEATURES: dict[str, aiming.Features] = {
     "valid/shared-ngrams": {
         "a hypothesis copying a reference": in_a_segment(lambda h, refs: bool(h) and h in refs),
-        "a hypothesis reordering a reference": in_a_segment(lambda h, refs: any(sorted(h) == sorted(r) != h for r in refs)),
+        "a hypothesis reordering a reference": in_a_segment(
+            lambda h, refs: any(sorted(h) == sorted(r) != h for r in refs)
+        ),
         "a token repeated beyond its count in every reference": in_a_segment(_over_repeated),
         "a token no reference has": in_a_segment(lambda h, refs: any(all(t not in r for r in refs) for t in h)),
         "an empty hypothesis": in_a_segment(lambda h, refs: not h),
         "a shared n-gram of order 4 or more": in_a_segment(lambda h, refs: aiming.longest_match(h, refs) >= 4),
     },
     "valid/clipping": {
-        "clipped: the hypothesis holds the n-gram more often than any reference":
-            in_a_segment(lambda h, refs: _clip_counts(h, refs)[0] > max(_clip_counts(h, refs)[1]) >= 1),
-        "counts spread over references (the largest below the sum)":
-            in_a_segment(lambda h, refs: sum(_clip_counts(h, refs)[1]) > max(_clip_counts(h, refs)[1])),
+        "clipped: the hypothesis holds the n-gram more often than any reference": in_a_segment(
+            lambda h, refs: _clip_counts(h, refs)[0] > max(_clip_counts(h, refs)[1]) >= 1
+        ),
+        "counts spread over references (the largest below the sum)": in_a_segment(
+            lambda h, refs: sum(_clip_counts(h, refs)[1]) > max(_clip_counts(h, refs)[1])
+        ),
         "a reference without the n-gram": in_a_segment(lambda h, refs: 0 in _clip_counts(h, refs)[1]),
         "an n-gram of two or more tokens": in_a_segment(lambda h, refs: _ngram_length(refs) >= 2),
     },
     "valid/token-identity": {
         "a token holding a space": any_token(lambda t: " " in t),
-        "a precomposed letter or its combining form (U+00E9, e + U+0301)": any_token(lambda t: "\u00e9" in t or "e\u0301" in t),
+        "a precomposed letter or its combining form (U+00E9, e + U+0301)": any_token(
+            lambda t: "\u00e9" in t or "e\u0301" in t
+        ),
         "case variants of one token": _casefold_variants,
         "dotted capital I (U+0130)": any_token(lambda t: "\u0130" in t),
         "an astral character": any_token(lambda t: any(ord(ch) > 0xFFFF for ch in t)),
         "a zero-width or no-break space in a token": any_token(lambda t: "\u200b" in t or "\u00a0" in t),
-        "compatibility look-alikes (ligature, ohm, fullwidth digit)": any_token(lambda t: any(ch in t for ch in "\ufb01\u2126\uff11")),
+        "compatibility look-alikes (ligature, ohm, fullwidth digit)": any_token(
+            lambda t: any(ch in t for ch in "\ufb01\u2126\uff11")
+        ),
     },
     "valid/short-and-empty": {
-        "a non-empty hypothesis shorter than max_order":
-            lambda g: in_a_segment(lambda h, refs: 0 < len(h) < g.input.get("max_order", 4))(g),
+        "a non-empty hypothesis shorter than max_order": lambda g: in_a_segment(
+            lambda h, refs: 0 < len(h) < g.input.get("max_order", 4)
+        )(g),
         "an empty hypothesis": in_a_segment(lambda h, refs: not h),
         "an empty reference": in_a_segment(lambda h, refs: [] in refs),
         "max_order 8": option("max_order", 8),
@@ -306,9 +355,12 @@ VALID_FEATURES: dict[str, aiming.Features] = {
 CORPUS_VALID_FEATURES: dict[str, aiming.Features] = {
     **VALID_FEATURES,
     "valid/segment-boundaries": {
-        "the second reference holds the whole phrase": lambda g: g.input["references"][1][0] == g.input["references"][0][0],
-        "the second reference holds the phrase's tail only":
-            lambda g: g.input["references"][1][0] == g.input["hypotheses"][1] != g.input["references"][0][0],
+        "the second reference holds the whole phrase": lambda g: (
+            g.input["references"][1][0] == g.input["references"][0][0]
+        ),
+        "the second reference holds the phrase's tail only": lambda g: (
+            g.input["references"][1][0] == g.input["hypotheses"][1] != g.input["references"][0][0]
+        ),
         "the second reference is empty": lambda g: g.input["references"][1][0] == [],
     },
 }
@@ -321,18 +373,42 @@ def valid_families(options: st.SearchStrategy[dict], record: bool = True) -> lis
 
 def _valid_families(options: st.SearchStrategy[dict]) -> list[Family]:
     return [
-        Family("valid/shared-ngrams", "valid", shared_ngrams(options),
-               "hypotheses copied, reordered, cut, repeated, spliced or emptied from their references"),
-        Family("valid/clipping", "valid", clipping(options),
-               "one n-gram repeated beyond its max count across up to 8 references with different counts"),
-        Family("valid/token-identity", "valid", token_identity(options),
-               "tokens with spaces, combining marks, astral characters, case variants: exact equality only"),
-        Family("valid/short-and-empty", "valid", short_and_empty(options),
-               "hypotheses shorter than n, empty hypotheses and references, max_order 2..8"),
-        Family("valid/segment-boundaries", "valid", segment_boundaries(options),
-               "a reference n-gram split across hypothesis segments (n-grams never cross segments)"),
-        Family("valid/reference-lengths", "valid", reference_lengths(options),
-               "closest reference length with ties, all shorter, all longer, empty hypothesis"),
+        Family(
+            "valid/shared-ngrams",
+            "valid",
+            shared_ngrams(options),
+            "hypotheses copied, reordered, cut, repeated, spliced or emptied from their references",
+        ),
+        Family(
+            "valid/clipping",
+            "valid",
+            clipping(options),
+            "one n-gram repeated beyond its max count across up to 8 references with different counts",
+        ),
+        Family(
+            "valid/token-identity",
+            "valid",
+            token_identity(options),
+            "tokens with spaces, combining marks, astral characters, case variants: exact equality only",
+        ),
+        Family(
+            "valid/short-and-empty",
+            "valid",
+            short_and_empty(options),
+            "hypotheses shorter than n, empty hypotheses and references, max_order 2..8",
+        ),
+        Family(
+            "valid/segment-boundaries",
+            "valid",
+            segment_boundaries(options),
+            "a reference n-gram split across hypothesis segments (n-grams never cross segments)",
+        ),
+        Family(
+            "valid/reference-lengths",
+            "valid",
+            reference_lengths(options),
+            "closest reference length with ties, all shorter, all longer, empty hypothesis",
+        ),
     ]
 
 
@@ -379,7 +455,9 @@ def boundary_families(
     def max_segments(draw):
         past = draw(st.booleans())
         count = limit["max_segments"] + (1 if past else 0)
-        hypotheses, references = simple_corpus(count, draw(st.sampled_from((["the", "cat"], [], ["a b"]))), ["the", "cat"])
+        hypotheses, references = simple_corpus(
+            count, draw(st.sampled_from((["the", "cat"], [], ["a b"]))), ["the", "cat"]
+        )
         payload = with_options(hypotheses, references, draw(large_input_options))
         expect = ANY_ERROR if past else EXPECT_OUTPUT  # maxItems mirrors max_segments (A6)
         return case(payload, expect, f"{count} segments (max_segments {limit['max_segments']})")
@@ -422,8 +500,11 @@ def boundary_families(
         else:
             expect = ANY_ERROR  # also more than maxLength code points (A6)
         where = "a reference" if in_reference else "the hypothesis"
-        return case(payload, expect,
-                    f"a token of {size} UTF-8 bytes and {len(token)} code points in {where} (max_token_bytes {limit['max_token_bytes']})")
+        return case(
+            payload,
+            expect,
+            f"a token of {size} UTF-8 bytes and {len(token)} code points in {where} (max_token_bytes {limit['max_token_bytes']})",
+        )
 
     @st.composite
     def total_tokens(draw):
@@ -451,19 +532,27 @@ def boundary_families(
         if past:  # hypothesis tokens alone one byte over: every reading rejects (A1)
             hypothesis = tokens_totalling(limit["max_total_token_bytes"] + 1, width, limit["max_token_bytes"])
             payload = with_options([hypothesis], [[["the"]]], draw(large_input_options))
-            return case(payload, LIMIT_EXCEEDED,
-                        f"hypothesis tokens alone total {limit['max_total_token_bytes'] + 1} UTF-8 bytes "
-                        f"({width}-byte characters; max_total_token_bytes {limit['max_total_token_bytes']})")
+            return case(
+                payload,
+                LIMIT_EXCEEDED,
+                f"hypothesis tokens alone total {limit['max_total_token_bytes'] + 1} UTF-8 bytes "
+                f"({width}-byte characters; max_total_token_bytes {limit['max_total_token_bytes']})",
+            )
         # hypotheses and references together exactly at the limit
         share = draw(st.sampled_from((0.5, 0.25, 0.9)))
         hypothesis_bytes = int(limit["max_total_token_bytes"] * share)
         hypothesis = tokens_totalling(hypothesis_bytes, width, limit["max_token_bytes"])
         reference_width = draw(st.sampled_from((1, 2, 3, 4)))
-        reference = tokens_totalling(limit["max_total_token_bytes"] - hypothesis_bytes, reference_width, limit["max_token_bytes"])
+        reference = tokens_totalling(
+            limit["max_total_token_bytes"] - hypothesis_bytes, reference_width, limit["max_token_bytes"]
+        )
         payload = with_options([hypothesis], [[reference]], draw(large_input_options))
-        return case(payload, EXPECT_OUTPUT,
-                    f"hypothesis and reference tokens total exactly {limit['max_total_token_bytes']} UTF-8 bytes "
-                    f"({width}-byte characters)")
+        return case(
+            payload,
+            EXPECT_OUTPUT,
+            f"hypothesis and reference tokens total exactly {limit['max_total_token_bytes']} UTF-8 bytes "
+            f"({width}-byte characters)",
+        )
 
     @st.composite
     def max_order_extremes(draw):
@@ -472,19 +561,36 @@ def boundary_families(
         payload = with_options([segment[0]], [segment[1]], {**draw(options), "max_order": max_order})
         return case(payload, EXPECT_OUTPUT, f"max_order {max_order}; the hypothesis {segment[2]}")
 
-    return aiming.with_aims([
-        Family("boundary/max-segments", "boundary", max_segments(), "max_segments exactly and one past"),
-        Family("boundary/max-references", "boundary", max_references(), "8 and 9 references in one segment"),
-        Family("boundary/token-bytes", "boundary", token_bytes(),
-               "tokens of exactly 128 and 129 UTF-8 bytes of 1-, 2-, 3-, 4-byte and mixed characters"),
-        Family("boundary/total-tokens", "boundary", total_tokens(),
-               "50,000 tokens in all (accepted) and 50,001 hypothesis tokens alone (rejected)"),
-        Family("boundary/total-token-bytes", "boundary", total_token_bytes(),
-               "1,048,576 token bytes in all (accepted) and 1,048,577 in hypotheses alone (rejected)"),
-        Family("boundary/max-order", "boundary", max_order_extremes(), "max_order 1 and 8"),
-        # maxItems mirrors max_references_per_segment (A6)
-        *limit_forms.bleu_token_families(tool_id, version, limit_forms.corpus_shape, limit["max_segments"], ANY_ERROR),
-    ], boundary_features())
+    return aiming.with_aims(
+        [
+            Family("boundary/max-segments", "boundary", max_segments(), "max_segments exactly and one past"),
+            Family("boundary/max-references", "boundary", max_references(), "8 and 9 references in one segment"),
+            Family(
+                "boundary/token-bytes",
+                "boundary",
+                token_bytes(),
+                "tokens of exactly 128 and 129 UTF-8 bytes of 1-, 2-, 3-, 4-byte and mixed characters",
+            ),
+            Family(
+                "boundary/total-tokens",
+                "boundary",
+                total_tokens(),
+                "50,000 tokens in all (accepted) and 50,001 hypothesis tokens alone (rejected)",
+            ),
+            Family(
+                "boundary/total-token-bytes",
+                "boundary",
+                total_token_bytes(),
+                "1,048,576 token bytes in all (accepted) and 1,048,577 in hypotheses alone (rejected)",
+            ),
+            Family("boundary/max-order", "boundary", max_order_extremes(), "max_order 1 and 8"),
+            # maxItems mirrors max_references_per_segment (A6)
+            *limit_forms.bleu_token_families(
+                tool_id, version, limit_forms.corpus_shape, limit["max_segments"], ANY_ERROR
+            ),
+        ],
+        boundary_features(),
+    )
 
 
 LIMIT_SIDES = aiming.LIMIT_SIDES
@@ -498,17 +604,23 @@ def boundary_features() -> dict[str, aiming.Features]:
     multi_byte = any_token(aiming.multi_byte)
     return {
         "boundary/max-segments": LIMIT_SIDES,
-        "boundary/max-references": {**LIMIT_SIDES, "the crowded segment after an ordinary one":
-                                    lambda g: len(g.input["hypotheses"]) == 2},
+        "boundary/max-references": {
+            **LIMIT_SIDES,
+            "the crowded segment after an ordinary one": lambda g: len(g.input["hypotheses"]) == 2,
+        },
         "boundary/token-bytes": {
             **LIMIT_SIDES,
             "the long token in a reference": lambda g: _longest_token(g) not in g.input["hypotheses"][0],
             "the long token in the hypothesis": lambda g: _longest_token(g) in g.input["hypotheses"][0],
             "a multi-byte character straddling the limit": lambda g: aiming.utf8_width(_longest_token(g)[-1]) > 1,
-            "characters of every UTF-8 width in one token":
-                lambda g: {aiming.utf8_width(ch) for ch in _longest_token(g)} == {1, 2, 3, 4},
+            "characters of every UTF-8 width in one token": lambda g: (
+                {aiming.utf8_width(ch) for ch in _longest_token(g)} == {1, 2, 3, 4}
+            ),
         },
-        "boundary/total-tokens": {**LIMIT_SIDES, "spread over 100 segments or more": lambda g: len(g.input["hypotheses"]) >= 100},
+        "boundary/total-tokens": {
+            **LIMIT_SIDES,
+            "spread over 100 segments or more": lambda g: len(g.input["hypotheses"]) >= 100,
+        },
         "boundary/total-token-bytes": {**LIMIT_SIDES, "multi-byte characters": multi_byte},
         "boundary/max-order": {"max_order 1": option("max_order", 1), "max_order 8": option("max_order", 8)},
     }
@@ -521,8 +633,11 @@ NON_OBJECTS = ([], [{"hypotheses": [["a"]], "references": [[["a"]]]}], "hypothes
 
 def not_an_object() -> Family:
     return Family(
-        "invalid/not-an-object", "invalid",
-        st.sampled_from(NON_OBJECTS).map(lambda value: case(value, INVALID_INPUT, f"top level is {value!r}, not an object")),
+        "invalid/not-an-object",
+        "invalid",
+        st.sampled_from(NON_OBJECTS).map(
+            lambda value: case(value, INVALID_INPUT, f"top level is {value!r}, not an object")
+        ),
         "the input is an array, string, number, null or boolean",
     )
 
@@ -640,18 +755,44 @@ def bad_option(key: str, values: tuple) -> Mutation:
 BAD_MAX_ORDER = bad_option("max_order", (0, 9, -1, 100, 2**63, 4.5, "4", True, None, [4]))
 WRONG_TYPE, OPTION_BROKEN = "a wrong type at some level", "an option out of range or of the wrong type"
 SCHEMA_RULE_BROKEN: dict[Mutation, str] = {  # the aimed feature each mutation gives (any other: an option)
-    **dict.fromkeys((_wrong_hypotheses, _wrong_hypothesis, _wrong_hypothesis_token, _wrong_references,
-                     _wrong_reference_segment, _wrong_reference, _wrong_reference_token), WRONG_TYPE),
-    **dict.fromkeys((_empty_token, _no_references_in_segment, _no_segments), "an empty token or list (minLength, minItems 1)"), _unknown_key: "an unknown key", _missing_key: "a missing key",
+    **dict.fromkeys(
+        (
+            _wrong_hypotheses,
+            _wrong_hypothesis,
+            _wrong_hypothesis_token,
+            _wrong_references,
+            _wrong_reference_segment,
+            _wrong_reference,
+            _wrong_reference_token,
+        ),
+        WRONG_TYPE,
+    ),
+    **dict.fromkeys(
+        (_empty_token, _no_references_in_segment, _no_segments), "an empty token or list (minLength, minItems 1)"
+    ),
+    _unknown_key: "an unknown key",
+    _missing_key: "a missing key",
 }
 SCHEMA_MUTATIONS: tuple[Mutation, ...] = (
-    _wrong_hypotheses, _wrong_hypothesis, _wrong_hypothesis_token, _wrong_references, _wrong_reference_segment,
-    _wrong_reference, _wrong_reference_token, _empty_token, _no_references_in_segment, _no_segments,
-    _unknown_key, _missing_key, BAD_MAX_ORDER,
+    _wrong_hypotheses,
+    _wrong_hypothesis,
+    _wrong_hypothesis_token,
+    _wrong_references,
+    _wrong_reference_segment,
+    _wrong_reference,
+    _wrong_reference_token,
+    _empty_token,
+    _no_references_in_segment,
+    _no_segments,
+    _unknown_key,
+    _missing_key,
+    BAD_MAX_ORDER,
 )
 
 
-def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict], option_mutations: tuple[Mutation, ...]) -> list[Family]:
+def invalid_families(
+    tool_id: str, version: str, options: st.SearchStrategy[dict], option_mutations: tuple[Mutation, ...]
+) -> list[Family]:
     limit = limits(tool_id, version)
 
     @st.composite
@@ -669,8 +810,9 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
         # A hypothesis without references: more reference segments than hypotheses might be
         # ignored by a reasonable implementation (the BLEU contracts never require equal counts).
         hypotheses.append(draw(st.sampled_from((["the"], []))))
-        return case(payload, INVALID_INPUT,
-                    f"{len(hypotheses)} hypothesis segments but {len(references)} reference segments")
+        return case(
+            payload, INVALID_INPUT, f"{len(hypotheses)} hypothesis segments but {len(references)} reference segments"
+        )
 
     @st.composite
     def over_limits(draw):
@@ -694,31 +836,52 @@ def invalid_families(tool_id: str, version: str, options: st.SearchStrategy[dict
         return case(payload, ANY_ERROR, f"{count} references: maxItems and max_references_per_segment (A6)")
 
     max_token_len = input_schema(tool_id, version)["properties"]["hypotheses"]["items"]["items"]["maxLength"]
-    return aiming.with_aims([
-        not_an_object(),
-        Family("invalid/schema", "invalid", schema(),
-               "one schema rule broken: a wrong type at each level, null, empty token, unknown or missing key, "
-               "minItems, an option out of range", aims=tuple(dict.fromkeys([*SCHEMA_RULE_BROKEN.values(), OPTION_BROKEN]))),
-        Family("invalid/segment-counts", "invalid", segment_counts(),
-               "a hypothesis segment without references (more hypothesis than reference segments)"),
-        Family("invalid/limits", "invalid", over_limits(),
-               "token bytes, segments, references clearly over their limits ('any' where a schema rule mirrors one)"),
-    ], {
-        "invalid/not-an-object": aiming.NOT_AN_OBJECT,
-        "invalid/segment-counts": {"an extra empty hypothesis": lambda g: g.input["hypotheses"][-1] == [],
-                                   "an extra non-empty hypothesis": lambda g: g.input["hypotheses"][-1] != []},
-        "invalid/limits": over_token_limits(limit["max_token_bytes"], max_token_len) | {
-            "over max_segments": lambda g: len(g.input["hypotheses"]) > limit["max_segments"],
-            "over max_references_per_segment":
-                in_a_segment(lambda h, refs: len(refs) > limit["max_references_per_segment"]),
+    return aiming.with_aims(
+        [
+            not_an_object(),
+            Family(
+                "invalid/schema",
+                "invalid",
+                schema(),
+                "one schema rule broken: a wrong type at each level, null, empty token, unknown or missing key, "
+                "minItems, an option out of range",
+                aims=tuple(dict.fromkeys([*SCHEMA_RULE_BROKEN.values(), OPTION_BROKEN])),
+            ),
+            Family(
+                "invalid/segment-counts",
+                "invalid",
+                segment_counts(),
+                "a hypothesis segment without references (more hypothesis than reference segments)",
+            ),
+            Family(
+                "invalid/limits",
+                "invalid",
+                over_limits(),
+                "token bytes, segments, references clearly over their limits ('any' where a schema rule mirrors one)",
+            ),
+        ],
+        {
+            "invalid/not-an-object": aiming.NOT_AN_OBJECT,
+            "invalid/segment-counts": {
+                "an extra empty hypothesis": lambda g: g.input["hypotheses"][-1] == [],
+                "an extra non-empty hypothesis": lambda g: g.input["hypotheses"][-1] != [],
+            },
+            "invalid/limits": over_token_limits(limit["max_token_bytes"], max_token_len)
+            | {
+                "over max_segments": lambda g: len(g.input["hypotheses"]) > limit["max_segments"],
+                "over max_references_per_segment": in_a_segment(
+                    lambda h, refs: len(refs) > limit["max_references_per_segment"]
+                ),
+            },
         },
-    })
+    )
 
 
 def over_token_limits(max_token_bytes: int, max_code_points: int) -> aiming.Features:
     return {
-        "a token over max_token_bytes within maxLength code points":
-            any_token(lambda t: bytes_of(t) > max_token_bytes and len(t) <= max_code_points),
+        "a token over max_token_bytes within maxLength code points": any_token(
+            lambda t: bytes_of(t) > max_token_bytes and len(t) <= max_code_points
+        ),
         "a token over maxLength code points": any_token(lambda t: len(t) > max_code_points),
     }
 
@@ -726,8 +889,13 @@ def over_token_limits(max_token_bytes: int, max_code_points: int) -> aiming.Feat
 # --- inputs crossing representation boundaries ---------------------------------------
 
 
-def representation_families(tool_id: str, version: str, options: st.SearchStrategy[dict],
-                            many_token_options: dict, wide_options: tuple[dict, dict]) -> list[Family]:
+def representation_families(
+    tool_id: str,
+    version: str,
+    options: st.SearchStrategy[dict],
+    many_token_options: dict,
+    wide_options: tuple[dict, dict],
+) -> list[Family]:
     """Widths, joined and packed keys, inherited names as keys, shared by the corpus tools;
     ``many_token_options`` (fixed) for inputs of hundreds or thousands of distinct tokens (the
     output stays small); ``wide_options``: the fixed options of the 32,768-token inputs, in one

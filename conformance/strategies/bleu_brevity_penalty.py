@@ -4,13 +4,13 @@ validation order (fields, then equal segment counts, then the limits)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from hypothesis import strategies as st
 
-from conformance.strategies import bleu, keys, magnitudes, widths, aiming
-from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, case, limits, aimed
+from conformance.strategies import aiming, bleu, keys, magnitudes, widths
 from conformance.strategies.aiming import integral_float, option
+from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, aimed, case, limits
 
 DECIMALS = st.one_of(st.none(), st.integers(0, 15), st.sampled_from(range(16)))
 
@@ -110,8 +110,11 @@ def boundary_families(tool_id: str, version: str) -> list[Family]:
         count = limit["max_segments"] + (1 if past else 0)
         c, references = draw(segment())
         payload = with_options([c] * count, [list(references) for _ in range(count)], draw(DECIMALS))
-        return case(payload, LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
-                    f"{count} segments (max_segments {limit['max_segments']})")
+        return case(
+            payload,
+            LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
+            f"{count} segments (max_segments {limit['max_segments']})",
+        )
 
     @st.composite
     def max_references(draw):
@@ -119,8 +122,11 @@ def boundary_families(tool_id: str, version: str) -> list[Family]:
         count = limit["max_references_per_segment"] + (1 if past else 0)
         lengths = draw(st.lists(st.integers(0, 20), min_size=count, max_size=count))
         payload = with_options([3, 5], [[4], lengths], draw(DECIMALS))
-        return case(payload, LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
-                    f"{count} reference lengths in one segment (max {limit['max_references_per_segment']})")
+        return case(
+            payload,
+            LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
+            f"{count} reference lengths in one segment (max {limit['max_references_per_segment']})",
+        )
 
     @st.composite
     def max_length(draw):
@@ -135,21 +141,30 @@ def boundary_families(tool_id: str, version: str) -> list[Family]:
         else:
             references[-1].append(length)
         payload = with_options(candidates, references, draw(DECIMALS))
-        return case(payload, LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
-                    f"a {where} length of {length} among {segments} segments (max_length {limit['max_length']}); "
-                    f"sums up to {segments} x {limit['max_length']}")
+        return case(
+            payload,
+            LIMIT_EXCEEDED if past else EXPECT_OUTPUT,
+            f"a {where} length of {length} among {segments} segments (max_length {limit['max_length']}); "
+            f"sums up to {segments} x {limit['max_length']}",
+        )
 
     @st.composite
     def decimals_extremes(draw):
         rows = draw(st.lists(segment(), min_size=1, max_size=3))
-        payload = with_options([c for c, _ in rows], [refs for _, refs in rows], draw(st.sampled_from((0, 15, 0.0, 15.0))))
-        return case(payload, EXPECT_OUTPUT, f"decimals {payload['decimals']!r} (\"4.0 is the integer 4\")")
+        payload = with_options(
+            [c for c, _ in rows], [refs for _, refs in rows], draw(st.sampled_from((0, 15, 0.0, 15.0)))
+        )
+        return case(payload, EXPECT_OUTPUT, f'decimals {payload["decimals"]!r} ("4.0 is the integer 4")')
 
     return [
         Family("boundary/max-segments", "boundary", max_segments(), "1000 and 1001 segments"),
         Family("boundary/max-references", "boundary", max_references(), "8 and 9 reference lengths"),
-        Family("boundary/max-length", "boundary", max_length(),
-               "a length of 1,048,576 and 1,048,577; sums of up to 1000 such lengths (past 2^30)"),
+        Family(
+            "boundary/max-length",
+            "boundary",
+            max_length(),
+            "a length of 1,048,576 and 1,048,577; sums of up to 1000 such lengths (past 2^30)",
+        ),
         Family("boundary/decimals", "boundary", decimals_extremes(), "decimals 0 and 15, also written 0.0 and 15.0"),
     ]
 
@@ -233,8 +248,12 @@ def invalid_families(tool_id: str, version: str) -> list[Family]:
             payload["candidate_lengths"].append(draw(st.integers(0, 9)))
         else:
             payload["reference_lengths"].append([draw(st.integers(0, 9))])
-        return case(payload, INVALID_INPUT, f"{len(payload['candidate_lengths'])} candidate lengths but "
-                                            f"{len(payload['reference_lengths'])} reference lists")
+        return case(
+            payload,
+            INVALID_INPUT,
+            f"{len(payload['candidate_lengths'])} candidate lengths but "
+            f"{len(payload['reference_lengths'])} reference lists",
+        )
 
     @st.composite
     def stated_order(draw):
@@ -254,31 +273,56 @@ def invalid_families(tool_id: str, version: str) -> list[Family]:
         return case(payload, INVALID_INPUT, "unequal segment counts and a bad reference length: both invalid_input")
 
     return [
-        Family("invalid/not-an-object", "invalid", st.sampled_from(bleu.NON_OBJECTS).map(
-            lambda value: case(value, INVALID_INPUT, f"top level is {value!r}, not an object")),
-            "the input is an array, string, number, null or boolean"),
-        Family("invalid/schema", "invalid", schema(),
-               "one rule of a field broken: wrong types, negative or fractional lengths, empty lists, keys",
-               aims=tuple(RULE_BROKEN.values())),
+        Family(
+            "invalid/not-an-object",
+            "invalid",
+            st.sampled_from(bleu.NON_OBJECTS).map(
+                lambda value: case(value, INVALID_INPUT, f"top level is {value!r}, not an object")
+            ),
+            "the input is an array, string, number, null or boolean",
+        ),
+        Family(
+            "invalid/schema",
+            "invalid",
+            schema(),
+            "one rule of a field broken: wrong types, negative or fractional lengths, empty lists, keys",
+            aims=tuple(RULE_BROKEN.values()),
+        ),
         Family("invalid/segment-counts", "invalid", segment_counts(), "unequal candidate and reference counts"),
-        Family("invalid/stated-order", "invalid", stated_order(),
-               "two rules broken at once where the stated order decides",
-               aims=("counts-before-segments", "field-before-length", "field-before-counts")),
+        Family(
+            "invalid/stated-order",
+            "invalid",
+            stated_order(),
+            "two rules broken at once where the stated order decides",
+            aims=("counts-before-segments", "field-before-length", "field-before-counts"),
+        ),
     ]
 
 
 def families(tool_id: str, version: str) -> list[Family]:
-    return aiming.with_aims([
-        Family("valid/lengths", "valid", lengths_family(),
-               "closest reference lengths: ties both ways, all shorter, all longer, equal; decimals"),
-        Family("valid/ratios", "valid", ratio_family(), "r/c from 1 to 40 and beyond: exp(1 - r/c) to underflow"),
-        Family("valid/zero-candidates", "valid", zero_lengths_family(), "c = 0 with r = 0 and r > 0"),
-        Family("valid/every-decimals", "valid", every_decimals(), "each decimals value 0..15 on a brevity penalty below 1"),
-        Family("valid/integers-as-floats", "valid", integers_as_floats(), "lengths and decimals written 12.0"),
-        *boundary_families(tool_id, version),
-        *invalid_families(tool_id, version),
-        *representation_families(tool_id, version),
-    ], aimed_features(limits(tool_id, version)))
+    return aiming.with_aims(
+        [
+            Family(
+                "valid/lengths",
+                "valid",
+                lengths_family(),
+                "closest reference lengths: ties both ways, all shorter, all longer, equal; decimals",
+            ),
+            Family("valid/ratios", "valid", ratio_family(), "r/c from 1 to 40 and beyond: exp(1 - r/c) to underflow"),
+            Family("valid/zero-candidates", "valid", zero_lengths_family(), "c = 0 with r = 0 and r > 0"),
+            Family(
+                "valid/every-decimals",
+                "valid",
+                every_decimals(),
+                "each decimals value 0..15 on a brevity penalty below 1",
+            ),
+            Family("valid/integers-as-floats", "valid", integers_as_floats(), "lengths and decimals written 12.0"),
+            *boundary_families(tool_id, version),
+            *invalid_families(tool_id, version),
+            *representation_families(tool_id, version),
+        ],
+        aimed_features(limits(tool_id, version)),
+    )
 
 
 def _rows(generated) -> list[tuple]:
@@ -290,8 +334,11 @@ def in_a_row(test) -> aiming.Predicate:
 
 
 def aimed_features(limit: dict) -> dict[str, aiming.Features]:
-    decimals_extremes = {"decimals 0": option("decimals", 0, 0.0), "decimals 15": option("decimals", 15, 15.0),
-                         "decimals 1 to 14": lambda g: g.input.get("decimals") in range(1, 15)}
+    decimals_extremes = {
+        "decimals 0": option("decimals", 0, 0.0),
+        "decimals 15": option("decimals", 15, 15.0),
+        "decimals 1 to 14": lambda g: g.input.get("decimals") in range(1, 15),
+    }
     return {
         "valid/lengths": {
             "a tie between a shorter and a longer reference": in_a_row(lambda c, refs: bleu.tied(c, refs)),
@@ -305,8 +352,10 @@ def aimed_features(limit: dict) -> dict[str, aiming.Features]:
             "r at max_length": in_a_row(lambda c, refs: refs[0] == limit["max_length"]),
             "exp(1 - r/c) below the smallest double (r/c > 746)": in_a_row(lambda c, refs: refs[0] > 746 * c),
         },
-        "valid/zero-candidates": {"a reference length 0 beside c = 0": in_a_row(lambda c, refs: 0 in refs),
-                                  "only reference lengths above 0": in_a_row(lambda c, refs: 0 not in refs)},
+        "valid/zero-candidates": {
+            "a reference length 0 beside c = 0": in_a_row(lambda c, refs: 0 in refs),
+            "only reference lengths above 0": in_a_row(lambda c, refs: 0 not in refs),
+        },
         "valid/every-decimals": decimals_extremes,
         "valid/integers-as-floats": {
             "a reference length written as a float": in_a_row(lambda c, refs: any(isinstance(r, float) for r in refs)),
@@ -320,8 +369,11 @@ def aimed_features(limit: dict) -> dict[str, aiming.Features]:
             "in a reference length": in_a_row(lambda c, refs: max(refs) >= limit["max_length"]),
             "1000 segments: sums past 2^30": lambda g: len(g.input["candidate_lengths"]) == limit["max_segments"],
         },
-        "boundary/decimals": {"decimals 0": option("decimals", 0, 0.0), "decimals 15": option("decimals", 15, 15.0),
-                              "decimals written as a float": integral_float("decimals")},
+        "boundary/decimals": {
+            "decimals 0": option("decimals", 0, 0.0),
+            "decimals 15": option("decimals", 15, 15.0),
+            "decimals written as a float": integral_float("decimals"),
+        },
         "invalid/not-an-object": aiming.NOT_AN_OBJECT,
         "invalid/segment-counts": {
             "more candidate lengths": lambda g: len(g.input["candidate_lengths"]) > len(g.input["reference_lengths"]),

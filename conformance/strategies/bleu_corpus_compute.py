@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.strategies import bleu, magnitudes, aiming
+from conformance.strategies import aiming, bleu, magnitudes
 from conformance.strategies.aiming import option
 from conformance.strategies.base import EXPECT_OUTPUT, Family, case
-
 
 OPTIONS = st.fixed_dictionaries({"max_order": bleu.MAX_ORDERS, "decimals": st.one_of(st.none(), st.integers(0, 15))})
 
@@ -43,22 +42,35 @@ BAD_DECIMALS = bleu.bad_option("decimals", (-1, 16, 100, 2.5, "6", True, None, [
 
 
 def families(tool_id: str, version: str) -> list[Family]:
-    return aiming.with_aims([
-        *bleu.valid_families(OPTIONS),
-        Family("valid/every-decimals", "valid", decimals_family(st.integers(0, 15)),
-               "each decimals value 0..15 on scores with a brevity penalty"),
-        *bleu.boundary_families(tool_id, version, OPTIONS, OPTIONS),
-        Family("boundary/decimals", "boundary", decimals_family(st.sampled_from((0, 15))), "decimals 0 and 15"),
-        *bleu.invalid_families(tool_id, version, OPTIONS, (BAD_DECIMALS,)),
-        *representation_families(tool_id, version),
-    ], {
-        "valid/every-decimals": {"decimals 0": option("decimals", 0), "decimals 15": option("decimals", 15),
-                                 "decimals 1 to 14": lambda g: g.input["decimals"] in range(1, 15),
-                                 "a brevity penalty below 1 (c < r)": _brevity_below_one},
-        "boundary/decimals": {"decimals 0": option("decimals", 0), "decimals 15": option("decimals", 15)},
-    })
+    return aiming.with_aims(
+        [
+            *bleu.valid_families(OPTIONS),
+            Family(
+                "valid/every-decimals",
+                "valid",
+                decimals_family(st.integers(0, 15)),
+                "each decimals value 0..15 on scores with a brevity penalty",
+            ),
+            *bleu.boundary_families(tool_id, version, OPTIONS, OPTIONS),
+            Family("boundary/decimals", "boundary", decimals_family(st.sampled_from((0, 15))), "decimals 0 and 15"),
+            *bleu.invalid_families(tool_id, version, OPTIONS, (BAD_DECIMALS,)),
+            *representation_families(tool_id, version),
+        ],
+        {
+            "valid/every-decimals": {
+                "decimals 0": option("decimals", 0),
+                "decimals 15": option("decimals", 15),
+                "decimals 1 to 14": lambda g: g.input["decimals"] in range(1, 15),
+                "a brevity penalty below 1 (c < r)": _brevity_below_one,
+            },
+            "boundary/decimals": {"decimals 0": option("decimals", 0), "decimals 15": option("decimals", 15)},
+        },
+    )
 
 
 def representation_families(tool_id: str, version: str) -> list[Family]:
     """Inputs crossing representation boundaries: widths, derived keys, special names, magnitudes."""
-    return [*bleu.representation_families(tool_id, version, OPTIONS, {"decimals": 15}, ({"max_order": 8}, {})), magnitudes.bleu_magnitudes(OPTIONS)]
+    return [
+        *bleu.representation_families(tool_id, version, OPTIONS, {"decimals": 15}, ({"max_order": 8}, {})),
+        magnitudes.bleu_magnitudes(OPTIONS),
+    ]

@@ -15,6 +15,7 @@ def families(tool_id: str, version: str) -> list[Family]:
         *bleu_sentence.valid_families(OPTIONS),
         *bleu_sentence.boundary_families(tool_id, version, OPTIONS),
         *bleu_sentence.invalid_families(tool_id, version, OPTIONS, (), ("hypothesis", "references")),
-        *bleu_sentence.representation_families(tool_id, version, OPTIONS, bleu_sentence.ordinary_segment(),
-                                               {"max_order": 8}),
+        *bleu_sentence.representation_families(
+            tool_id, version, OPTIONS, bleu_sentence.ordinary_segment(), {"max_order": 8}
+        ),
     ]

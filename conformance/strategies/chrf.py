@@ -13,6 +13,9 @@ import unicodedata
 
 from hypothesis import strategies as st
 
+from conformance.model import Expectation
+from conformance.strategies import aiming
+from conformance.strategies.aiming import any_text, integral_float, option
 from conformance.strategies.alphabets import (
     ASCII_PUNCTUATION,
     ASTRAL_CHARACTERS,
@@ -23,9 +26,6 @@ from conformance.strategies.alphabets import (
     contract_whitespace,
     lowercase_safe,
 )
-from conformance.model import Expectation
-from conformance.strategies import aiming
-from conformance.strategies.aiming import any_text, integral_float, option
 from conformance.strategies.base import (
     ANY_ERROR,
     EXPECT_OUTPUT,
@@ -37,10 +37,25 @@ from conformance.strategies.base import (
     limits,
 )
 
-
 # with names of JavaScript's built-in object properties: counting n-grams in a plain `{}` breaks on them
-WORDS = ("the", "cat", "sat", "on", "mat", "a", "dog", "is", "The", "relationship", "friendly", "hole", "read",
-         "constructor", "toString", "__proto__")
+WORDS = (
+    "the",
+    "cat",
+    "sat",
+    "on",
+    "mat",
+    "a",
+    "dog",
+    "is",
+    "The",
+    "relationship",
+    "friendly",
+    "hole",
+    "read",
+    "constructor",
+    "toString",
+    "__proto__",
+)
 # Greek and Latin capitals for the lowercase family: Final_Sigma positions and U+0130.
 CASED_WORDS = (
     "\u039f\u0394\u039f\u03a3",  # ΟΔΟΣ: final capital sigma -> ς
@@ -128,8 +143,11 @@ def derived_texts() -> st.SearchStrategy:
             words, how = draw(derived_words(reference))
             rows.append((" ".join(words), " ".join(reference), how))
         payload = with_options(draw, [r[0] for r in rows], [r[1] for r in rows])
-        return case(payload, EXPECT_OUTPUT, "hypotheses built from their references: " +
-                    "; ".join(f"segment {i} {r[2]}" for i, r in enumerate(rows)))
+        return case(
+            payload,
+            EXPECT_OUTPUT,
+            "hypotheses built from their references: " + "; ".join(f"segment {i} {r[2]}" for i, r in enumerate(rows)),
+        )
 
     return build()
 
@@ -159,7 +177,14 @@ def whitespace_family(whitespace: tuple[str, ...]) -> st.SearchStrategy:
             hypotheses.append(draw(text(hypothesis_words)))
             references.append(draw(st.one_of(text(reference_words), separator)))  # sometimes whitespace only
         payload = with_options(draw, hypotheses, references)
-        shown = sorted({f"U+{ord(ch):04X}" for t in hypotheses + references for ch in t if ch in whitespace + WHITESPACE_NEAR_MISSES})
+        shown = sorted(
+            {
+                f"U+{ord(ch):04X}"
+                for t in hypotheses + references
+                for ch in t
+                if ch in whitespace + WHITESPACE_NEAR_MISSES
+            }
+        )
         return case(payload, EXPECT_OUTPUT, f"whitespace and near-misses {', '.join(shown) or 'none'}")
 
     return build()
@@ -172,7 +197,9 @@ def punctuation_family() -> st.SearchStrategy:
     @st.composite
     def word(draw) -> str:
         base = draw(st.sampled_from(WORDS + ("x", "\U0001d4b3", "don't", "e.g")))
-        shape = draw(st.sampled_from(("end", "start", "both", "alone", "doubled-end", "doubled-start", "non-ascii", "plain")))
+        shape = draw(
+            st.sampled_from(("end", "start", "both", "alone", "doubled-end", "doubled-start", "non-ascii", "plain"))
+        )
         m, m2 = draw(mark), draw(mark)
         return {
             "end": base + m,
@@ -181,8 +208,14 @@ def punctuation_family() -> st.SearchStrategy:
             "alone": m,
             "doubled-end": base + m + m2,
             "doubled-start": m + m2 + base,
-            "non-ascii": draw(st.sampled_from((base + draw(st.sampled_from(NON_ASCII_PUNCTUATION)),
-                                               draw(st.sampled_from(NON_ASCII_PUNCTUATION)) + base))),
+            "non-ascii": draw(
+                st.sampled_from(
+                    (
+                        base + draw(st.sampled_from(NON_ASCII_PUNCTUATION)),
+                        draw(st.sampled_from(NON_ASCII_PUNCTUATION)) + base,
+                    )
+                )
+            ),
             "plain": base,
         }[shape]
 
@@ -194,7 +227,11 @@ def punctuation_family() -> st.SearchStrategy:
             # the hypothesis splits or joins the reference's marks, or is a variant of it
             variant = draw(st.sampled_from(("same", "detached", "other")))
             if variant == "detached":
-                hypothesis = [part for w in reference for part in ([w[:-1], w[-1]] if len(w) > 1 and w[-1] in ASCII_PUNCTUATION else [w])]
+                hypothesis = [
+                    part
+                    for w in reference
+                    for part in ([w[:-1], w[-1]] if len(w) > 1 and w[-1] in ASCII_PUNCTUATION else [w])
+                ]
             elif variant == "other":
                 hypothesis = draw(st.lists(word(), max_size=6))
             else:
@@ -202,7 +239,9 @@ def punctuation_family() -> st.SearchStrategy:
             hypotheses.append(" ".join(hypothesis))
             references.append(" ".join(reference))
         payload = with_options(draw, hypotheses, references)
-        return case(payload, EXPECT_OUTPUT, f"punctuation splitting: hypotheses {hypotheses!r}, references {references!r}")
+        return case(
+            payload, EXPECT_OUTPUT, f"punctuation splitting: hypotheses {hypotheses!r}, references {references!r}"
+        )
 
     return build()
 
@@ -210,11 +249,26 @@ def punctuation_family() -> st.SearchStrategy:
 def unicode_family() -> st.SearchStrategy:
     """No normalization: precomposed vs combining marks; astral characters inside words and as
     one-code-point words; scripts without spaces."""
-    pieces = st.sampled_from((
-        "\u00e9", "e\u0301", "\u00c5", "A\u030a", "\u212b", "\U0001d4b3", "\U0001f600", "\U0001f44d\U0001f3fd",
-        "\U0001f468\u200d\U0001f469", "\u6f22\u5b57", "\u05e9\u05dc\u05d5\u05dd", "\U00010400", "\U00020000",
-        "\ufb01", "fi", "\uff21",
-    ))
+    pieces = st.sampled_from(
+        (
+            "\u00e9",
+            "e\u0301",
+            "\u00c5",
+            "A\u030a",
+            "\u212b",
+            "\U0001d4b3",
+            "\U0001f600",
+            "\U0001f44d\U0001f3fd",
+            "\U0001f468\u200d\U0001f469",
+            "\u6f22\u5b57",
+            "\u05e9\u05dc\u05d5\u05dd",
+            "\U00010400",
+            "\U00020000",
+            "\ufb01",
+            "fi",
+            "\uff21",
+        )
+    )
     combining = st.sampled_from(COMBINING_MARKS)
 
     @st.composite
@@ -261,7 +315,11 @@ def lowercase_family() -> st.SearchStrategy:
             hypothesis = [draw(st.sampled_from(variants[w])) for w in reference]
             hypotheses.append(" ".join(hypothesis))
             references.append(" ".join(reference))
-        payload = {"hypotheses": hypotheses, "references": references, "lowercase": draw(st.sampled_from((True, True, False)))}
+        payload = {
+            "hypotheses": hypotheses,
+            "references": references,
+            "lowercase": draw(st.sampled_from((True, True, False))),
+        }
         beta = draw(BETAS)
         if beta is not None:
             payload["beta"] = beta
@@ -277,22 +335,30 @@ def missing_order_family() -> st.SearchStrategy:
     @st.composite
     def build(draw):
         short_reference = draw(st.sampled_from(("a", "ab", "cat", "abcde", "the", "x.", "")))
-        lacking = (draw(st.sampled_from(("the cat sat", "a b", "cat", "abcdefg", "the cat sat on the mat"))), short_reference)
+        lacking = (
+            draw(st.sampled_from(("the cat sat", "a b", "cat", "abcdefg", "the cat sat on the mat"))),
+            short_reference,
+        )
         full_text = draw(st.sampled_from(("the cat sat on the mat", "the dog is on the mat")))
         both = (full_text, draw(st.sampled_from((full_text, "the cat is on the mat", "a cat sat on a mat"))))
         rows = [lacking, both] if draw(st.booleans()) else [both, lacking]
         if draw(st.booleans()):
             rows.append(draw(st.sampled_from((both, lacking, ("", "the cat")))))
         payload = with_options(draw, [r[0] for r in rows], [r[1] for r in rows])
-        return case(payload, EXPECT_OUTPUT,
-                    f"segment with reference {short_reference!r} lacks orders its hypothesis {lacking[0]!r} has (A4 readings)")
+        return case(
+            payload,
+            EXPECT_OUTPUT,
+            f"segment with reference {short_reference!r} lacks orders its hypothesis {lacking[0]!r} has (A4 readings)",
+        )
 
     return build()
 
 
 def short_and_empty_family() -> st.SearchStrategy:
     """Empty texts, texts shorter than 6 code points, single words (no word bigram), identical texts."""
-    short_text = st.sampled_from(("", "a", "ab", "abc de", "the", "cat.", "!", "\U0001f600", "x y", "abcdef", "abcdefg"))
+    short_text = st.sampled_from(
+        ("", "a", "ab", "abc de", "the", "cat.", "!", "\U0001f600", "x y", "abcdef", "abcdefg")
+    )
 
     @st.composite
     def build(draw):
@@ -336,10 +402,16 @@ def surrogate_bytes(tool_id: str, version: str) -> st.SearchStrategy:
         past = draw(st.booleans())
         surrogate = draw(st.sampled_from(LONE_SURROGATES[:4]))
         text = "a" * (limit - 3 + (1 if past else 0)) + surrogate
-        payload = {"hypotheses": [text], "references": [""]} if draw(st.booleans()) else \
-            {"hypotheses": [""], "references": [text]}
-        return case(payload, LIMIT_EXCEEDED if past else INVALID_INPUT,
-                    f"{limit - 3 + (1 if past else 0)} ASCII bytes and a lone surrogate counting 3 bytes")
+        payload = (
+            {"hypotheses": [text], "references": [""]}
+            if draw(st.booleans())
+            else {"hypotheses": [""], "references": [text]}
+        )
+        return case(
+            payload,
+            LIMIT_EXCEEDED if past else INVALID_INPUT,
+            f"{limit - 3 + (1 if past else 0)} ASCII bytes and a lone surrogate counting 3 bytes",
+        )
 
     return build()
 
@@ -378,8 +450,11 @@ def boundary_families(tool_id: str, version: str, segments_expect: Expectation =
         layout = draw(st.sampled_from(("balanced", "references-only", "hypotheses-only")))
         # split the bytes over the 2 * segments texts; the last text ends on a wide character
         # that straddles the limit when the total is one past it
-        shares = {"balanced": [1] * (2 * segments), "references-only": [0] * segments + [1] * segments,
-                  "hypotheses-only": [1] * segments + [0] * segments}[layout]
+        shares = {
+            "balanced": [1] * (2 * segments),
+            "references-only": [0] * segments + [1] * segments,
+            "hypotheses-only": [1] * segments + [0] * segments,
+        }[layout]
         filled = [i for i, share in enumerate(shares) if share]
         sizes = [0] * (2 * segments)
         for i in filled:
@@ -391,9 +466,12 @@ def boundary_families(tool_id: str, version: str, segments_expect: Expectation =
         if beta is not None:
             payload["beta"] = beta
         expect = LIMIT_EXCEEDED if past else EXPECT_OUTPUT
-        return case(payload, expect,
-                    f"texts total {total} UTF-8 bytes ({width}-byte characters, {layout}, {segments} segments; "
-                    f"max_text_bytes {limit['max_text_bytes']})")
+        return case(
+            payload,
+            expect,
+            f"texts total {total} UTF-8 bytes ({width}-byte characters, {layout}, {segments} segments; "
+            f"max_text_bytes {limit['max_text_bytes']})",
+        )
 
     @st.composite
     def beta_extremes(draw):
@@ -402,22 +480,31 @@ def boundary_families(tool_id: str, version: str, segments_expect: Expectation =
         payload = {**built.input, "beta": beta}
         return case(payload, EXPECT_OUTPUT, f"beta {beta}; {built.description}")
 
-    return aiming.with_aims([
-        Family("boundary/max-segments", "boundary", max_segments(), "256 segments (accepted) and 257"),
-        Family("boundary/text-bytes", "boundary", text_bytes(),
-               "65,536 text bytes (accepted) and 65,537 (rejected), multi-byte characters straddling the limit"),
-        Family("boundary/beta", "boundary", beta_extremes(), "beta 1 and 16"),
-    ], {
-        "boundary/max-segments": LIMIT_SIDES,
-        "boundary/text-bytes": {
-            **LIMIT_SIDES,
-            "bytes in the hypotheses only": lambda g: not "".join(g.input["references"]),
-            "bytes in the references only": lambda g: not "".join(g.input["hypotheses"]),
-            "bytes on both sides": lambda g: bool("".join(g.input["hypotheses"]) and "".join(g.input["references"])),
-            "a multi-byte character at the end": lambda g: ord(_texts(g)[-1][-1:] or "a") > 0x7F,
+    return aiming.with_aims(
+        [
+            Family("boundary/max-segments", "boundary", max_segments(), "256 segments (accepted) and 257"),
+            Family(
+                "boundary/text-bytes",
+                "boundary",
+                text_bytes(),
+                "65,536 text bytes (accepted) and 65,537 (rejected), multi-byte characters straddling the limit",
+            ),
+            Family("boundary/beta", "boundary", beta_extremes(), "beta 1 and 16"),
+        ],
+        {
+            "boundary/max-segments": LIMIT_SIDES,
+            "boundary/text-bytes": {
+                **LIMIT_SIDES,
+                "bytes in the hypotheses only": lambda g: not "".join(g.input["references"]),
+                "bytes in the references only": lambda g: not "".join(g.input["hypotheses"]),
+                "bytes on both sides": lambda g: bool(
+                    "".join(g.input["hypotheses"]) and "".join(g.input["references"])
+                ),
+                "a multi-byte character at the end": lambda g: ord(_texts(g)[-1][-1:] or "a") > 0x7F,
+            },
+            "boundary/beta": {"beta 1": option("beta", 1), "beta 16": option("beta", 16)},
         },
-        "boundary/beta": {"beta 1": option("beta", 1), "beta 16": option("beta", 16)},
-    })
+    )
 
 
 LIMIT_SIDES = aiming.LIMIT_SIDES
@@ -445,15 +532,18 @@ def ordinary_texts(draw) -> dict:
 UNKNOWN_KEYS = ("char_order", "word_order", "metric", "Beta", "lowercase ", "tokenize", "")
 
 
-def invalid_families(tool_id: str, version: str, unknown_keys: tuple[str, ...] = UNKNOWN_KEYS,
-                     segments_expect: Expectation = ANY_ERROR) -> list[Family]:
+def invalid_families(
+    tool_id: str, version: str, unknown_keys: tuple[str, ...] = UNKNOWN_KEYS, segments_expect: Expectation = ANY_ERROR
+) -> list[Family]:
     """``unknown_keys``: keys the contract's schema does not name; ``segments_expect`` as for the boundaries."""
     limit = limits(tool_id, version)
 
     @st.composite
     def schema(draw):
         payload = draw(ordinary_texts())
-        rule = draw(st.sampled_from(("type-list", "type-item", "empty", "beta", "lowercase", "unknown-key", "missing-key")))
+        rule = draw(
+            st.sampled_from(("type-list", "type-item", "empty", "beta", "lowercase", "unknown-key", "missing-key"))
+        )
         aimed(SCHEMA_RULES[rule])
         side = draw(st.sampled_from(("hypotheses", "references")))
         if rule == "type-list":
@@ -486,8 +576,11 @@ def invalid_families(tool_id: str, version: str, unknown_keys: tuple[str, ...] =
         payload = draw(ordinary_texts())
         side = draw(st.sampled_from(("hypotheses", "references")))
         payload[side].append(draw(st.sampled_from(("", "the cat"))))
-        return case(payload, INVALID_INPUT,
-                    f"{len(payload['hypotheses'])} hypotheses but {len(payload['references'])} references")
+        return case(
+            payload,
+            INVALID_INPUT,
+            f"{len(payload['hypotheses'])} hypotheses but {len(payload['references'])} references",
+        )
 
     @st.composite
     def lone_surrogates(draw):
@@ -499,7 +592,11 @@ def invalid_families(tool_id: str, version: str, unknown_keys: tuple[str, ...] =
         surrogate = draw(st.sampled_from(LONE_SURROGATES))
         payload[side][i] = text[:at] + surrogate + text[at:]
         # everything earlier in the stated validation order holds (small texts, equal counts)
-        return case(payload, INVALID_INPUT, f"{side}[{i}] holds the lone surrogate(s) {surrogate.encode('unicode_escape').decode()}")
+        return case(
+            payload,
+            INVALID_INPUT,
+            f"{side}[{i}] holds the lone surrogate(s) {surrogate.encode('unicode_escape').decode()}",
+        )
 
     @st.composite
     def over_limits(draw):
@@ -508,38 +605,68 @@ def invalid_families(tool_id: str, version: str, unknown_keys: tuple[str, ...] =
             payload = {"hypotheses": ["a"] * count, "references": ["a"] * count}
             return case(payload, segments_expect, f"{count} segments: maxItems and max_segments (A6)")
         total = limit["max_text_bytes"] + draw(st.integers(2, 30000))
-        payload = {"hypotheses": [text_of_bytes(total - 10, draw(st.sampled_from((1, 2, 3, 4))))],
-                   "references": ["the cat " + "\u00e9"]}
+        payload = {
+            "hypotheses": [text_of_bytes(total - 10, draw(st.sampled_from((1, 2, 3, 4))))],
+            "references": ["the cat " + "\u00e9"],
+        }
         return case(payload, LIMIT_EXCEEDED, f"texts total {total} UTF-8 bytes (max_text_bytes)")
 
-    return aiming.with_aims([
-        Family("invalid/not-an-object", "invalid",
-               st.sampled_from(NON_OBJECTS).map(lambda v: case(v, INVALID_INPUT, f"top level is {v!r}, not an object")),
-               "the input is an array, string, number, null or boolean"),
-        Family("invalid/schema", "invalid", schema(),
-               "one schema rule broken: a wrong type at each level, null, minItems, beta or lowercase out of "
-               "range or of the wrong type, an unknown or missing key", aims=tuple(SCHEMA_RULES.values())),
-        Family("invalid/segment-counts", "invalid", segment_counts(), "unequal numbers of hypotheses and references"),
-        Family("invalid/lone-surrogates", "invalid", lone_surrogates(),
-               "a lone surrogate in one text, nothing earlier in the validation order broken"),
-        Family("invalid/limits", "invalid", over_limits(),
-               "text bytes clearly over max_text_bytes; segments over max_segments ('any', A6)"),
-    ], {
-        "invalid/not-an-object": aiming.NOT_AN_OBJECT,
-        "invalid/segment-counts": {
-            "more hypotheses": lambda g: len(g.input["hypotheses"]) > len(g.input["references"]),
-            "more references": lambda g: len(g.input["hypotheses"]) < len(g.input["references"]),
+    return aiming.with_aims(
+        [
+            Family(
+                "invalid/not-an-object",
+                "invalid",
+                st.sampled_from(NON_OBJECTS).map(
+                    lambda v: case(v, INVALID_INPUT, f"top level is {v!r}, not an object")
+                ),
+                "the input is an array, string, number, null or boolean",
+            ),
+            Family(
+                "invalid/schema",
+                "invalid",
+                schema(),
+                "one schema rule broken: a wrong type at each level, null, minItems, beta or lowercase out of "
+                "range or of the wrong type, an unknown or missing key",
+                aims=tuple(SCHEMA_RULES.values()),
+            ),
+            Family(
+                "invalid/segment-counts", "invalid", segment_counts(), "unequal numbers of hypotheses and references"
+            ),
+            Family(
+                "invalid/lone-surrogates",
+                "invalid",
+                lone_surrogates(),
+                "a lone surrogate in one text, nothing earlier in the validation order broken",
+            ),
+            Family(
+                "invalid/limits",
+                "invalid",
+                over_limits(),
+                "text bytes clearly over max_text_bytes; segments over max_segments ('any', A6)",
+            ),
+        ],
+        {
+            "invalid/not-an-object": aiming.NOT_AN_OBJECT,
+            "invalid/segment-counts": {
+                "more hypotheses": lambda g: len(g.input["hypotheses"]) > len(g.input["references"]),
+                "more references": lambda g: len(g.input["hypotheses"]) < len(g.input["references"]),
+            },
+            "invalid/lone-surrogates": LONE_SURROGATE_FEATURES,
+            "invalid/limits": {
+                "over max_segments": lambda g: len(g.input["hypotheses"]) > limit["max_segments"],
+                "over max_text_bytes": lambda g: len(g.input["hypotheses"]) == 1,
+            },
         },
-        "invalid/lone-surrogates": LONE_SURROGATE_FEATURES,
-        "invalid/limits": {"over max_segments": lambda g: len(g.input["hypotheses"]) > limit["max_segments"],
-                           "over max_text_bytes": lambda g: len(g.input["hypotheses"]) == 1},
-    })
+    )
 
 
 SCHEMA_RULES = {  # each rule invalid/schema breaks, and the aimed feature it gives
-    "type-list": "a list of the wrong type", "type-item": "a text of the wrong type",
-    "empty": "no segments (minItems 1)", "beta": "beta out of range or of the wrong type",
-    "lowercase": "lowercase not a boolean", "unknown-key": "an unknown key (also named like an object property)",
+    "type-list": "a list of the wrong type",
+    "type-item": "a text of the wrong type",
+    "empty": "no segments (minItems 1)",
+    "beta": "beta out of range or of the wrong type",
+    "lowercase": "lowercase not a boolean",
+    "unknown-key": "an unknown key (also named like an object property)",
     "missing-key": "a missing key",
 }
 
@@ -550,7 +677,9 @@ LONE_SURROGATE_FEATURES: aiming.Features = {
     "a low surrogate before a high one": any_text(lambda t: "\udc00\ud800" in t),
 }
 SURROGATE_BYTES_FEATURES: aiming.Features = {
-    "at the byte limit counting the surrogate 3 bytes (invalid_input)": lambda g: g.expect.error_code == "invalid_input",
+    "at the byte limit counting the surrogate 3 bytes (invalid_input)": lambda g: (
+        g.expect.error_code == "invalid_input"
+    ),
     "one byte past it (limit_exceeded)": lambda g: g.expect.error_code == "limit_exceeded",
     "in a hypothesis": lambda g: aiming.surrogate_in(g.input["hypotheses"]),
     "in a reference": lambda g: aiming.surrogate_in(g.input["references"]),
@@ -560,23 +689,54 @@ INTEGERS_AS_FLOATS_FEATURES: aiming.Features = {"beta written as a float": integ
 
 def valid_families(tool_id: str, version: str) -> list[Family]:
     whitespace = contract_whitespace(tool_id, version)
-    return aiming.with_aims([
-        Family("valid/derived-texts", "valid", derived_texts(),
-               "hypotheses made from references: reordered, dropped, repeated, recased, punctuated words"),
-        Family("valid/whitespace", "valid", whitespace_family(whitespace),
-               "every whitespace code point of the contract, mixed runs, and near-misses U+200B U+FEFF U+180E U+00AD U+2060"),
-        Family("valid/punctuation", "valid", punctuation_family(),
-               "ASCII marks at word ends, starts, both, alone, doubled; U+3002 and U+00BF never split"),
-        Family("valid/unicode", "valid", unicode_family(),
-               "precomposed vs combining marks, astral characters, one-code-point words, no normalization"),
-        Family("valid/lowercase", "valid", lowercase_family(),
-               "Greek sigma in final and non-final positions, U+0130, Deseret, with lowercase true and false"),
-        Family("valid/missing-orders", "valid", missing_order_family(),
-               "a segment whose reference lacks an order its hypothesis has, beside one that has it (A4)"),
-        Family("valid/short-and-empty", "valid", short_and_empty_family(),
-               "empty texts, fewer than 6 code points, one word, identical texts"),
-        Family("valid/every-beta", "valid", every_beta(), "each beta 1..16"),
-    ], valid_features(whitespace))
+    return aiming.with_aims(
+        [
+            Family(
+                "valid/derived-texts",
+                "valid",
+                derived_texts(),
+                "hypotheses made from references: reordered, dropped, repeated, recased, punctuated words",
+            ),
+            Family(
+                "valid/whitespace",
+                "valid",
+                whitespace_family(whitespace),
+                "every whitespace code point of the contract, mixed runs, and near-misses U+200B U+FEFF U+180E U+00AD U+2060",
+            ),
+            Family(
+                "valid/punctuation",
+                "valid",
+                punctuation_family(),
+                "ASCII marks at word ends, starts, both, alone, doubled; U+3002 and U+00BF never split",
+            ),
+            Family(
+                "valid/unicode",
+                "valid",
+                unicode_family(),
+                "precomposed vs combining marks, astral characters, one-code-point words, no normalization",
+            ),
+            Family(
+                "valid/lowercase",
+                "valid",
+                lowercase_family(),
+                "Greek sigma in final and non-final positions, U+0130, Deseret, with lowercase true and false",
+            ),
+            Family(
+                "valid/missing-orders",
+                "valid",
+                missing_order_family(),
+                "a segment whose reference lacks an order its hypothesis has, beside one that has it (A4)",
+            ),
+            Family(
+                "valid/short-and-empty",
+                "valid",
+                short_and_empty_family(),
+                "empty texts, fewer than 6 code points, one word, identical texts",
+            ),
+            Family("valid/every-beta", "valid", every_beta(), "each beta 1..16"),
+        ],
+        valid_features(whitespace),
+    )
 
 
 def _pairs(generated) -> list[tuple[str, str]]:
@@ -600,14 +760,20 @@ def _punctuated(word: str, at: str) -> bool:
     if len(word) < 2:
         return False
     end, start = word[-1] in marks, word[0] in marks
-    return {"end": end and not start, "start": start and not end, "both": end and start and word.strip(marks) != "",
-            "doubled": len(word) > 2 and (word[-1] in marks and word[-2] in marks or word[0] in marks and word[1] in marks)}[at]
+    return {
+        "end": end and not start,
+        "start": start and not end,
+        "both": end and start and word.strip(marks) != "",
+        "doubled": len(word) > 2 and (word[-1] in marks and word[-2] in marks or word[0] in marks and word[1] in marks),
+    }[at]
 
 
 def _final_sigma(word: str) -> bool:
     """A capital sigma after a letter with no letter after it (what Final_Sigma lowercases to ς)."""
-    return any(ch == "\u03a3" and any(c.isalpha() for c in word[:i]) and not any(c.isalpha() for c in word[i + 1:])
-               for i, ch in enumerate(word))
+    return any(
+        ch == "\u03a3" and any(c.isalpha() for c in word[:i]) and not any(c.isalpha() for c in word[i + 1 :])
+        for i, ch in enumerate(word)
+    )
 
 
 def _code_point(ch: str) -> str:
@@ -619,21 +785,33 @@ def valid_features(whitespace: tuple[str, ...]) -> dict[str, aiming.Features]:
     return {
         "valid/derived-texts": {
             "a hypothesis equal to its reference": in_a_pair(lambda h, r: bool(h) and h == r),
-            "the reference's words reordered": in_a_pair(lambda h, r: sorted(h.split()) == sorted(r.split()) and h != r),
-            "a word in another case": in_a_pair(lambda h, r: any(w not in r.split() and w.lower() in r.lower().split()
-                                                                 for w in h.split())),
+            "the reference's words reordered": in_a_pair(
+                lambda h, r: sorted(h.split()) == sorted(r.split()) and h != r
+            ),
+            "a word in another case": in_a_pair(
+                lambda h, r: any(w not in r.split() and w.lower() in r.lower().split() for w in h.split())
+            ),
             "an ASCII punctuation mark added": in_a_pair(lambda h, r: any(ch in ASCII_PUNCTUATION for ch in h)),
-            "a word with its letters reversed": in_a_pair(lambda h, r: any(w not in r.split() and w[::-1] in r.split()
-                                                                           for w in h.split())),
+            "a word with its letters reversed": in_a_pair(
+                lambda h, r: any(w not in r.split() and w[::-1] in r.split() for w in h.split())
+            ),
             "an empty hypothesis": in_a_pair(lambda h, r: not h),
         },
         "valid/whitespace": {
             "a run of two different whitespace code points": any_text(
-                lambda t: any(a in whitespace and b in whitespace and a != b for a, b in zip(t, t[1:]))),
-            "a whitespace-only reference": lambda g: any(r and not r.strip("".join(whitespace)) for r in g.input["references"]),
-            "leading or trailing whitespace": any_text(lambda t: bool(t) and (t[0] in whitespace or t[-1] in whitespace)),
+                lambda t: any(a in whitespace and b in whitespace and a != b for a, b in zip(t, t[1:]))
+            ),
+            "a whitespace-only reference": lambda g: any(
+                r and not r.strip("".join(whitespace)) for r in g.input["references"]
+            ),
+            "leading or trailing whitespace": any_text(
+                lambda t: bool(t) and (t[0] in whitespace or t[-1] in whitespace)
+            ),
             **{f"whitespace {_code_point(ch)}": (lambda ch: any_text(lambda t: ch in t))(ch) for ch in whitespace},
-            **{f"near-miss {_code_point(ch)}": (lambda ch: any_text(lambda t: ch in t))(ch) for ch in WHITESPACE_NEAR_MISSES},
+            **{
+                f"near-miss {_code_point(ch)}": (lambda ch: any_text(lambda t: ch in t))(ch)
+                for ch in WHITESPACE_NEAR_MISSES
+            },
         },
         "valid/punctuation": {
             "a mark at a word's end": any_word(lambda w: _punctuated(w, "end")),
@@ -642,28 +820,44 @@ def valid_features(whitespace: tuple[str, ...]) -> dict[str, aiming.Features]:
             "two marks together": any_word(lambda w: _punctuated(w, "doubled")),
             "a mark alone": any_word(lambda w: len(w) == 1 and w in ASCII_PUNCTUATION),
             "non-ASCII punctuation (never split)": any_text(lambda t: any(ch in t for ch in NON_ASCII_PUNCTUATION)),
-            "a mark detached in the hypothesis": in_a_pair(lambda h, r: h != r and h.split() == [
-                part for w in r.split() for part in ([w[:-1], w[-1]] if len(w) > 1 and w[-1] in ASCII_PUNCTUATION else [w])]),
+            "a mark detached in the hypothesis": in_a_pair(
+                lambda h, r: (
+                    h != r
+                    and h.split()
+                    == [
+                        part
+                        for w in r.split()
+                        for part in ([w[:-1], w[-1]] if len(w) > 1 and w[-1] in ASCII_PUNCTUATION else [w])
+                    ]
+                )
+            ),
         },
         "valid/unicode": {
             "a combining mark": any_text(lambda t: any(unicodedata.combining(ch) for ch in t)),
             "a precomposed letter": any_text(lambda t: any(ch in t for ch in "\u00e9\u00c5")),
             "an astral character": any_text(lambda t: any(ord(ch) > 0xFFFF for ch in t)),
-            "a script without spaces (Han, Hebrew)": any_text(lambda t: any("\u05d0" <= ch <= "\u05ea" or "\u4e00" <= ch <= "\u9fff" for ch in t)),
-            "compatibility characters (ligature, Angstrom sign, fullwidth)": any_text(lambda t: any(ch in t for ch in "\ufb01\u212b\uff21")),
+            "a script without spaces (Han, Hebrew)": any_text(
+                lambda t: any("\u05d0" <= ch <= "\u05ea" or "\u4e00" <= ch <= "\u9fff" for ch in t)
+            ),
+            "compatibility characters (ligature, Angstrom sign, fullwidth)": any_text(
+                lambda t: any(ch in t for ch in "\ufb01\u212b\uff21")
+            ),
         },
         "valid/lowercase": {
             **lowercase_flags,
             "a final capital sigma": any_word(_final_sigma),
-            "a capital sigma not final": any_word(lambda w: any(ch == "\u03a3" and any(c.isalpha() for c in w[i + 1:])
-                                                               for i, ch in enumerate(w))),
+            "a capital sigma not final": any_word(
+                lambda w: any(ch == "\u03a3" and any(c.isalpha() for c in w[i + 1 :]) for i, ch in enumerate(w))
+            ),
             "dotted capital I (U+0130)": any_text(lambda t: "\u0130" in t),
             "an astral capital (Deseret)": any_text(lambda t: "\U00010400" in t or "\U00010401" in t),
             "case-only differences": in_a_pair(lambda h, r: h != r and h.lower() == r.lower()),
         },
         "valid/missing-orders": {
             "an empty reference beside a non-empty hypothesis": in_a_pair(lambda h, r: bool(h) and not r),
-            "a reference of fewer than 6 characters": in_a_pair(lambda h, r: 0 < len(r.replace(" ", "")) < 6 < len(h.replace(" ", ""))),
+            "a reference of fewer than 6 characters": in_a_pair(
+                lambda h, r: 0 < len(r.replace(" ", "")) < 6 < len(h.replace(" ", ""))
+            ),
             "three segments": lambda g: len(g.input["hypotheses"]) == 3,
         },
         "valid/short-and-empty": {
@@ -673,6 +867,9 @@ def valid_features(whitespace: tuple[str, ...]) -> dict[str, aiming.Features]:
             "identical texts": in_a_pair(lambda h, r: bool(h) and h == r),
             "a single word (no word bigram)": any_text(lambda t: len(t.split()) == 1),
         },
-        "valid/every-beta": {"beta 1": option("beta", 1), "beta 16": option("beta", 16),
-                             "beta 2 to 15": lambda g: g.input.get("beta") in range(2, 16)},
+        "valid/every-beta": {
+            "beta 1": option("beta", 1),
+            "beta 16": option("beta", 16),
+            "beta 2 to 15": lambda g: g.input.get("beta") in range(2, 16),
+        },
     }

@@ -20,7 +20,7 @@ integer-like keys first, ascending).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from hypothesis import strategies as st
 
@@ -45,7 +45,7 @@ def joined_pair(draw, order: int, separators: tuple[str, ...] = SEPARATORS) -> t
     first, second = draw(st.lists(st.integers(0, order - 1), min_size=2, max_size=2, unique=True))
 
     def merged_at(i: int) -> Tokens:
-        return atoms[:i] + [atoms[i] + separator + atoms[i + 1]] + atoms[i + 2:]
+        return atoms[:i] + [atoms[i] + separator + atoms[i + 1]] + atoms[i + 2 :]
 
     return merged_at(first), merged_at(second), separator
 
@@ -73,18 +73,35 @@ def joined_key_collisions(options: st.SearchStrategy[dict]) -> Family:
             references.append(draw(st.sampled_from((list(reference), ["dog"]))))
         chosen = {key: value for key, value in draw(options).items() if value is not None}
         chosen["max_order"] = draw(st.integers(order, 8))
-        for feature in ("joined-key-collision", "joined-by-empty", "joined-by-space", "joined-by-comma", "joined-by-other"):
+        for feature in (
+            "joined-key-collision",
+            "joined-by-empty",
+            "joined-by-space",
+            "joined-by-comma",
+            "joined-by-other",
+        ):
             aimed(feature)
         if order >= 5:
             aimed("collision-order>=5")
         payload = {"hypotheses": [hypothesis], "references": [references], **chosen}
-        return case(payload, EXPECT_OUTPUT,
-                    f"{order}-grams joining to the same string, different n-grams: " + "; ".join(shown))
+        return case(
+            payload, EXPECT_OUTPUT, f"{order}-grams joining to the same string, different n-grams: " + "; ".join(shown)
+        )
 
-    return Family("valid/joined-key-collisions", "valid", build(),
-                  "n-grams of orders 2..8 that join to one string with another split (by '', ' ', ',', '|', NUL...)",
-                  aims=("joined-key-collision", "joined-by-empty", "joined-by-space", "joined-by-comma",
-                        "joined-by-other", "collision-order>=5"))
+    return Family(
+        "valid/joined-key-collisions",
+        "valid",
+        build(),
+        "n-grams of orders 2..8 that join to one string with another split (by '', ' ', ',', '|', NUL...)",
+        aims=(
+            "joined-key-collision",
+            "joined-by-empty",
+            "joined-by-space",
+            "joined-by-comma",
+            "joined-by-other",
+            "collision-order>=5",
+        ),
+    )
 
 
 # --- BLEU: packed keys -----------------------------------------------------------------
@@ -129,14 +146,21 @@ def last_token_family(options: dict, sizes: tuple[int, ...] = HUNDREDS) -> Famil
         aimed("orders-7-8" if max_order >= 7 else "orders-5-6")
         aimed("vocabulary>=1000" if size >= 1000 else "vocabulary-hundreds")
         payload = {"hypotheses": [hypothesis], "references": [[reference]], **chosen}
-        return case(payload, EXPECT_OUTPUT,
-                    f"max_order {max_order} over {size} distinct tokens; adjacent tokens swapped every few "
-                    "positions, so hypothesis n-grams differ from reference n-grams only in their last token")
+        return case(
+            payload,
+            EXPECT_OUTPUT,
+            f"max_order {max_order} over {size} distinct tokens; adjacent tokens swapped every few "
+            "positions, so hypothesis n-grams differ from reference n-grams only in their last token",
+        )
 
     size_aim = "vocabulary>=1000" if sizes == THOUSANDS else "vocabulary-hundreds"
-    return Family(name, category, build(),
-                  f"orders 5..8 over {min(sizes)}-{max(sizes)} distinct tokens; n-grams differing only in the last token",
-                  aims=("orders-5-6", "orders-7-8", size_aim))
+    return Family(
+        name,
+        category,
+        build(),
+        f"orders 5..8 over {min(sizes)}-{max(sizes)} distinct tokens; n-grams differing only in the last token",
+        aims=("orders-5-6", "orders-7-8", size_aim),
+    )
 
 
 # --- chrF++: joined word n-grams ------------------------------------------------------
@@ -172,16 +196,32 @@ def joined_word_ngrams(word_orders: st.SearchStrategy[int], extra: Callable[[int
         payload = {"hypotheses": [hypothesis.strip()], "references": [reference.strip()], **draw(extra(order))}
         return case(payload, EXPECT_OUTPUT, how + ": different word n-grams")
 
-    return Family("valid/joined-word-ngrams", "valid", build(),
-                  "word n-grams joining to one string with another split ('ab c' vs 'a bc', 'a..' vs 'a ...')",
-                  aims=("word-ngram-collision", "joined-by-empty", "joined-by-mark", "punctuation-split-collision"))
+    return Family(
+        "valid/joined-word-ngrams",
+        "valid",
+        build(),
+        "word n-grams joining to one string with another split ('ab c' vs 'a bc', 'a..' vs 'a ...')",
+        aims=("word-ngram-collision", "joined-by-empty", "joined-by-mark", "punctuation-split-collision"),
+    )
 
 
 # --- names a runtime treats specially ---------------------------------------------------
 
 # Every JavaScript object inherits these (`"constructor" in {}` is true); `__proto__` is an accessor.
-PROPERTY_NAMES = ("__proto__", "constructor", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf",
-                  "propertyIsEnumerable", "toLocaleString", "__defineGetter__", "__lookupGetter__", "prototype", "length")
+PROPERTY_NAMES = (
+    "__proto__",
+    "constructor",
+    "toString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "__defineGetter__",
+    "__lookupGetter__",
+    "prototype",
+    "length",
+)
 PROPERTY_VALUES = (None, True, 1, 0, "x", [], {}, {"a": 1}, ["the"])
 
 
@@ -197,9 +237,13 @@ def property_named_keys(valid_inputs: st.SearchStrategy[dict]) -> Family:
         aimed("unknown-key-__proto__" if key == "__proto__" else "unknown-key-inherited")
         return case(payload, INVALID_INPUT, f"unknown key {key!r} (a name every JavaScript object inherits)")
 
-    return Family("invalid/property-named-keys", "invalid", build(),
-                  "an unknown key named like an inherited object property: __proto__, constructor, toString, ...",
-                  aims=("unknown-key-__proto__", "unknown-key-inherited"))
+    return Family(
+        "invalid/property-named-keys",
+        "invalid",
+        build(),
+        "an unknown key named like an inherited object property: __proto__, constructor, toString, ...",
+        aims=("unknown-key-__proto__", "unknown-key-inherited"),
+    )
 
 
 # Integer-like ("7", "1990", "0", "4294967294": array indices a plain object lists first) and
@@ -223,7 +267,9 @@ def numeric_tokens_family(options: st.SearchStrategy[dict]) -> Family:
             numbers = draw(st.lists(st.sampled_from(NUMERIC_TOKENS), min_size=1, max_size=5))
             tail = draw(st.permutations(numbers + draw(st.lists(st.sampled_from(LEADING_WORDS), max_size=3))))
             hypotheses.append(words + tail)
-            references.append([draw(st.permutations(words + numbers[:1])), draw(st.lists(st.sampled_from(NUMERIC_TOKENS)))])
+            references.append(
+                [draw(st.permutations(words + numbers[:1])), draw(st.lists(st.sampled_from(NUMERIC_TOKENS)))]
+            )
         chosen = {key: value for key, value in draw(options).items() if value is not None}
         if any(is_array_index(token) for hypothesis in hypotheses for token in hypothesis):
             aimed("integer-like-after-words")
@@ -232,6 +278,10 @@ def numeric_tokens_family(options: st.SearchStrategy[dict]) -> Family:
         payload = {"hypotheses": hypotheses, "references": references, **chosen}
         return case(payload, EXPECT_OUTPUT, f"numeric-string tokens after word tokens: {hypotheses!r}")
 
-    return Family("valid/numeric-tokens", "valid", build(),
-                  "numeric-string tokens ('7', '1990', '01', '-1') after word tokens: rows in first-occurrence order",
-                  aims=("integer-like-after-words", "numeric-not-index"))
+    return Family(
+        "valid/numeric-tokens",
+        "valid",
+        build(),
+        "numeric-string tokens ('7', '1990', '01', '-1') after word tokens: rows in first-occurrence order",
+        aims=("integer-like-after-words", "numeric-not-index"),
+    )

@@ -24,8 +24,8 @@ of a rejection is the one every reading gives (A6).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 from hypothesis import strategies as st
 
@@ -157,27 +157,41 @@ def total_bytes_sizes(payload: dict) -> dict[str, int]:
 
 def total_tokens_sizes(payload: dict) -> dict[str, int]:
     tokens = all_tokens(payload)
-    return {"tokens": len(tokens), "distinct tokens": len(set(tokens)),
-            "tokens of the largest token list": max(map(len, token_lists(payload))),
-            "whitespace-separated words": sum(len(token.split()) for token in tokens)}
+    return {
+        "tokens": len(tokens),
+        "distinct tokens": len(set(tokens)),
+        "tokens of the largest token list": max(map(len, token_lists(payload))),
+        "whitespace-separated words": sum(len(token.split()) for token in tokens),
+    }
 
 
 def references_sizes(payload: dict) -> dict[str, int]:
     references = payload["references"] if "hypotheses" in payload else [payload["references"]]
-    return {"references in a segment": max(map(len, references)),
-            "distinct references in a segment": max(len({json.dumps(r) for r in segment}) for segment in references),
-            "references of every segment together": sum(map(len, references)),
-            "token lists in a segment, the hypothesis included": max(map(len, references)) + 1}
+    return {
+        "references in a segment": max(map(len, references)),
+        "distinct references in a segment": max(len({json.dumps(r) for r in segment}) for segment in references),
+        "references of every segment together": sum(map(len, references)),
+        "token lists in a segment, the hypothesis included": max(map(len, references)) + 1,
+    }
 
 
-def bleu_token_families(tool_id: str, version: str, shape: Callable[[list[list[str]], list[list[list[str]]]], dict],
-                        segments: int, references_expect: Expectation) -> list[Family]:
+def bleu_token_families(
+    tool_id: str,
+    version: str,
+    shape: Callable[[list[list[str]], list[list[list[str]]]], dict],
+    segments: int,
+    references_expect: Expectation,
+) -> list[Family]:
     """``shape(hypotheses, references)`` writes the input (corpus or one segment, default options);
     ``segments``: how many segments an input may have (1 for the one-segment tools);
     ``references_expect``: the code of one reference too many (A6 where the schema mirrors it)."""
     limit = limits(tool_id, version)
     most_references = limit["max_references_per_segment"]
-    max_token, max_bytes, max_tokens = limit["max_token_bytes"], limit["max_total_token_bytes"], limit["max_total_tokens"]
+    max_token, max_bytes, max_tokens = (
+        limit["max_token_bytes"],
+        limit["max_total_token_bytes"],
+        limit["max_total_tokens"],
+    )
     # at the limit: JSON escapes 3 of its characters and \u-escapes the wide ones
     escaped_token = repeated_to(QUOTE_BACKSLASH_CONTROL + WIDE, max_token)
     # one past: a space and astral characters, 33 code points, 65 UTF-16 units, 128 bytes without the space
@@ -187,7 +201,7 @@ def bleu_token_families(tool_id: str, version: str, shape: Callable[[list[list[s
     def spread(tokens: list[str], lists: int) -> list[list[str]]:
         """The tokens in ``lists`` consecutive runs as equal as integers allow."""
         size = -(-len(tokens) // lists)
-        return [tokens[i:i + size] for i in range(0, len(tokens), size)]
+        return [tokens[i : i + size] for i in range(0, len(tokens), size)]
 
     def past_spread(tokens: list[str]) -> dict:
         """Hypothesis tokens alone past the total (A1), spread over the segments, or for one
@@ -199,72 +213,125 @@ def bleu_token_families(tool_id: str, version: str, shape: Callable[[list[list[s
         return shape([lists[0]], [lists[1:]])
 
     def token_at():
-        return shape([["the", escaped_token, "cat"]], [[["the", "cat"]]]), EXPECT_OUTPUT, \
-            "a token exactly at max_token_bytes with a quote, a backslash, a control character and wide characters"
+        return (
+            shape([["the", escaped_token, "cat"]], [[["the", "cat"]]]),
+            EXPECT_OUTPUT,
+            "a token exactly at max_token_bytes with a quote, a backslash, a control character and wide characters",
+        )
 
     def token_past():
-        return shape([["the", "cat"]], [[["the", spaced_astral_token]]]), LIMIT_EXCEEDED, \
-            "a reference token one byte past max_token_bytes: a space and astral characters, in a small total"
+        return (
+            shape([["the", "cat"]], [[["the", spaced_astral_token]]]),
+            LIMIT_EXCEEDED,
+            "a reference token one byte past max_token_bytes: a space and astral characters, in a small total",
+        )
 
     def bytes_at():  # hypotheses and references together (A1)
         count = max_bytes // max_token - 1
-        return shape([[escaped_token] * count], [[[escaped_token]]]), EXPECT_OUTPUT, \
-            f"{count + 1} tokens of {max_token} bytes with characters JSON escapes"
+        return (
+            shape([[escaped_token] * count], [[[escaped_token]]]),
+            EXPECT_OUTPUT,
+            f"{count + 1} tokens of {max_token} bytes with characters JSON escapes",
+        )
 
     def bytes_past():
         token = repeated_to(" aaa" + WIDE[-1] * 31, max_token)
         tokens = [token] * (max_bytes // max_token) + ["a"]
-        return past_spread(tokens), LIMIT_EXCEEDED, \
-            f"{len(tokens)} hypothesis tokens, one past the total bytes: spaces, astral characters, one repeated token"
+        return (
+            past_spread(tokens),
+            LIMIT_EXCEEDED,
+            f"{len(tokens)} hypothesis tokens, one past the total bytes: spaces, astral characters, one repeated token",
+        )
 
     def tokens_at():  # hypotheses and references together (A1)
-        return shape([["a b"] * (max_tokens // 2)], [[["a b"] * (max_tokens - max_tokens // 2)]]), EXPECT_OUTPUT, \
-            f"{max_tokens} tokens of two words each"
+        return (
+            shape([["a b"] * (max_tokens // 2)], [[["a b"] * (max_tokens - max_tokens // 2)]]),
+            EXPECT_OUTPUT,
+            f"{max_tokens} tokens of two words each",
+        )
 
     def tokens_past():
-        return past_spread(["the"] * (max_tokens + 1)), LIMIT_EXCEEDED, \
-            f"{max_tokens + 1} hypothesis tokens, all the same"
+        return (
+            past_spread(["the"] * (max_tokens + 1)),
+            LIMIT_EXCEEDED,
+            f"{max_tokens + 1} hypothesis tokens, all the same",
+        )
 
     def references_at():
         if segments > 1:  # the limit in every segment: past it counted over all of them
-            return shape([["the", "cat"]] * 2, [[["the"], ["cat"]] * (most_references // 2)] * 2), EXPECT_OUTPUT, \
-                f"{most_references} references in each of 2 segments"
-        return shape([["the", "cat"]], [[["the"], ["cat"]] * (most_references // 2)]), EXPECT_OUTPUT, \
-            f"{most_references} references and the hypothesis"
+            return (
+                shape([["the", "cat"]] * 2, [[["the"], ["cat"]] * (most_references // 2)] * 2),
+                EXPECT_OUTPUT,
+                f"{most_references} references in each of 2 segments",
+            )
+        return (
+            shape([["the", "cat"]], [[["the"], ["cat"]] * (most_references // 2)]),
+            EXPECT_OUTPUT,
+            f"{most_references} references and the hypothesis",
+        )
 
     def references_past():
-        return shape([["the", "cat"]], [[["the", "cat"]] * (most_references + 1)]), references_expect, \
-            f"{most_references + 1} identical references"
+        return (
+            shape([["the", "cat"]], [[["the", "cat"]] * (most_references + 1)]),
+            references_expect,
+            f"{most_references + 1} identical references",
+        )
 
     return [
-        forms_family("boundary/token-bytes-forms", Limit("max_token_bytes", max_token, longest_token_sizes),
-                     (token_at, token_past),
-                     (aim(CONTRACT_FORM, "escaped JSON bytes"), aim(CONTRACT_FORM, "\\u-escaped JSON bytes"),
-                      aim(CONTRACT_FORM, "UTF-8 bytes of all tokens together"), aim("code points", CONTRACT_FORM),
-                      aim("UTF-16 units", CONTRACT_FORM), aim("UTF-8 bytes without whitespace", CONTRACT_FORM)),
-                     "a token of 128 bytes that JSON escaping widens, one of 129 bytes in fewer code points, "
-                     "UTF-16 units, or without its space"),
-        forms_family("boundary/total-token-bytes-forms", Limit("max_total_token_bytes", max_bytes, total_bytes_sizes),
-                     (bytes_at, bytes_past),
-                     (aim(CONTRACT_FORM, "escaped JSON bytes"), aim(CONTRACT_FORM, "\\u-escaped JSON bytes"),
-                      aim(CONTRACT_FORM, "UTF-8 bytes of the tokens joined by spaces"),
-                      aim("code points", CONTRACT_FORM), aim("UTF-16 units", CONTRACT_FORM),
-                      aim("UTF-8 bytes without whitespace", CONTRACT_FORM),
-                      aim("UTF-8 bytes of distinct tokens", CONTRACT_FORM),
-                      aim("UTF-8 bytes of the largest token list", CONTRACT_FORM)),
-                     "1,048,576 token bytes that escaping widens; 1,048,577 in fewer code points, UTF-16 units, "
-                     "distinct tokens, per token list"),
-        forms_family("boundary/total-tokens-forms", Limit("max_total_tokens", max_tokens, total_tokens_sizes),
-                     (tokens_at, tokens_past),
-                     (aim("tokens", "whitespace-separated words"), aim("distinct tokens", "tokens"),
-                      aim("tokens of the largest token list", "tokens")),
-                     "50,000 tokens of two words; 50,001 repeated tokens spread over the token lists"),
-        forms_family("boundary/references-forms", Limit("max_references_per_segment", most_references, references_sizes),
-                     (references_at, references_past),
-                     (aim("references in a segment", "token lists in a segment, the hypothesis included"),
-                      aim("distinct references in a segment", "references in a segment"),
-                      *([aim("references in a segment", "references of every segment together")] if segments > 1 else [])),
-                     "8 references per segment (in 2 segments); 9 identical references"),
+        forms_family(
+            "boundary/token-bytes-forms",
+            Limit("max_token_bytes", max_token, longest_token_sizes),
+            (token_at, token_past),
+            (
+                aim(CONTRACT_FORM, "escaped JSON bytes"),
+                aim(CONTRACT_FORM, "\\u-escaped JSON bytes"),
+                aim(CONTRACT_FORM, "UTF-8 bytes of all tokens together"),
+                aim("code points", CONTRACT_FORM),
+                aim("UTF-16 units", CONTRACT_FORM),
+                aim("UTF-8 bytes without whitespace", CONTRACT_FORM),
+            ),
+            "a token of 128 bytes that JSON escaping widens, one of 129 bytes in fewer code points, "
+            "UTF-16 units, or without its space",
+        ),
+        forms_family(
+            "boundary/total-token-bytes-forms",
+            Limit("max_total_token_bytes", max_bytes, total_bytes_sizes),
+            (bytes_at, bytes_past),
+            (
+                aim(CONTRACT_FORM, "escaped JSON bytes"),
+                aim(CONTRACT_FORM, "\\u-escaped JSON bytes"),
+                aim(CONTRACT_FORM, "UTF-8 bytes of the tokens joined by spaces"),
+                aim("code points", CONTRACT_FORM),
+                aim("UTF-16 units", CONTRACT_FORM),
+                aim("UTF-8 bytes without whitespace", CONTRACT_FORM),
+                aim("UTF-8 bytes of distinct tokens", CONTRACT_FORM),
+                aim("UTF-8 bytes of the largest token list", CONTRACT_FORM),
+            ),
+            "1,048,576 token bytes that escaping widens; 1,048,577 in fewer code points, UTF-16 units, "
+            "distinct tokens, per token list",
+        ),
+        forms_family(
+            "boundary/total-tokens-forms",
+            Limit("max_total_tokens", max_tokens, total_tokens_sizes),
+            (tokens_at, tokens_past),
+            (
+                aim("tokens", "whitespace-separated words"),
+                aim("distinct tokens", "tokens"),
+                aim("tokens of the largest token list", "tokens"),
+            ),
+            "50,000 tokens of two words; 50,001 repeated tokens spread over the token lists",
+        ),
+        forms_family(
+            "boundary/references-forms",
+            Limit("max_references_per_segment", most_references, references_sizes),
+            (references_at, references_past),
+            (
+                aim("references in a segment", "token lists in a segment, the hypothesis included"),
+                aim("distinct references in a segment", "references in a segment"),
+                *([aim("references in a segment", "references of every segment together")] if segments > 1 else []),
+            ),
+            "8 references per segment (in 2 segments); 9 identical references",
+        ),
     ]
 
 
@@ -296,27 +363,53 @@ def chrf_text_family(tool_id: str, version: str) -> Family:
 
     def escapes_at():
         text = repeated_to(f"the {QUOTE_BACKSLASH_CONTROL} cat {WIDE} ", half)
-        return {"hypotheses": [text], "references": [text[::-1]]}, EXPECT_OUTPUT, \
-            "texts exactly at max_text_bytes with quotes, backslashes, control and wide characters"
+        return (
+            {"hypotheses": [text], "references": [text[::-1]]},
+            EXPECT_OUTPUT,
+            "texts exactly at max_text_bytes with quotes, backslashes, control and wide characters",
+        )
 
     def lowercase_at():
         chunk = f"{GROWS_LOWERCASED}STANBUL {GROWS_LOWERCASED}ZM{GROWS_LOWERCASED}R "
-        payload = {"hypotheses": [repeated_to(chunk, half)], "references": [repeated_to(chunk.lower(), bound - half)],
-                   "lowercase": True}
-        return payload, EXPECT_OUTPUT, "texts exactly at max_text_bytes, lowercase true, with U+0130 (3 bytes lowercased)"
+        payload = {
+            "hypotheses": [repeated_to(chunk, half)],
+            "references": [repeated_to(chunk.lower(), bound - half)],
+            "lowercase": True,
+        }
+        return (
+            payload,
+            EXPECT_OUTPUT,
+            "texts exactly at max_text_bytes, lowercase true, with U+0130 (3 bytes lowercased)",
+        )
 
     def past():
         text = repeated_to(f"the {SHRINKS_LOWERCASED} {WIDE} ", half)
         payload = {"hypotheses": [text, "a"], "references": [text, ""], "lowercase": True}
-        return payload, LIMIT_EXCEEDED, \
-            "texts one byte past max_text_bytes, lowercase true: KELVIN SIGN and astral characters, spaces, " \
-            "the same text twice, each text under the limit"
+        return (
+            payload,
+            LIMIT_EXCEEDED,
+            "texts one byte past max_text_bytes, lowercase true: KELVIN SIGN and astral characters, spaces, "
+            "the same text twice, each text under the limit",
+        )
 
-    wrong_smaller = ("code points", "UTF-16 units", "UTF-8 bytes lowercased", "UTF-8 bytes without whitespace",
-                     "UTF-8 bytes of distinct texts", "UTF-8 bytes of the largest text")
+    wrong_smaller = (
+        "code points",
+        "UTF-16 units",
+        "UTF-8 bytes lowercased",
+        "UTF-8 bytes without whitespace",
+        "UTF-8 bytes of distinct texts",
+        "UTF-8 bytes of the largest text",
+    )
     return forms_family(
-        "boundary/text-bytes-forms", Limit("max_text_bytes", bound, text_sizes), (escapes_at, lowercase_at, past),
-        (aim(CONTRACT_FORM, "escaped JSON bytes"), aim(CONTRACT_FORM, "\\u-escaped JSON bytes"),
-         aim(CONTRACT_FORM, "UTF-8 bytes lowercased"), *(aim(form, CONTRACT_FORM) for form in wrong_smaller)),
+        "boundary/text-bytes-forms",
+        Limit("max_text_bytes", bound, text_sizes),
+        (escapes_at, lowercase_at, past),
+        (
+            aim(CONTRACT_FORM, "escaped JSON bytes"),
+            aim(CONTRACT_FORM, "\\u-escaped JSON bytes"),
+            aim(CONTRACT_FORM, "UTF-8 bytes lowercased"),
+            *(aim(form, CONTRACT_FORM) for form in wrong_smaller),
+        ),
         "65,536 text bytes that escaping or lowercasing widens; 65,537 in fewer code points, UTF-16 units, "
-        "lowercased, without whitespace, distinct texts, per text")
+        "lowercased, without whitespace, distinct texts, per text",
+    )

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import math
 from fractions import Fraction
+
 from hypothesis import strategies as st
 
 from conformance.strategies.base import EXPECT_OUTPUT, Family, aimed, case
@@ -32,7 +33,7 @@ DECIMALS = st.integers(1, 15)
 def target_value(draw) -> float:
     """m * 10^-k; drawn before anything else, so that every decade comes early in a run."""
     decade = draw(DECADES)
-    return draw(st.integers(1, 9)) * 10.0 ** -decade
+    return draw(st.integers(1, 9)) * 10.0**-decade
 
 
 def record_rounding(value: float, decimals: int) -> None:
@@ -45,8 +46,15 @@ def record_rounding(value: float, decimals: int) -> None:
         aimed("to-fixed-not-to-precision")
 
 
-ROUNDING_AIMS = ("value<1e-9", "value<1e-3", "value<0.1", "decimals>=10", "decimals<=3", "decimals-4-9",
-                 "to-fixed-not-to-precision")
+ROUNDING_AIMS = (
+    "value<1e-9",
+    "value<1e-3",
+    "value<0.1",
+    "decimals>=10",
+    "decimals<=3",
+    "decimals-4-9",
+    "to-fixed-not-to-precision",
+)
 
 
 def lengths_for(c: int, value: float) -> int:
@@ -68,12 +76,19 @@ def penalty_magnitudes(max_length: int) -> Family:
         decimals = draw(DECIMALS)
         record_rounding(math.exp(1 - r / c), decimals)
         payload = {"candidate_lengths": candidates, "reference_lengths": references, "decimals": decimals}
-        return case(payload, EXPECT_OUTPUT, f"c = {c}, r = {r}: brevity penalty exp(1 - r/c) = "
-                                            f"{math.exp(1 - r / c):.3g}, decimals {decimals}")
+        return case(
+            payload,
+            EXPECT_OUTPUT,
+            f"c = {c}, r = {r}: brevity penalty exp(1 - r/c) = {math.exp(1 - r / c):.3g}, decimals {decimals}",
+        )
 
-    return Family("valid/decimals-across-magnitudes", "valid", build(),
-                  "decimals 1..15 on penalties in every decade from 1e-12 to 1 (toFixed, not toPrecision)",
-                  aims=ROUNDING_AIMS)
+    return Family(
+        "valid/decimals-across-magnitudes",
+        "valid",
+        build(),
+        "decimals 1..15 on penalties in every decade from 1e-12 to 1 (toFixed, not toPrecision)",
+        aims=ROUNDING_AIMS,
+    )
 
 
 def split_total(total: int, weights: list[int]) -> list[int]:
@@ -109,12 +124,20 @@ def bleu_magnitudes(options: st.SearchStrategy[dict]) -> Family:
         chosen.update(max_order=max_order, decimals=draw(DECIMALS))
         record_rounding(about, chosen["decimals"])
         payload = {"hypotheses": [hypothesis], "references": [[reference]], **chosen}
-        return case(payload, EXPECT_OUTPUT, f"a BLEU of about {about:.3g} ({len(hypothesis)} hypothesis, "
-                                            f"{len(reference)} reference tokens), decimals {chosen['decimals']}")
+        return case(
+            payload,
+            EXPECT_OUTPUT,
+            f"a BLEU of about {about:.3g} ({len(hypothesis)} hypothesis, "
+            f"{len(reference)} reference tokens), decimals {chosen['decimals']}",
+        )
 
-    return Family("valid/decimals-across-magnitudes", "valid", build(),
-                  "decimals 1..15 on BLEU scores in every decade from 1e-12 to 1 (toFixed, not toPrecision)",
-                  aims=ROUNDING_AIMS)
+    return Family(
+        "valid/decimals-across-magnitudes",
+        "valid",
+        build(),
+        "decimals 1..15 on BLEU scores in every decade from 1e-12 to 1 (toFixed, not toPrecision)",
+        aims=ROUNDING_AIMS,
+    )
 
 
 # --- chrF: exact six-decimal ties ----------------------------------------------------------
@@ -127,7 +150,7 @@ def odd_divisors(n: int) -> list[int]:
     return sorted(set(small + [n // d for d in small]))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ties(largest_h: int) -> tuple[tuple[int, int], ...]:
     """(beta, H) with 100 (1 + beta^2) / (beta^2 + H) exactly halfway between two six-decimal values.
 
@@ -154,9 +177,11 @@ LETTERS = "abcdefghijklmnopqrstuvwyz"  # every lowercase letter but "x"
 def six_decimal_ties(extra: st.SearchStrategy[dict], largest_h: int = 1500) -> Family:
     """Scores exactly halfway between two six-decimal values, below 1, between 1 and 50 and above 50."""
     found = ties(largest_h)
-    groups = {"below-1": [t for t in found if tie_score(*t) < 1],
-              "1-to-50": [t for t in found if 1 <= tie_score(*t) < 50],
-              "above-50": [t for t in found if tie_score(*t) >= 50]}
+    groups = {
+        "below-1": [t for t in found if tie_score(*t) < 1],
+        "1-to-50": [t for t in found if 1 <= tie_score(*t) < 50],
+        "above-50": [t for t in found if tie_score(*t) >= 50],
+    }
 
     @st.composite
     def build(draw):
@@ -170,10 +195,17 @@ def six_decimal_ties(extra: st.SearchStrategy[dict], largest_h: int = 1500) -> F
         aimed(f"tie-{where}")
         score = tie_score(beta, h)
         payload = {"hypotheses": hypotheses, "references": ["x"] * segments, "beta": beta, **draw(extra)}
-        return case(payload, EXPECT_OUTPUT,
-                    f"an exact tie: {h} one-letter words, one 'x', against 'x' with beta {beta}: score "
-                    f"100 (1 + {beta}^2) / ({beta}^2 + {h}) = {float(score):.7f}, halfway (ties to even)")
+        return case(
+            payload,
+            EXPECT_OUTPUT,
+            f"an exact tie: {h} one-letter words, one 'x', against 'x' with beta {beta}: score "
+            f"100 (1 + {beta}^2) / ({beta}^2 + {h}) = {float(score):.7f}, halfway (ties to even)",
+        )
 
-    return Family("valid/six-decimal-ties", "valid", build(),
-                  "scores exactly halfway between six-decimal values, below 1, below 50 and above 50",
-                  aims=("tie-below-1", "tie-1-to-50", "tie-above-50"))
+    return Family(
+        "valid/six-decimal-ties",
+        "valid",
+        build(),
+        "scores exactly halfway between six-decimal values, below 1, below 50 and above 50",
+        aims=("tie-below-1", "tie-1-to-50", "tie-above-50"),
+    )

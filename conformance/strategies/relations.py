@@ -29,7 +29,8 @@ n-grams; every input is one the oracle accepts (the families are valid ones).
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -44,13 +45,20 @@ SHARES = {"sequence": 1 / 3, "burst": 1 / 6, "relation": 1 / 6}  # of the profil
 WORDS = ("a", "b", "ab", "c.", "ba")
 
 AGAIN, CHANGED, LEFT_OUT, REFERENCE, TOKEN, SEGMENT, OTHER_TOOL = (
-    "the same input again", "an option changed", "an option left out", "another reference",
-    "one token changed", "one segment added", "the same input to another tool")
+    "the same input again",
+    "an option changed",
+    "an option left out",
+    "another reference",
+    "one token changed",
+    "one segment added",
+    "the same input to another tool",
+)
 AT_ONCE, BURST_OTHER_TOOL = f"{BURST_SIZE} distinct requests at once", "another tool in the burst"
 REORDERED, DUPLICATED, SPLIT = "references reordered", "a reference duplicated", "a corpus split in two requests"
 
 
 # -- the shape of a tool's input, read from its input schema ---------------------------------------
+
 
 def _properties(tool_id: str, version: str) -> dict:
     return input_schema(tool_id, version)["properties"]
@@ -97,8 +105,9 @@ def _with_groups(x: dict, groups: list[list]) -> dict:
 def _shares_input(tool_id: str, version: str) -> bool:
     """Does another tool take the same data fields (so a step may send the same input to it)?"""
     data = {name for name, prop in _properties(tool_id, version).items() if prop.get("type") == "array"}
-    return any(other != tool_id and data <= set(_properties(other, other_version))
-               for other, other_version in tool_keys())
+    return any(
+        other != tool_id and data <= set(_properties(other, other_version)) for other, other_version in tool_keys()
+    )
 
 
 def accepts(tool_id: str, version: str, payload: dict) -> bool:
@@ -132,8 +141,9 @@ def small_input(draw, tool_id: str, version: str, segments: int = 1) -> dict:
     x: dict[str, Any] = {}
     if "candidate_lengths" in props:
         x["candidate_lengths"] = draw(st.lists(st.integers(0, 9), min_size=count, max_size=count))
-        x["reference_lengths"] = draw(st.lists(st.lists(st.integers(0, 9), min_size=1, max_size=3),
-                                               min_size=count, max_size=count))
+        x["reference_lengths"] = draw(
+            st.lists(st.lists(st.integers(0, 9), min_size=1, max_size=3), min_size=count, max_size=count)
+        )
     elif "hypothesis" in props:
         x["hypothesis"] = draw(_tokens)
         x["references"] = draw(st.lists(_tokens, min_size=1, max_size=3))
@@ -156,12 +166,13 @@ def small_input(draw, tool_id: str, version: str, segments: int = 1) -> dict:
 
 # -- one change to an earlier input ---------------------------------------------------------------
 
+
 def _changed_token(tokens: list[str], position: int) -> list[str]:
     if not tokens:
         return [WORDS[position % len(WORDS)]]
     index = position % len(tokens)
     word = WORDS[(WORDS.index(tokens[index]) + 1) % len(WORDS)] if tokens[index] in WORDS else WORDS[0]
-    return [*tokens[:index], word, *tokens[index + 1:]]
+    return [*tokens[:index], word, *tokens[index + 1 :]]
 
 
 def _changed_text(text: str, position: int) -> str:
@@ -224,9 +235,11 @@ def other_tools(tool_id: str, version: str, x: dict, value: int) -> list[tuple[s
 
 # -- the families ---------------------------------------------------------------------------------
 
+
 def _case(steps: list[dict], sending: str, description: str) -> GeneratedCase:
-    return GeneratedCase(input=steps[0]["input"], expect=EXPECT_OUTPUT, description=description,
-                         steps=tuple(steps), sending=sending)
+    return GeneratedCase(
+        input=steps[0]["input"], expect=EXPECT_OUTPUT, description=description, steps=tuple(steps), sending=sending
+    )
 
 
 def _step(tool_id: str, version: str, x: dict, description: str) -> dict:
@@ -271,8 +284,14 @@ def sequence(tool_id: str, version: str) -> st.SearchStrategy[GeneratedCase]:
 def burst(tool_id: str, version: str) -> st.SearchStrategy[GeneratedCase]:
     @st.composite
     def draw_burst(draw) -> GeneratedCase:
-        inputs = draw(st.lists(small_input(tool_id, version), min_size=BURST_SIZE, max_size=BURST_SIZE,
-                               unique_by=lambda x: json.dumps(x, sort_keys=True)))
+        inputs = draw(
+            st.lists(
+                small_input(tool_id, version),
+                min_size=BURST_SIZE,
+                max_size=BURST_SIZE,
+                unique_by=lambda x: json.dumps(x, sort_keys=True),
+            )
+        )
         aimed(AT_ONCE)
         steps = []
         for number, x in enumerate(inputs):
@@ -323,9 +342,16 @@ def _split(x: dict, at: int) -> list[dict] | None:
     return [{**x, **{key: x[key][:cut] for key in keys}}, {**x, **{key: x[key][cut:] for key in keys}}]
 
 
-def relation(tool_id: str, version: str, aim: str, related: Callable[[dict, int], list[dict] | None],
-             segments: int, prepare: Callable[[dict, int], dict] = lambda x, _: x) -> st.SearchStrategy[GeneratedCase]:
+def relation(
+    tool_id: str,
+    version: str,
+    aim: str,
+    related: Callable[[dict, int], list[dict] | None],
+    segments: int,
+    prepare: Callable[[dict, int], dict] = lambda x, _: x,
+) -> st.SearchStrategy[GeneratedCase]:
     """The input (``prepare`` may shape it for the relation) and the inputs related to it, sent in order."""
+
     @st.composite
     def draw_related(draw) -> GeneratedCase:
         at = draw(st.integers(0, 7))
@@ -358,35 +384,72 @@ def families(tool_id: str, version: str) -> list[Family]:
     """The tool's families of several requests (appended to its own by strategies.families)."""
     shape = dict.fromkeys(_properties(tool_id, version))
     shared = _shares_input(tool_id, version)
-    aims = [AGAIN, CHANGED, TOKEN if ("hypothesis" in shape or "hypotheses" in shape) else None, REFERENCE,
-            SEGMENT if _segment_keys(shape) else None,
-            LEFT_OUT if any(name not in input_schema(tool_id, version).get("required", [])
-                            for name in _options(tool_id, version)) else None]
+    aims = [
+        AGAIN,
+        CHANGED,
+        TOKEN if ("hypothesis" in shape or "hypotheses" in shape) else None,
+        REFERENCE,
+        SEGMENT if _segment_keys(shape) else None,
+        LEFT_OUT
+        if any(name not in input_schema(tool_id, version).get("required", []) for name in _options(tool_id, version))
+        else None,
+    ]
     found = [
-        Family("valid/sequence", "valid", sequence(tool_id, version),
-               "an input, then the same again and inputs differing in one field or option, interleaved "
-               "across tools; every answer judged by the oracle against its own input",
-               aims=tuple(aim for aim in aims if aim) + ((OTHER_TOOL,) if shared else ()), examples_share=SHARES["sequence"]),
-        Family("valid/burst", "valid", burst(tool_id, version),
-               f"{BURST_SIZE} distinct requests released together by a barrier, from threads of their own",
-               aims=(AT_ONCE, BURST_OTHER_TOOL) if shared else (AT_ONCE,), examples_share=SHARES["burst"]),
+        Family(
+            "valid/sequence",
+            "valid",
+            sequence(tool_id, version),
+            "an input, then the same again and inputs differing in one field or option, interleaved "
+            "across tools; every answer judged by the oracle against its own input",
+            aims=tuple(aim for aim in aims if aim) + ((OTHER_TOOL,) if shared else ()),
+            examples_share=SHARES["sequence"],
+        ),
+        Family(
+            "valid/burst",
+            "valid",
+            burst(tool_id, version),
+            f"{BURST_SIZE} distinct requests released together by a barrier, from threads of their own",
+            aims=(AT_ONCE, BURST_OTHER_TOOL) if shared else (AT_ONCE,),
+            examples_share=SHARES["burst"],
+        ),
     ]
     reorder = implying(tool_id, version, REORDER_LINES)
     if reorder and _has_reference_lists(tool_id, version):
         found += [
-            Family("valid/relation-reference-order", "valid",
-                   relation(tool_id, version, REORDERED, lambda x, _: [y] if (y := _reordered(x)) else None, 1),
-                   "the references of a segment reordered: " + _quoted(reorder),
-                   aims=(REORDERED,), examples_share=SHARES["relation"]),
-            Family("valid/relation-duplicated-reference", "valid",
-                   relation(tool_id, version, DUPLICATED, lambda x, at: [y] if (y := _duplicated(x, at // 2)) else None, 1,
-                            prepare=_clipping),
-                   "a reference duplicated: " + _quoted(reorder),
-                   aims=(DUPLICATED,), examples_share=SHARES["relation"]),
+            Family(
+                "valid/relation-reference-order",
+                "valid",
+                relation(tool_id, version, REORDERED, lambda x, _: [y] if (y := _reordered(x)) else None, 1),
+                "the references of a segment reordered: " + _quoted(reorder),
+                aims=(REORDERED,),
+                examples_share=SHARES["relation"],
+            ),
+            Family(
+                "valid/relation-duplicated-reference",
+                "valid",
+                relation(
+                    tool_id,
+                    version,
+                    DUPLICATED,
+                    lambda x, at: [y] if (y := _duplicated(x, at // 2)) else None,
+                    1,
+                    prepare=_clipping,
+                ),
+                "a reference duplicated: " + _quoted(reorder),
+                aims=(DUPLICATED,),
+                examples_share=SHARES["relation"],
+            ),
         ]
     split = implying(tool_id, version, SPLIT_LINES)
     if split and _segment_keys(shape):
-        found.append(Family("valid/relation-split-corpus", "valid", relation(tool_id, version, SPLIT, _split, 2),
-                            "a corpus and its two halves: " + _quoted(split),
-                            aims=(SPLIT,), examples_share=SHARES["relation"]))
+        found.append(
+            Family(
+                "valid/relation-split-corpus",
+                "valid",
+                relation(tool_id, version, SPLIT, _split, 2),
+                "a corpus and its two halves: " + _quoted(split),
+                aims=(SPLIT,),
+                examples_share=SHARES["relation"],
+            )
+        )
     return found

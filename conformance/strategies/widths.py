@@ -63,12 +63,16 @@ def wide_token_corpus(layout: str, big_side: str, max_segments: int):
         hypotheses, references = big_lists, [[tokens] for tokens in small_lists]
     else:
         hypotheses, references = small_lists, [[tokens] for tokens in big_lists]
-    description = (f"{INT16_LIMIT} {big_side} tokens over {segments} segment(s) (cycling {list(cycle)}) against "
-                   f"{sum(map(len, small_lists))} tokens on the other side: counts and sums past 2^15")
+    description = (
+        f"{INT16_LIMIT} {big_side} tokens over {segments} segment(s) (cycling {list(cycle)}) against "
+        f"{sum(map(len, small_lists))} tokens on the other side: counts and sums past 2^15"
+    )
     return hypotheses, references, description
 
 
-def wide_counts_family(max_total_tokens: int, max_segments: int | None, options: dict, many_segment_options: dict) -> Family:
+def wide_counts_family(
+    max_total_tokens: int, max_segments: int | None, options: dict, many_segment_options: dict
+) -> Family:
     """Corpus inputs (``max_segments`` None: one segment only); few examples, each big: one n-gram
     32,768 times on either side, 32,768 hypothesis tokens over max_segments segments; fixed options
     (``many_segment_options`` for the many-segment layout)."""
@@ -87,17 +91,24 @@ def wide_counts_family(max_total_tokens: int, max_segments: int | None, options:
         return case({"hypotheses": hypotheses, "references": references, **chosen}, EXPECT_OUTPUT, description)
 
     aims = ("hypothesis-tokens>32767", "reference-tokens>32767", "one-ngram-count>32767")
-    return Family("boundary/wide-counts", "boundary", build(),
-                  "32,768 hypothesis tokens against a few reference tokens, and the reverse (Int16 counters)",
-                  aims=aims)
+    return Family(
+        "boundary/wide-counts",
+        "boundary",
+        build(),
+        "32,768 hypothesis tokens against a few reference tokens, and the reverse (Int16 counters)",
+        aims=aims,
+    )
 
 
 # --- lengths only (bleu-brevity-penalty) -------------------------------------------------
 
 
 # 2^20 first and most often: a sum past it is past the smaller boundaries too
-WIDTH_SIDES = tuple((b, side) for b in (UINT20_LIMIT, INT16_LIMIT, UINT20_LIMIT, UINT16_LIMIT, UINT20_LIMIT)
-                    for side in ("candidate", "reference"))
+WIDTH_SIDES = tuple(
+    (b, side)
+    for b in (UINT20_LIMIT, INT16_LIMIT, UINT20_LIMIT, UINT16_LIMIT, UINT20_LIMIT)
+    for side in ("candidate", "reference")
+)
 
 
 def wide_lengths_family(max_length: int, max_segments: int, decimals: st.SearchStrategy) -> Family:
@@ -120,13 +131,23 @@ def wide_lengths_family(max_length: int, max_segments: int, decimals: st.SearchS
             payload["decimals"] = chosen
         for crossed in (b for b in (INT16_LIMIT, UINT16_LIMIT, UINT20_LIMIT) if big >= b):
             aimed(f"{big_side}-sum>{crossed - 1}")
-        return case(payload, EXPECT_OUTPUT,
-                    f"{big_side} lengths summing to {big} over {segments} segment(s) (around 2^{boundary.bit_length() - 1}), "
-                    f"the other side {sum(small_lengths)}")
+        return case(
+            payload,
+            EXPECT_OUTPUT,
+            f"{big_side} lengths summing to {big} over {segments} segment(s) (around 2^{boundary.bit_length() - 1}), "
+            f"the other side {sum(small_lengths)}",
+        )
 
-    aims = tuple(f"{side}-sum>{b - 1}" for side in ("candidate", "reference") for b in (INT16_LIMIT, UINT16_LIMIT, UINT20_LIMIT))
-    return Family("boundary/wide-lengths", "boundary", build(),
-                  "c or r past 2^15, 2^16 and 2^20 (the other small): 16- and 20-bit sums", aims=aims)
+    aims = tuple(
+        f"{side}-sum>{b - 1}" for side in ("candidate", "reference") for b in (INT16_LIMIT, UINT16_LIMIT, UINT20_LIMIT)
+    )
+    return Family(
+        "boundary/wide-lengths",
+        "boundary",
+        build(),
+        "c or r past 2^15, 2^16 and 2^20 (the other small): 16- and 20-bit sums",
+        aims=aims,
+    )
 
 
 # --- texts (chrF tools) ------------------------------------------------------------------
@@ -165,8 +186,10 @@ def wide_texts_family(max_text_bytes: int, options_by_unit: dict[str, dict] | No
     """One text past 32,767 characters (or words), the other small, on either side: the n-gram
     counts of every order cross 2^15; one text of 65,536 characters crosses 2^16. Few examples,
     each big (TEXT_CASES), with ``options_by_unit`` (fixed) added."""
-    assert all(len(big.encode("utf-8")) + len(small) <= max_text_bytes
-               for big, small, _ in (wide_text(unit, max_text_bytes) for unit, _ in TEXT_CASES))
+    assert all(
+        len(big.encode("utf-8")) + len(small) <= max_text_bytes
+        for big, small, _ in (wide_text(unit, max_text_bytes) for unit, _ in TEXT_CASES)
+    )
 
     @st.composite
     def build(draw):
@@ -181,10 +204,17 @@ def wide_texts_family(max_text_bytes: int, options_by_unit: dict[str, dict] | No
         if big_side == "references":
             texts = {"hypotheses": [small_text], "references": [big_text]}
         options = (options_by_unit or {}).get(unit, {})
-        return case({**texts, **options}, EXPECT_OUTPUT,
-                    f"one {big_side.removesuffix('s').removesuffix('e')} of {count} {'words' if unit == 'words' else 'characters'} "
-                    f"({len(big_text.encode('utf-8'))} bytes) against {small_text!r}: n-gram counts past 2^15")
+        return case(
+            {**texts, **options},
+            EXPECT_OUTPUT,
+            f"one {big_side.removesuffix('s').removesuffix('e')} of {count} {'words' if unit == 'words' else 'characters'} "
+            f"({len(big_text.encode('utf-8'))} bytes) against {small_text!r}: n-gram counts past 2^15",
+        )
 
-    return Family("boundary/wide-counts", "boundary", build(),
-                  "a text past 32,767 characters or words against a short one, and the reverse (Int16 counters)",
-                  aims=("characters>32767", "words>32767", "characters>65535"))
+    return Family(
+        "boundary/wide-counts",
+        "boundary",
+        build(),
+        "a text past 32,767 characters or words against a short one, and the reverse (Int16 counters)",
+        aims=("characters>32767", "words>32767", "characters>65535"),
+    )

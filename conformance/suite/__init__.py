@@ -1,4 +1,4 @@
 """The conformance suite as pytest test modules; run with the plugin:
 
-    pytest --pyargs conformance.suite -p conformance.pytest_plugin --target TARGET
+pytest --pyargs conformance.suite -p conformance.pytest_plugin --target TARGET
 """

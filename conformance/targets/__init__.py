@@ -41,7 +41,8 @@ share (defaults, excerpts, the one reading of a JSON answer envelope) is in targ
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, NamedTuple, Protocol
+from collections.abc import Callable
+from typing import Any, NamedTuple, Protocol
 
 from conformance.model import TargetResponse
 from conformance.targets.base import (
@@ -57,8 +58,18 @@ from conformance.targets.command import CommandTarget, command_target
 from conformance.targets.inprocess import InProcessTarget, oracle_target, python_target
 
 __all__ = [
-    "Target", "TargetSpecError", "TargetKind", "KINDS", "make_target", "DEFAULT_TIMEOUT", "DEFAULT_MAX_BYTES",
-    "excerpt", "read_error_code", "read_envelope", "InProcessTarget", "CommandTarget",
+    "Target",
+    "TargetSpecError",
+    "TargetKind",
+    "KINDS",
+    "make_target",
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_MAX_BYTES",
+    "excerpt",
+    "read_error_code",
+    "read_envelope",
+    "InProcessTarget",
+    "CommandTarget",
 ]
 
 
@@ -122,8 +133,9 @@ KINDS: tuple[TargetKind, ...] = (  # the first that names the value makes its ta
 )
 
 
-def make_target(spec: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-                retries: int = DEFAULT_RETRIES) -> Target:
+def make_target(
+    spec: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES, retries: int = DEFAULT_RETRIES
+) -> Target:
     """The target a ``--target`` value names; TargetSpecError if it names none."""
     spec = spec.strip()
     for kind in KINDS:

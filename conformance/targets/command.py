@@ -21,7 +21,8 @@ import subprocess
 import tempfile
 import threading
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from conformance.jsonio import encode_request
 from conformance.model import TargetResponse
@@ -38,8 +39,14 @@ def response_from_envelope(data: bytes, status: int | None, started: float) -> T
     if envelope.kind == "result":
         return TargetResponse("result", result=envelope.result, status=status, raw=raw, duration_ms=elapsed)
     if envelope.kind == "rejection":
-        return TargetResponse("rejection", status=status, error_code=envelope.error_code, raw=raw,
-                              duration_ms=elapsed, detail="error body")
+        return TargetResponse(
+            "rejection",
+            status=status,
+            error_code=envelope.error_code,
+            raw=raw,
+            duration_ms=elapsed,
+            detail="error body",
+        )
     if envelope.empty:
         detail = f"empty output (exit status {status})"
     elif envelope.not_json is not None:
@@ -85,8 +92,11 @@ class CommandTarget:
             with _input_file(stdin_bytes) as path:
                 return self._run(self.command_line(tool_id, version, path), stdin_bytes, started)
         except OSError as exc:  # the file could not be written: the harness's machine, not the target
-            return TargetResponse("transport_error", detail=f"cannot write the {{input}} file: {exc}",
-                                  duration_ms=(time.monotonic() - started) * 1000)
+            return TargetResponse(
+                "transport_error",
+                detail=f"cannot write the {{input}} file: {exc}",
+                duration_ms=(time.monotonic() - started) * 1000,
+            )
 
     def _run(self, command_line: str, stdin_bytes: bytes, started: float) -> TargetResponse:
         with self._lock:
@@ -94,12 +104,19 @@ class CommandTarget:
                 return TargetResponse("transport_error", detail="not sent: the target was closed (the run is stopping)")
             try:
                 process = subprocess.Popen(
-                    command_line, shell=True, start_new_session=True,
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    command_line,
+                    shell=True,
+                    start_new_session=True,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
                 )
             except OSError as exc:
-                return TargetResponse("transport_error", detail=f"cannot start the command: {exc}",
-                                      duration_ms=(time.monotonic() - started) * 1000)
+                return TargetResponse(
+                    "transport_error",
+                    detail=f"cannot start the command: {exc}",
+                    duration_ms=(time.monotonic() - started) * 1000,
+                )
             self._running.add(process)
         try:
             return self._wait(process, stdin_bytes, started)
@@ -129,14 +146,29 @@ class CommandTarget:
         status = process.returncode
         err = excerpt(stderr.data, 300)
         if timed_out:
-            return TargetResponse("transport_error", status=status, raw=excerpt(stdout.data), duration_ms=elapsed,
-                                  detail=f"timed out after {self.timeout:g} s (process group killed)")
+            return TargetResponse(
+                "transport_error",
+                status=status,
+                raw=excerpt(stdout.data),
+                duration_ms=elapsed,
+                detail=f"timed out after {self.timeout:g} s (process group killed)",
+            )
         if stdout.overflowed:
-            return TargetResponse("transport_error", status=status, raw=excerpt(stdout.data), duration_ms=elapsed,
-                                  detail=f"output larger than {self.max_bytes} bytes (process group killed)")
+            return TargetResponse(
+                "transport_error",
+                status=status,
+                raw=excerpt(stdout.data),
+                duration_ms=elapsed,
+                detail=f"output larger than {self.max_bytes} bytes (process group killed)",
+            )
         if status is not None and status < 0:
-            return TargetResponse("transport_error", status=status, raw=excerpt(stdout.data), duration_ms=elapsed,
-                                  detail=f"killed by signal {-status}; stderr: {err}")
+            return TargetResponse(
+                "transport_error",
+                status=status,
+                raw=excerpt(stdout.data),
+                duration_ms=elapsed,
+                detail=f"killed by signal {-status}; stderr: {err}",
+            )
         response = response_from_envelope(stdout.data, status, started)
         if response.kind == "transport_error" and err:
             response.detail += f"; stderr: {err}"
@@ -157,8 +189,9 @@ class CommandTarget:
             _kill_group(process)
 
 
-def command_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-                   **_options: Any) -> CommandTarget:
+def command_target(
+    spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES, **_options: Any
+) -> CommandTarget:
     """``cmd:COMMAND`` (retries do not apply: a command's answer is never re-asked)."""
     return CommandTarget(spec, timeout=timeout, max_bytes=max_bytes)
 

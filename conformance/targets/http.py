@@ -64,8 +64,13 @@ from conformance.jsonio import encode_request
 from conformance.model import TargetResponse
 from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, excerpt, read_envelope
 from conformance.targets.published import PublishedContract, read_published
-from conformance.targets.retry_policy import (BACKOFF_SECONDS, DEFAULT_RETRIES, RETRY_AFTER_STATUSES,
-                                              RETRYABLE_STATUSES, retry_after)
+from conformance.targets.retry_policy import (
+    BACKOFF_SECONDS,
+    DEFAULT_RETRIES,
+    RETRY_AFTER_STATUSES,
+    RETRYABLE_STATUSES,
+    retry_after,
+)
 
 READ_CHUNK = 64 * 1024
 DETAIL_EXCERPT_CHARS = 80  # of a bad answer, quoted in the one-line detail (``raw`` holds more)
@@ -131,7 +136,7 @@ class _Watchdog:
             if self._connection is not None:
                 _shut_down(self._connection)
 
-    def __enter__(self) -> "_Watchdog":
+    def __enter__(self) -> _Watchdog:
         _current.watchdog = self
         return self
 
@@ -167,13 +172,18 @@ class _TransportRetry(Retry):
 
     RETRY_AFTER_STATUS_CODES = RETRY_AFTER_STATUSES
 
-    def __init__(self, *args: Any, retry_after_cap: float = DEFAULT_TIMEOUT,
-                 stopped: threading.Event | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        retry_after_cap: float = DEFAULT_TIMEOUT,
+        stopped: threading.Event | None = None,
+        **kwargs: Any,
+    ):
         super().__init__(*args, **kwargs)
         self.retry_after_cap = retry_after_cap
         self.stopped = stopped or threading.Event()
 
-    def new(self, **kwargs: Any) -> "_TransportRetry":
+    def new(self, **kwargs: Any) -> _TransportRetry:
         kwargs.setdefault("retry_after_cap", self.retry_after_cap)
         kwargs.setdefault("stopped", self.stopped)
         return super().new(**kwargs)
@@ -186,7 +196,7 @@ class _TransportRetry(Retry):
     def get_retry_after(self, response) -> float | None:
         return retry_after(response.headers.get("Retry-After"), self.retry_after_cap)
 
-    def increment(self, *args: Any, **kwargs: Any) -> "_TransportRetry":
+    def increment(self, *args: Any, **kwargs: Any) -> _TransportRetry:
         try:
             return super().increment(*args, **kwargs)
         except urllib3.exceptions.MaxRetryError as exhausted:
@@ -290,8 +300,14 @@ def classify(status: int, body: bytes, content_type: str, started: float) -> Tar
 
     if 400 <= status < 500 and status not in NOT_A_VERDICT_4XX:
         code = read_envelope(body).error_code  # the status rejects; the body, if JSON, may name the code
-        return TargetResponse("rejection", status=status, error_code=code, raw=raw, duration_ms=elapsed,
-                              detail=f"HTTP {status}" + (f" {code}" if code else " (no recognised error body)"))
+        return TargetResponse(
+            "rejection",
+            status=status,
+            error_code=code,
+            raw=raw,
+            duration_ms=elapsed,
+            detail=f"HTTP {status}" + (f" {code}" if code else " (no recognised error body)"),
+        )
     if not 200 <= status < 300:
         kind = "redirect (not followed)" if 300 <= status < 400 else "server error" if status >= 500 else ""
         return transport_error(f"HTTP {status} {kind}".rstrip() + (f", {content_type}" if content_type else ""))
@@ -299,8 +315,9 @@ def classify(status: int, body: bytes, content_type: str, started: float) -> Tar
     if envelope.empty:
         return transport_error(f"HTTP {status} with an empty body")
     if envelope.not_json is not None:
-        return transport_error(f"HTTP {status} but the body is not JSON ({content_type or 'no Content-Type'}): "
-                               f"{envelope.not_json}")
+        return transport_error(
+            f"HTTP {status} but the body is not JSON ({content_type or 'no Content-Type'}): {envelope.not_json}"
+        )
     if envelope.kind != "result":
         answer = envelope.body
         shape = f"an object with keys {sorted(answer)[:8]}" if isinstance(answer, dict) else type(answer).__name__
@@ -321,18 +338,28 @@ class _Exchange:
     retries: int = 0
     cut: bool = False  # the watchdog cut the last attempt at its deadline
 
-    def failed(self, detail: str, head: bytes = b"") -> "_Exchange":
+    def failed(self, detail: str, head: bytes = b"") -> _Exchange:
         self.failure, self.head = detail, head
         return self
 
     def transport_error(self) -> TargetResponse:
-        return TargetResponse("transport_error", status=self.status, raw=excerpt(self.head), detail=self.failure,
-                              duration_ms=(time.monotonic() - self.started) * 1000)
+        return TargetResponse(
+            "transport_error",
+            status=self.status,
+            raw=excerpt(self.head),
+            detail=self.failure,
+            duration_ms=(time.monotonic() - self.started) * 1000,
+        )
 
 
 class HttpTarget:
-    def __init__(self, base_url: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-                 retries: int = DEFAULT_RETRIES):
+    def __init__(
+        self,
+        base_url: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        retries: int = DEFAULT_RETRIES,
+    ):
         self.spec = base_url
         self.base_url = base_url.rstrip("/")
         self.timeout = float(timeout)
@@ -352,23 +379,33 @@ class HttpTarget:
         policy = transport_retry(self.retries, self.timeout, self._closed)
         for scheme in ("http://", "https://"):  # pool size: enough keep-alive connections for --workers
             self.session.mount(scheme, _WatchedAdapter(pool_maxsize=POOL_CONNECTIONS, max_retries=policy))
-        self.session.headers.update({
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-            "Accept-Encoding": "identity",  # what is capped is what was sent: no decompression bombs
-        })
+        self.session.headers.update(
+            {
+                "Content-Type": "application/json",
+                "Accept": "application/json",
+                "Accept-Encoding": "identity",  # what is capped is what was sent: no decompression bombs
+            }
+        )
 
     def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
-        exchange = self._exchange("POST", execute_url(self.base_url, tool_id, version), encode_request(payload),
-                                  self.max_bytes)
-        response = exchange.transport_error() if exchange.failure else classify(
-            exchange.status, exchange.data, exchange.content_type, exchange.started)
+        exchange = self._exchange(
+            "POST", execute_url(self.base_url, tool_id, version), encode_request(payload), self.max_bytes
+        )
+        response = (
+            exchange.transport_error()
+            if exchange.failure
+            else classify(exchange.status, exchange.data, exchange.content_type, exchange.started)
+        )
         if exchange.cut and response.kind != "result":
             # The watchdog cut the last attempt's connection, so whatever arrived was cut short (a JSON
             # object that parsed whole, ending in its closing brace, was complete before the cut).
-            response = TargetResponse("transport_error", status=response.status, raw=response.raw,
-                                      detail=f"answer not complete within {self.timeout:g} s",
-                                      duration_ms=response.duration_ms)
+            response = TargetResponse(
+                "transport_error",
+                status=response.status,
+                raw=response.raw,
+                detail=f"answer not complete within {self.timeout:g} s",
+                duration_ms=response.duration_ms,
+            )
         response.retries = exchange.retries
         return response
 
@@ -400,12 +437,14 @@ class HttpTarget:
         exchange.cut = watchdog.fired
         return exchange
 
-    def _send(self, method: str, url: str, body: bytes | None, max_bytes: int, exchange: _Exchange,
-              watchdog: _Watchdog) -> None:
+    def _send(
+        self, method: str, url: str, body: bytes | None, max_bytes: int, exchange: _Exchange, watchdog: _Watchdog
+    ) -> None:
         connect_timeout = min(MAX_CONNECT_TIMEOUT, self.timeout)
         try:
-            response = self.session.request(method, url, data=body, stream=True, allow_redirects=False,
-                                            timeout=(connect_timeout, self.timeout))
+            response = self.session.request(
+                method, url, data=body, stream=True, allow_redirects=False, timeout=(connect_timeout, self.timeout)
+            )
         except requests.exceptions.RequestException as exc:
             exchange.retries = retries_made(exc)
             exchange.failed(request_failure(exc, connect_timeout, self.timeout))
@@ -418,8 +457,9 @@ class HttpTarget:
             try:
                 exchange.data = read_capped(response, max_bytes, deadline, self.timeout)
             except _Oversize as exc:
-                exchange.failed(f"HTTP {status} answer larger than the {max_bytes}-byte cap ({exc}); "
-                                f"stopped reading", exc.head)
+                exchange.failed(
+                    f"HTTP {status} answer larger than the {max_bytes}-byte cap ({exc}); stopped reading", exc.head
+                )
             except (_DeadlinePassed, urllib3.exceptions.ReadTimeoutError, TimeoutError):
                 exchange.failed(f"HTTP {status} answer not complete within {self.timeout:g} s")
             except (urllib3.exceptions.HTTPError, requests.exceptions.RequestException, OSError) as exc:
@@ -428,9 +468,11 @@ class HttpTarget:
             response.close()  # an unread remainder closes the connection instead of returning it to the pool
 
     def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
-        return ("curl -sS -H 'Content-Type: application/json' --data-binary "
-                f"{shlex.quote(encode_request(payload).decode('utf-8'))} "
-                f"{shlex.quote(execute_url(self.base_url, tool_id, version))}")
+        return (
+            "curl -sS -H 'Content-Type: application/json' --data-binary "
+            f"{shlex.quote(encode_request(payload).decode('utf-8'))} "
+            f"{shlex.quote(execute_url(self.base_url, tool_id, version))}"
+        )
 
     def close(self) -> None:
         with self._lock:
@@ -474,8 +516,14 @@ def request_failure(exc: BaseException, connect_timeout: float, timeout: float) 
     return f"request failed: {describe(exc)}"
 
 
-def http_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-                retries: int = DEFAULT_RETRIES, **_options: Any) -> HttpTarget:
+def http_target(
+    spec: str,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    retries: int = DEFAULT_RETRIES,
+    **_options: Any,
+) -> HttpTarget:
     """``http://BASE`` or ``https://BASE``."""
     return HttpTarget(spec, timeout=timeout, max_bytes=max_bytes, retries=retries)
 

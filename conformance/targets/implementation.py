@@ -15,7 +15,6 @@ from conformance.model import TargetResponse
 from conformance.targets.base import TargetSpecError
 from conformance.targets.inprocess import InProcessTarget
 
-
 PREFIX = "implementation:"
 
 

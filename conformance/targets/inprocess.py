@@ -43,12 +43,20 @@ class InProcessTarget:
                 return special
             code = getattr(exc, "code", None)
             if code is not None:
-                return TargetResponse("rejection", error_code=str(code), raw=excerpt(str(exc)),
-                                      duration_ms=elapsed, detail=f"{type(exc).__name__}")
+                return TargetResponse(
+                    "rejection",
+                    error_code=str(code),
+                    raw=excerpt(str(exc)),
+                    duration_ms=elapsed,
+                    detail=f"{type(exc).__name__}",
+                )
             last_line = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            return TargetResponse("transport_error", raw=excerpt_keeping_end(traceback.format_exc(), TRACEBACK_CHARS),
-                                  duration_ms=elapsed,
-                                  detail=f"raised {excerpt(last_line, 200)}")
+            return TargetResponse(
+                "transport_error",
+                raw=excerpt_keeping_end(traceback.format_exc(), TRACEBACK_CHARS),
+                duration_ms=elapsed,
+                detail=f"raised {excerpt(last_line, 200)}",
+            )
         return self.answered(tool_id, version, result, (time.monotonic() - started) * 1000)
 
     def answered(self, tool_id: str, version: str, result: Any, elapsed_ms: float) -> TargetResponse:

@@ -88,7 +88,7 @@ def request_line(request_id: int, tool_id: str, version: str, payload: Any) -> b
     return line + b"\n"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _answer_validator(definition: str) -> jsonschema.Draft202012Validator:
     """A validator of one definition of the published protocol schema (the schema is the one authority)."""
     schema = schemas.load_schema(PROTOCOL)
@@ -109,7 +109,9 @@ def answer_problem(answer: Any) -> str | None:
     else:
         return f'the answer has neither "result" nor "error" (keys: {sorted(answer)[:8]})'
     error = best_match(_answer_validator(definition).iter_errors(answer))
-    return None if error is None else f"the {definition.replace('_', ' ')} breaks the protocol: {schemas.explain(error)}"
+    return (
+        None if error is None else f"the {definition.replace('_', ' ')} breaks the protocol: {schemas.explain(error)}"
+    )
 
 
 def line_excerpt(line: bytes) -> str:
@@ -134,7 +136,7 @@ class _StderrTail:
         try:
             while chunk := os.read(self.fd, 65536):
                 with self._lock:
-                    self.tail = (self.tail + chunk)[-self.limit:]
+                    self.tail = (self.tail + chunk)[-self.limit :]
         except (OSError, ValueError):
             pass
 
@@ -149,8 +151,13 @@ class _LineProcess:
 
     def __init__(self, command: str):
         self.process = subprocess.Popen(
-            command, shell=True, start_new_session=True, bufsize=0,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            command,
+            shell=True,
+            start_new_session=True,
+            bufsize=0,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
         self.stderr = _StderrTail(self.process.stderr.fileno())
         self.stdin_fd, self.stdout_fd = self.process.stdin.fileno(), self.process.stdout.fileno()
@@ -207,30 +214,36 @@ class _LineProcess:
                     return line
                 scanned = len(self.pending)
                 if scanned > max_bytes:
-                    raise _ExchangeFailed(f"answer line longer than {max_bytes} bytes (stopped reading)",
-                                          bytes(self.pending[:EXCERPT_CHARS * 4]))
+                    raise _ExchangeFailed(
+                        f"answer line longer than {max_bytes} bytes (stopped reading)",
+                        bytes(self.pending[: EXCERPT_CHARS * 4]),
+                    )
                 if exited:
                     raise _ExchangeFailed(self._gone("closed its standard output"), bytes(self.pending))
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     what = "reading the request" if unsent else "answering"
-                    raise _ExchangeFailed(f"no answer line within {limit}: the command was still {what}",
-                                          bytes(self.pending[:EXCERPT_CHARS * 4]))
+                    raise _ExchangeFailed(
+                        f"no answer line within {limit}: the command was still {what}",
+                        bytes(self.pending[: EXCERPT_CHARS * 4]),
+                    )
                 tick = remaining if self.exit_fd is not None else min(remaining, EXIT_POLL_SECONDS)
                 events = self.selector.select(tick)
                 died = any(key.fd == self.exit_fd for key, _ in events) or (
-                    self.exit_fd is None and self.process.poll() is not None)
+                    self.exit_fd is None and self.process.poll() is not None
+                )
                 for key, _events in events:
                     if key.fd == self.stdout_fd:
                         exited = not self._read_available(max_bytes) or exited
                     elif key.fd == self.stdin_fd and unsent:
                         try:
-                            unsent = unsent[os.write(self.stdin_fd, unsent[:WRITE_CHUNK]):]
+                            unsent = unsent[os.write(self.stdin_fd, unsent[:WRITE_CHUNK]) :]
                         except BlockingIOError:
                             continue
                         except OSError:  # EPIPE: it closed its standard input (or exited)
-                            raise _ExchangeFailed(self._gone("closed its standard input"),
-                                                  bytes(self.pending)) from None
+                            raise _ExchangeFailed(
+                                self._gone("closed its standard input"), bytes(self.pending)
+                            ) from None
                         if not unsent:
                             self.selector.unregister(self.stdin_fd)
                             writing = False
@@ -331,8 +344,11 @@ class JsonlTarget:
         except _Closed:
             return TargetResponse("transport_error", detail="not sent: the target was closed (the run is stopping)")
         except OSError as exc:
-            return TargetResponse("transport_error", detail=f"cannot start the command: {exc}",
-                                  duration_ms=(time.monotonic() - started) * 1000)
+            return TargetResponse(
+                "transport_error",
+                detail=f"cannot start the command: {exc}",
+                duration_ms=(time.monotonic() - started) * 1000,
+            )
         try:
             line = process.exchange(request, self.timeout, self.max_bytes)
             response = self._read_answer(line, request_id, process)
@@ -359,8 +375,10 @@ class JsonlTarget:
             return TargetResponse("transport_error", raw=raw, detail=detail + process.stderr_note())
         problem = answer_problem(answer)
         if problem is None and answer["id"] != request_id:
-            problem = (f"the answer carries id {answer['id']} where request {request_id} was sent "
-                       f"(one answer per request, in order)")
+            problem = (
+                f"the answer carries id {answer['id']} where request {request_id} was sent "
+                f"(one answer per request, in order)"
+            )
         if problem is not None:
             return TargetResponse("transport_error", raw=raw, detail=problem)
         if "error" in answer:
@@ -416,8 +434,9 @@ def _close_all(running: set[_LineProcess], idle: list[_LineProcess], lock: threa
         process.kill()
 
 
-def jsonl_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-                 **_options: Any) -> JsonlTarget:
+def jsonl_target(
+    spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES, **_options: Any
+) -> JsonlTarget:
     """``jsonl:COMMAND`` (retries do not apply: a failed exchange fails its case, and the process is replaced)."""
     return JsonlTarget(spec, timeout=timeout, max_bytes=max_bytes)
 

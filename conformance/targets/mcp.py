@@ -80,8 +80,14 @@ from mcp.client.streamable_http import streamable_http_client
 import oracle
 from conformance.jsonio import dump_json, encode_request, parse_json
 from conformance.model import TargetResponse
-from conformance.targets.base import (DEFAULT_MAX_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT, TargetSpecError,
-                                      envelope_of, excerpt)
+from conformance.targets.base import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    TargetSpecError,
+    envelope_of,
+    excerpt,
+)
 from conformance.targets.mcp_schema import DeclaredSchema, execute_schema, no_schema
 from conformance.targets.retry_policy import RETRYABLE_STATUSES, wait_before_retry
 
@@ -97,6 +103,7 @@ NOT_LISTED = no_schema("tools/list was not read")
 
 
 # --- what went over the wire during one call -------------------------------------------------
+
 
 @dataclass
 class Exchange:
@@ -141,7 +148,7 @@ class _CappedStream(httpx2.AsyncByteStream):
                 self.exchange.body += chunk
                 if len(self.exchange.body) > self.max_bytes:
                     self.exchange.oversize = True
-                    del self.exchange.body[self.max_bytes:]
+                    del self.exchange.body[self.max_bytes :]
                     raise _Oversize(f"answer larger than {self.max_bytes} bytes")
                 yield chunk
         except _Oversize:
@@ -167,8 +174,11 @@ class _WireTap(httpx2.AsyncBaseTransport):
         if record is not None:  # None: the session's own traffic (opening it), capped all the same
             record.exchanges.append(exchange)
             if exchange.method == "tools/call":  # what a reproducer must send alike
-                record.headers = {name: value for name, value in request.headers.items()  # MCP-Protocol-Version, ...
-                                  if name.lower().startswith("mcp-") and name.lower() != "mcp-session-id"}
+                record.headers = {
+                    name: value
+                    for name, value in request.headers.items()  # MCP-Protocol-Version, ...
+                    if name.lower().startswith("mcp-") and name.lower() != "mcp-session-id"
+                }
                 params = message.get("params")
                 record.meta = params.get("_meta") if isinstance(params, dict) else None
         try:
@@ -224,16 +234,20 @@ def _jsonrpc_request(request: httpx2.Request) -> dict:
 
 # --- reading the answer from the wire --------------------------------------------------------
 
+
 def jsonrpc_messages(exchange: Exchange) -> list[bytes]:
     """The JSON-RPC messages in one answer body: the body itself, or each server-sent event's data."""
     media_type = exchange.content_type.partition(";")[0].strip().lower()
     if media_type != "text/event-stream":
         return [bytes(exchange.body)] if exchange.body.strip() else []
-    response = httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=bytes(exchange.body),
-                               request=httpx2.Request("GET", "http://sse.invalid"))
+    response = httpx2.Response(
+        200,
+        headers={"content-type": "text/event-stream"},
+        content=bytes(exchange.body),
+        request=httpx2.Request("GET", "http://sse.invalid"),
+    )
     try:
-        return [event.data.encode("utf-8") for event in httpx2.EventSource(response, max_event_size=None)
-                if event.data]
+        return [event.data.encode("utf-8") for event in httpx2.EventSource(response, max_event_size=None) if event.data]
     except httpx2.SSEError:
         return []
 
@@ -253,8 +267,13 @@ def find_answer(record: CallRecord) -> tuple[Exchange | None, Any, bytes]:
                 message = parse_json(data)
             except oracle.ContractError:
                 continue
-            if isinstance(message, dict) and "id" in message and message["id"] == call.request_id \
-                    and type(message["id"]) is type(call.request_id) and ("result" in message or "error" in message):
+            if (
+                isinstance(message, dict)
+                and "id" in message
+                and message["id"] == call.request_id
+                and type(message["id"]) is type(call.request_id)
+                and ("result" in message or "error" in message)
+            ):
                 return exchange, message, data
     return call, None, b""
 
@@ -282,28 +301,52 @@ def tool_result_envelope(result: Any) -> tuple[str, Any]:
 def tool_result_text(result: Any) -> str:
     """What an isError tool result without an error body says: its text content, else its JSON."""
     content = result.get("content") if isinstance(result, dict) else None
-    texts = [block.get("text") for block in content if isinstance(block, dict) and isinstance(block.get("text"), str)] \
-        if isinstance(content, list) else []
+    texts = (
+        [block.get("text") for block in content if isinstance(block, dict) and isinstance(block.get("text"), str)]
+        if isinstance(content, list)
+        else []
+    )
     return "".join(texts) if texts else dump_json(result)
 
 
-def refusal_without_body(result: Any, schema: DeclaredSchema, arguments: Any, status: int | None, raw: str,
-                         elapsed_ms: float) -> TargetResponse:
+def refusal_without_body(
+    result: Any, schema: DeclaredSchema, arguments: Any, status: int | None, raw: str, elapsed_ms: float
+) -> TargetResponse:
     """``isError: true`` without the contract's error body: a refusal by the server's MCP layer when the
     arguments break its declared input schema, else a malformed rejection (open point a17)."""
     said = excerpt(tool_result_text(result), TOOL_TEXT_CHARS)
     violation = schema.violation(arguments)
     if violation is not None:
-        return TargetResponse("rejection", status=status, raw=raw, duration_ms=elapsed_ms, refused_by=MCP_INPUT_SCHEMA,
-                              detail=f"refused by {MCP_INPUT_SCHEMA} ({violation}), before the tool ran: {said!r}")
-    why = ("to arguments that satisfy the input schema the server declares for execute" if schema.validator is not None
-           else f"and the server declares no usable input schema for execute ({schema.absent})")
-    return TargetResponse("malformed_rejection", status=status, raw=raw, duration_ms=elapsed_ms,
-                          detail=f'isError without an error body {{"error": {{"code", "message"}}}}, {why}: {said!r}')
+        return TargetResponse(
+            "rejection",
+            status=status,
+            raw=raw,
+            duration_ms=elapsed_ms,
+            refused_by=MCP_INPUT_SCHEMA,
+            detail=f"refused by {MCP_INPUT_SCHEMA} ({violation}), before the tool ran: {said!r}",
+        )
+    why = (
+        "to arguments that satisfy the input schema the server declares for execute"
+        if schema.validator is not None
+        else f"and the server declares no usable input schema for execute ({schema.absent})"
+    )
+    return TargetResponse(
+        "malformed_rejection",
+        status=status,
+        raw=raw,
+        duration_ms=elapsed_ms,
+        detail=f'isError without an error body {{"error": {{"code", "message"}}}}, {why}: {said!r}',
+    )
 
 
-def classify_answer(message: dict, data: bytes, exchange: Exchange, elapsed_ms: float,
-                    schema: DeclaredSchema = NOT_LISTED, arguments: Any = None) -> TargetResponse:
+def classify_answer(
+    message: dict,
+    data: bytes,
+    exchange: Exchange,
+    elapsed_ms: float,
+    schema: DeclaredSchema = NOT_LISTED,
+    arguments: Any = None,
+) -> TargetResponse:
     """The server's JSON-RPC response to ``tools/call`` with ``arguments`` (``data``: as sent) as a
     result, a rejection, a malformed rejection or a transport error; ``schema``: what the server
     declared for ``execute``."""
@@ -315,8 +358,13 @@ def classify_answer(message: dict, data: bytes, exchange: Exchange, elapsed_ms: 
             described = f"JSON-RPC error {error.get('code')}: {str(error.get('message'))[:JSONRPC_ERROR_MESSAGE_CHARS]}"
         else:
             described = f"JSON-RPC error {excerpt(dump_json(error), DETAIL_EXCERPT_CHARS)}"
-        return TargetResponse("rejection", status=status, raw=raw, duration_ms=elapsed_ms,
-                              detail=described + " (a JSON-RPC error names no error code)")
+        return TargetResponse(
+            "rejection",
+            status=status,
+            raw=raw,
+            duration_ms=elapsed_ms,
+            detail=described + " (a JSON-RPC error names no error code)",
+        )
     result = message["result"]
     where, body = tool_result_envelope(result)
     if isinstance(result, dict) and result.get("isError") is True:
@@ -324,23 +372,44 @@ def classify_answer(message: dict, data: bytes, exchange: Exchange, elapsed_ms: 
         if not where or envelope.kind != "rejection":
             return refusal_without_body(result, schema, arguments, status, raw, elapsed_ms)
         code = envelope.error_code
-        return TargetResponse("rejection", status=status, error_code=code, raw=raw, duration_ms=elapsed_ms,
-                              detail=f"isError with an error body in its {where}" + (f": {code}" if code else
-                                                                                    " (no recognised code)"))
+        return TargetResponse(
+            "rejection",
+            status=status,
+            error_code=code,
+            raw=raw,
+            duration_ms=elapsed_ms,
+            detail=f"isError with an error body in its {where}" + (f": {code}" if code else " (no recognised code)"),
+        )
     if not where:
-        return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed_ms,
-                              detail=f"the answer to tools/call is not a {{\"result\"}} envelope: {body}")
+        return TargetResponse(
+            "transport_error",
+            status=status,
+            raw=raw,
+            duration_ms=elapsed_ms,
+            detail=f'the answer to tools/call is not a {{"result"}} envelope: {body}',
+        )
     envelope = envelope_of(body, error_body_rejects=False)
     if envelope.kind == "result":
         return TargetResponse("result", result=envelope.result, status=status, raw=raw, duration_ms=elapsed_ms)
     shape = f"an object with keys {sorted(body)[:8]}" if isinstance(body, dict) else type(body).__name__
-    return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed_ms,
-                          detail=f"tool result with isError false but its {where} is not the {{\"result\": ...}} "
-                                 f"envelope: got {shape}")
+    return TargetResponse(
+        "transport_error",
+        status=status,
+        raw=raw,
+        duration_ms=elapsed_ms,
+        detail=f'tool result with isError false but its {where} is not the {{"result": ...}} envelope: got {shape}',
+    )
 
 
-def classify_call(record: CallRecord, failure: str, elapsed_ms: float, timeout: float, max_bytes: int,
-                  schema: DeclaredSchema = NOT_LISTED, arguments: Any = None) -> tuple[TargetResponse, bool]:
+def classify_call(
+    record: CallRecord,
+    failure: str,
+    elapsed_ms: float,
+    timeout: float,
+    max_bytes: int,
+    schema: DeclaredSchema = NOT_LISTED,
+    arguments: Any = None,
+) -> tuple[TargetResponse, bool]:
     """What one call with ``arguments`` came to, from what went over the wire; and whether a retry may
     help. ``schema``: the input schema the server declares for ``execute``."""
     exchange, message, data = find_answer(record)
@@ -352,8 +421,9 @@ def classify_call(record: CallRecord, failure: str, elapsed_ms: float, timeout: 
         if exchange is not None and exchange.body.strip():
             detail += f"; the body starts {excerpt(bytes(exchange.body).strip(), DETAIL_EXCERPT_CHARS)!r}"
         status = exchange.status if exchange is not None else None
-        return TargetResponse("transport_error", status=status, raw=raw, detail=detail,
-                              duration_ms=elapsed_ms), retryable
+        return TargetResponse(
+            "transport_error", status=status, raw=raw, detail=detail, duration_ms=elapsed_ms
+        ), retryable
 
     if exchange is not None and exchange.oversize:
         return transport_error(f"MCP answer larger than the {max_bytes}-byte cap; stopped reading", False)
@@ -361,19 +431,25 @@ def classify_call(record: CallRecord, failure: str, elapsed_ms: float, timeout: 
         return transport_error(exchange.failure, True)
     if exchange is not None and exchange.status is not None and not 200 <= exchange.status < 300:
         kind = " server error" if exchange.status >= 500 else ""
-        return transport_error(f"HTTP {exchange.status}{kind} to tools/call"
-                               f"{', ' + exchange.content_type if exchange.content_type else ''}, no JSON-RPC answer",
-                               exchange.status in RETRYABLE_STATUSES)
+        return transport_error(
+            f"HTTP {exchange.status}{kind} to tools/call"
+            f"{', ' + exchange.content_type if exchange.content_type else ''}, no JSON-RPC answer",
+            exchange.status in RETRYABLE_STATUSES,
+        )
     if exchange is None:  # the session could not be opened, or the call never left
         why = f"no MCP session opened within {timeout:g} s" if failure == "timeout" else failure
         return transport_error(f"no tools/call request was sent: {why}", True)
     if failure == "timeout":
         return transport_error(f"no answer to tools/call within {timeout:g} s", True)
-    return transport_error(f"HTTP {exchange.status} {exchange.content_type or 'without Content-Type'} but no JSON-RPC "
-                           f"answer to tools/call (request id {exchange.request_id!r}) in it", False)
+    return transport_error(
+        f"HTTP {exchange.status} {exchange.content_type or 'without Content-Type'} but no JSON-RPC "
+        f"answer to tools/call (request id {exchange.request_id!r}) in it",
+        False,
+    )
 
 
 # --- sessions on a background event loop -------------------------------------------------------
+
 
 class _Session:
     """One open SDK client. anyio binds its task group to the task that entered it, so a task of
@@ -386,7 +462,7 @@ class _Session:
         self.broken = False
         self._task: asyncio.Task | None = None
 
-    async def open(self) -> "_Session":
+    async def open(self) -> _Session:
         ready: asyncio.Future = asyncio.get_running_loop().create_future()
         self._task = asyncio.create_task(self._hold(ready))
         try:
@@ -424,12 +500,17 @@ class McpTarget:
     # falls back to the initialize handshake of older servers (answers as server-sent events).
     connect_mode = "auto"
 
-    def __init__(self, spec: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-                 retries: int = DEFAULT_RETRIES):
+    def __init__(
+        self,
+        spec: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        retries: int = DEFAULT_RETRIES,
+    ):
         if not spec.startswith(PREFIXES) or len(spec) <= len("mcp+https://"):
             raise TargetSpecError(f"an MCP target is mcp+http://HOST:PORT/PATH or mcp+https://..., got {spec!r}")
         self.spec = spec
-        self.url = spec[len("mcp+"):]
+        self.url = spec[len("mcp+") :]
         self.timeout = float(timeout)
         self.max_bytes = int(max_bytes)
         self.retries = max(0, int(retries))
@@ -480,8 +561,10 @@ class McpTarget:
             params["_meta"] = meta
         request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
         mcp_headers = "".join(f"-H {shlex.quote(f'{name}: {value}')} " for name, value in headers.items())
-        return ("curl -sS -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' "
-                f"{mcp_headers}--data-binary {shlex.quote(dump_json(request))} {shlex.quote(self.url)}")
+        return (
+            "curl -sS -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' "
+            f"{mcp_headers}--data-binary {shlex.quote(dump_json(request))} {shlex.quote(self.url)}"
+        )
 
     def close(self) -> None:
         with self._lock:
@@ -510,8 +593,7 @@ class McpTarget:
             timeout=httpx2.Timeout(self.timeout),
             headers={"Accept-Encoding": "identity"},  # what is capped is what was sent: no decompression bombs
         )
-        transport = _owning(http, streamable_http_client(self.url, http_client=http,
-                                                         max_sse_event_size=self.max_bytes))
+        transport = _owning(http, streamable_http_client(self.url, http_client=http, max_sse_event_size=self.max_bytes))
         return Client(transport, cache=None, read_timeout_seconds=self.timeout, mode=self.connect_mode)
 
     async def _call(self, arguments: dict) -> TargetResponse:
@@ -577,8 +659,9 @@ class McpTarget:
         if record.call_exchange() is not None:
             self._last_call = (record.headers, record.meta)
         elapsed = (time.monotonic() - started) * 1000
-        response, retryable = classify_call(record, failure, elapsed, self.timeout, self.max_bytes,
-                                            self._schema or NOT_LISTED, arguments)
+        response, retryable = classify_call(
+            record, failure, elapsed, self.timeout, self.max_bytes, self._schema or NOT_LISTED, arguments
+        )
         if session is not None:
             if response.kind == "transport_error" or session.broken:
                 self._discard(session)
@@ -634,8 +717,14 @@ class _owning:
             await self.http.aclose()
 
 
-def mcp_target(spec: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-               retries: int = DEFAULT_RETRIES, **_options: Any) -> McpTarget:
+def mcp_target(
+    spec: str,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    retries: int = DEFAULT_RETRIES,
+    **_options: Any,
+) -> McpTarget:
     """``mcp+http://HOST:PORT/PATH`` or ``mcp+https://...``."""
     return McpTarget(spec, timeout=timeout, max_bytes=max_bytes, retries=retries)
 

@@ -42,8 +42,9 @@ def read_published(status: int | None, body: bytes, content_type: str = "") -> P
     try:
         document = parse_json(body)
     except oracle.ContractError as exc:
-        return PublishedContract(problem=f"HTTP {status} but not JSON ({content_type or 'no Content-Type'}): "
-                                         f"{exc.message}{shown}")
+        return PublishedContract(
+            problem=f"HTTP {status} but not JSON ({content_type or 'no Content-Type'}): {exc.message}{shown}"
+        )
     if not isinstance(document, dict):
         return PublishedContract(problem=f"HTTP {status} JSON {type(document).__name__}, not a contract object")
     return PublishedContract(document=document)

@@ -20,8 +20,15 @@ from urllib3.util.retry import Retry
 
 from conformance.targets.base import DEFAULT_RETRIES
 
-__all__ = ["DEFAULT_RETRIES", "BACKOFF_SECONDS", "RETRYABLE_STATUSES", "RETRY_AFTER_STATUSES", "retry_after",
-           "backoff", "wait_before_retry"]
+__all__ = [
+    "DEFAULT_RETRIES",
+    "BACKOFF_SECONDS",
+    "RETRYABLE_STATUSES",
+    "RETRY_AFTER_STATUSES",
+    "retry_after",
+    "backoff",
+    "wait_before_retry",
+]
 BACKOFF_SECONDS = 0.2  # urllib3's backoff factor
 RETRYABLE_STATUSES = frozenset({408, 429, 502, 503, 504})
 # The statuses whose Retry-After is honoured (urllib3 also honours one on a 413, but a 413 is the

@@ -22,8 +22,7 @@ from fractions import Fraction
 import oracle
 from oracle.jsnumber import round_to_fixed
 
-SMOOTHING = {"none": "method0", "chen-cherry-1": "method1", "chen-cherry-2": "method2",
-             "chen-cherry-3": "method3"}
+SMOOTHING = {"none": "method0", "chen-cherry-1": "method1", "chen-cherry-2": "method2", "chen-cherry-3": "method3"}
 
 
 def rounded(payload, value):
@@ -47,21 +46,28 @@ def bleu_corpus_compute(payload, output):
 
     n = output["max_order"]
     pairs = list(zip(payload["hypotheses"], payload["references"]))
-    output["totals"] = [sum(f.denominator for f in column)
-                        for column in zip(*(precisions(refs, hyp, n) for hyp, refs in pairs))]
-    output["bleu"] = rounded(payload, quiet(corpus_bleu, payload["references"], payload["hypotheses"],
-                                            weights=(1 / n,) * n))
+    output["totals"] = [
+        sum(f.denominator for f in column) for column in zip(*(precisions(refs, hyp, n) for hyp, refs in pairs))
+    ]
+    output["bleu"] = rounded(
+        payload, quiet(corpus_bleu, payload["references"], payload["hypotheses"], weights=(1 / n,) * n)
+    )
     return output
 
 
 def bleu_ngrams_count(payload, output):
     n = output["max_order"]
     rows = [precisions(refs, hyp, n) for hyp, refs in zip(payload["hypotheses"], payload["references"])]
-    answer = {**output, "matches": [sum(f.numerator for f in column) for column in zip(*rows)],
-              "totals": [sum(f.denominator for f in column) for column in zip(*rows)]}
+    answer = {
+        **output,
+        "matches": [sum(f.numerator for f in column) for column in zip(*rows)],
+        "totals": [sum(f.denominator for f in column) for column in zip(*rows)],
+    }
     if "segments" in output:
-        answer["segments"] = [{**segment, "matches": [f.numerator for f in row], "totals": [f.denominator for f in row]}
-                              for segment, row in zip(output["segments"], rows)]
+        answer["segments"] = [
+            {**segment, "matches": [f.numerator for f in row], "totals": [f.denominator for f in row]}
+            for segment, row in zip(output["segments"], rows)
+        ]
     return answer
 
 
@@ -70,8 +76,12 @@ def sentence_counts(payload, output):
 
     hypothesis, references = payload["hypothesis"], payload["references"]
     row = precisions(references, hypothesis, output["max_order"])
-    return {"matches": [f.numerator for f in row], "totals": [f.denominator for f in row],
-            "candidate_length": len(hypothesis), "reference_length": closest_ref_length(references, len(hypothesis))}
+    return {
+        "matches": [f.numerator for f in row],
+        "totals": [f.denominator for f in row],
+        "candidate_length": len(hypothesis),
+        "reference_length": closest_ref_length(references, len(hypothesis)),
+    }
 
 
 def bleu_sentence_components(payload, output):
@@ -83,8 +93,13 @@ def bleu_sentence_compute(payload, output):
 
     n = output["max_order"]
     counts = sentence_counts(payload, output)
-    bleu = quiet(sentence_bleu, payload["references"], payload["hypothesis"], weights=(1 / n,) * n,
-                 smoothing_function=getattr(SmoothingFunction(), SMOOTHING[output["smoothing"]]))
+    bleu = quiet(
+        sentence_bleu,
+        payload["references"],
+        payload["hypothesis"],
+        weights=(1 / n,) * n,
+        smoothing_function=getattr(SmoothingFunction(), SMOOTHING[output["smoothing"]]),
+    )
     bp = brevity_penalty(counts["reference_length"], counts["candidate_length"])
     return {**output, **counts, "bleu": rounded(payload, bleu), "brevity_penalty": rounded(payload, bp)}
 
@@ -93,11 +108,18 @@ def bleu_brevity_penalty(payload, output):
     """closest_ref_length reads only len() of each reference: a reference of length n is given as range(n)."""
     from nltk.translate.bleu_score import brevity_penalty, closest_ref_length
 
-    closest = [closest_ref_length([range(int(n)) for n in lengths], c)
-               for c, lengths in zip(payload["candidate_lengths"], payload["reference_lengths"])]
+    closest = [
+        closest_ref_length([range(int(n)) for n in lengths], c)
+        for c, lengths in zip(payload["candidate_lengths"], payload["reference_lengths"])
+    ]
     c, r = sum(payload["candidate_lengths"]), sum(closest)
-    return {**output, "closest_reference_lengths": closest, "candidate_length": c, "reference_length": r,
-            "brevity_penalty": rounded(payload, brevity_penalty(r, c))}
+    return {
+        **output,
+        "closest_reference_lengths": closest,
+        "candidate_length": c,
+        "reference_length": r,
+        "brevity_penalty": rounded(payload, brevity_penalty(r, c)),
+    }
 
 
 def chrf_texts(payload, output):
@@ -130,14 +152,24 @@ def chrf_components(payload, output):
     if output["char_order"] == 0:  # NLTK's chrF has no word n-grams: nothing to score with
         return output
     score, fraction, segments = chrf_scores(payload, output, output["char_order"])
-    return {**output, "score": score, "score_fraction": fraction,
-            "segments": [{**segment, "score": text} for segment, text in zip(output["segments"], segments)]}
+    return {
+        **output,
+        "score": score,
+        "score_fraction": fraction,
+        "segments": [{**segment, "score": text} for segment, text in zip(output["segments"], segments)],
+    }
 
 
-ANSWERS = {"bleu-corpus-compute": bleu_corpus_compute, "bleu-ngrams-count": bleu_ngrams_count,
-           "bleu-sentence-components": bleu_sentence_components, "bleu-sentence-compute": bleu_sentence_compute,
-           "bleu-brevity-penalty": bleu_brevity_penalty, "chrf-compute": chrf_compute,
-           "chrf-plus-plus-compute": chrf_compute, "chrf-components": chrf_components}
+ANSWERS = {
+    "bleu-corpus-compute": bleu_corpus_compute,
+    "bleu-ngrams-count": bleu_ngrams_count,
+    "bleu-sentence-components": bleu_sentence_components,
+    "bleu-sentence-compute": bleu_sentence_compute,
+    "bleu-brevity-penalty": bleu_brevity_penalty,
+    "chrf-compute": chrf_compute,
+    "chrf-plus-plus-compute": chrf_compute,
+    "chrf-components": chrf_components,
+}
 
 
 def execute(tool_id, version, payload):

@@ -20,16 +20,25 @@ import oracle
 from oracle.jsnumber import round_to_fixed
 
 # the contract's counterparts (bleu-sentence-compute semantics 5-7)
-SMOOTHING = {"none": ("none", None), "chen-cherry-1": ("floor", 0.1), "chen-cherry-2": ("add-k", 1),
-             "chen-cherry-3": ("exp", None)}
+SMOOTHING = {
+    "none": ("none", None),
+    "chen-cherry-1": ("floor", 0.1),
+    "chen-cherry-2": ("add-k", 1),
+    "chen-cherry-3": ("exp", None),
+}
 
 
 def bleu_metric(order: int, smoothing: str = "none", effective_order: bool = False):
     from sacrebleu.metrics import BLEU
 
     method, value = SMOOTHING[smoothing]
-    return BLEU(tokenize="none", smooth_method=method, smooth_value=value, max_ngram_order=order,
-                effective_order=effective_order)
+    return BLEU(
+        tokenize="none",
+        smooth_method=method,
+        smooth_value=value,
+        max_ngram_order=order,
+        effective_order=effective_order,
+    )
 
 
 def rounded(payload: dict, value: float) -> float:
@@ -47,21 +56,34 @@ def streams(hypotheses: list[list[str]], references: list[list[list[str]]]) -> l
 
 
 def corpus_score(payload: dict, order: int):
-    return bleu_metric(order).corpus_score([joined(h) for h in payload["hypotheses"]],
-                                           streams(payload["hypotheses"], payload["references"]))
+    return bleu_metric(order).corpus_score(
+        [joined(h) for h in payload["hypotheses"]], streams(payload["hypotheses"], payload["references"])
+    )
 
 
-def sentence_score(hypothesis: list[str], references: list[list[str]], order: int, smoothing: str = "none",
-                   effective_order: bool = False):
-    return bleu_metric(order, smoothing, effective_order).sentence_score(joined(hypothesis),
-                                                                         [joined(r) for r in references])
+def sentence_score(
+    hypothesis: list[str],
+    references: list[list[str]],
+    order: int,
+    smoothing: str = "none",
+    effective_order: bool = False,
+):
+    return bleu_metric(order, smoothing, effective_order).sentence_score(
+        joined(hypothesis), [joined(r) for r in references]
+    )
 
 
 def bleu_corpus_compute(payload: dict, output: dict) -> dict:
     score = corpus_score(payload, output["max_order"])
-    return {**output, "bleu": rounded(payload, score.score / 100), "brevity_penalty": rounded(payload, score.bp),
-            "candidate_length": score.sys_len, "reference_length": score.ref_len,
-            "matches": list(score.counts), "totals": list(score.totals)}
+    return {
+        **output,
+        "bleu": rounded(payload, score.score / 100),
+        "brevity_penalty": rounded(payload, score.bp),
+        "candidate_length": score.sys_len,
+        "reference_length": score.ref_len,
+        "matches": list(score.counts),
+        "totals": list(score.totals),
+    }
 
 
 def bleu_ngrams_count(payload: dict, output: dict) -> dict:
@@ -75,8 +97,14 @@ def bleu_ngrams_count(payload: dict, output: dict) -> dict:
         answer["segments"] = []
         for i, (hypothesis, references) in enumerate(pairs):
             segment = sentence_score(hypothesis, references, n)
-            answer["segments"].append({"segment": i, "candidate_length": segment.sys_len,
-                                       "matches": list(segment.counts), "totals": list(segment.totals)})
+            answer["segments"].append(
+                {
+                    "segment": i,
+                    "candidate_length": segment.sys_len,
+                    "matches": list(segment.counts),
+                    "totals": list(segment.totals),
+                }
+            )
     if "ngrams" in output:
         answer["ngrams"] = []
         for i, (hypothesis, references) in enumerate(pairs):
@@ -84,23 +112,47 @@ def bleu_ngrams_count(payload: dict, output: dict) -> dict:
             reference_counts = [extract_all_word_ngrams(joined(r), 1, n)[0] for r in references]
             for ngram, count in counts.items():
                 most = max(c.get(ngram, 0) for c in reference_counts)
-                answer["ngrams"].append({"segment": i, "order": len(ngram), "ngram": list(ngram), "count": count,
-                                         "max_reference_count": most, "clipped_count": min(count, most)})
+                answer["ngrams"].append(
+                    {
+                        "segment": i,
+                        "order": len(ngram),
+                        "ngram": list(ngram),
+                        "count": count,
+                        "max_reference_count": most,
+                        "clipped_count": min(count, most),
+                    }
+                )
     return answer
 
 
 def bleu_sentence_components(payload: dict, output: dict) -> dict:
     score = sentence_score(payload["hypothesis"], payload["references"], output["max_order"])
-    return {**output, "matches": list(score.counts), "totals": list(score.totals),
-            "candidate_length": score.sys_len, "reference_length": score.ref_len}
+    return {
+        **output,
+        "matches": list(score.counts),
+        "totals": list(score.totals),
+        "candidate_length": score.sys_len,
+        "reference_length": score.ref_len,
+    }
 
 
 def bleu_sentence_compute(payload: dict, output: dict) -> dict:
-    score = sentence_score(payload["hypothesis"], payload["references"], output["max_order"], output["smoothing"],
-                           bool(payload.get("effective_order", False)))
-    return {**output, "bleu": rounded(payload, score.score / 100), "brevity_penalty": rounded(payload, score.bp),
-            "candidate_length": score.sys_len, "reference_length": score.ref_len,
-            "matches": list(score.counts), "totals": list(score.totals)}
+    score = sentence_score(
+        payload["hypothesis"],
+        payload["references"],
+        output["max_order"],
+        output["smoothing"],
+        bool(payload.get("effective_order", False)),
+    )
+    return {
+        **output,
+        "bleu": rounded(payload, score.score / 100),
+        "brevity_penalty": rounded(payload, score.bp),
+        "candidate_length": score.sys_len,
+        "reference_length": score.ref_len,
+        "matches": list(score.counts),
+        "totals": list(score.totals),
+    }
 
 
 def bleu_brevity_penalty(payload: dict, output: dict) -> dict:
@@ -120,8 +172,13 @@ def score_text(value: float) -> tuple[str, str]:
 def chrf_metric(output: dict):
     from sacrebleu.metrics import CHRF
 
-    return CHRF(char_order=output["char_order"], word_order=output["word_order"],
-                whitespace=output.get("whitespace", False), beta=output["beta"], lowercase=output["lowercase"])
+    return CHRF(
+        char_order=output["char_order"],
+        word_order=output["word_order"],
+        whitespace=output.get("whitespace", False),
+        beta=output["beta"],
+        lowercase=output["lowercase"],
+    )
 
 
 def chrf_scores(payload: dict, output: dict) -> dict:
@@ -142,21 +199,39 @@ def chrf_components(payload: dict, output: dict) -> dict:
     per_segment = metric._extract_corpus_statistics(hypotheses, [references])
 
     def rows(template: list[dict], flat: list[int]) -> list[dict]:
-        return [{**row, "hypothesis_ngrams": flat[3 * k], "reference_ngrams": flat[3 * k + 1],
-                 "matches": flat[3 * k + 2]} for k, row in enumerate(template)]
+        return [
+            {**row, "hypothesis_ngrams": flat[3 * k], "reference_ngrams": flat[3 * k + 1], "matches": flat[3 * k + 2]}
+            for k, row in enumerate(template)
+        ]
 
     score, fraction = score_text(metric.corpus_score(hypotheses, [references]).score)
-    segments = [{**segment, "statistics": rows(segment["statistics"], flat),
-                 "score": score_text(metric.sentence_score(h, [r]).score)[0]}
-                for segment, flat, h, r in zip(output["segments"], per_segment, hypotheses, references)]
-    return {**output, "statistics": rows(output["statistics"], sum_of_lists(per_segment)), "score": score,
-            "score_fraction": fraction, "segments": segments}
+    segments = [
+        {
+            **segment,
+            "statistics": rows(segment["statistics"], flat),
+            "score": score_text(metric.sentence_score(h, [r]).score)[0],
+        }
+        for segment, flat, h, r in zip(output["segments"], per_segment, hypotheses, references)
+    ]
+    return {
+        **output,
+        "statistics": rows(output["statistics"], sum_of_lists(per_segment)),
+        "score": score,
+        "score_fraction": fraction,
+        "segments": segments,
+    }
 
 
-ANSWERS = {"bleu-corpus-compute": bleu_corpus_compute, "bleu-ngrams-count": bleu_ngrams_count,
-           "bleu-sentence-components": bleu_sentence_components, "bleu-sentence-compute": bleu_sentence_compute,
-           "bleu-brevity-penalty": bleu_brevity_penalty, "chrf-compute": chrf_scores,
-           "chrf-plus-plus-compute": chrf_scores, "chrf-components": chrf_components}
+ANSWERS = {
+    "bleu-corpus-compute": bleu_corpus_compute,
+    "bleu-ngrams-count": bleu_ngrams_count,
+    "bleu-sentence-components": bleu_sentence_components,
+    "bleu-sentence-compute": bleu_sentence_compute,
+    "bleu-brevity-penalty": bleu_brevity_penalty,
+    "chrf-compute": chrf_scores,
+    "chrf-plus-plus-compute": chrf_scores,
+    "chrf-components": chrf_components,
+}
 
 
 def execute(tool_id, version, payload):

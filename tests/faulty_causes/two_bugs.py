@@ -17,8 +17,9 @@ def closest_ties_to_longer(length, references):
 
 
 def execute(tool_id, version, payload):
-    hypotheses, references = (payload.get("hypotheses"), payload.get("references")) if isinstance(payload, dict) \
-        else (None, None)
+    hypotheses, references = (
+        (payload.get("hypotheses"), payload.get("references")) if isinstance(payload, dict) else (None, None)
+    )
     if isinstance(hypotheses, list) and isinstance(references, list) and len(hypotheses) != len(references):
         shorter = min(len(hypotheses), len(references))
         payload = {**payload, "hypotheses": hypotheses[:shorter], "references": references[:shorter]}

@@ -39,8 +39,18 @@ from independent.chrf_family import ChrfComponents, ChrfCompute
 from independent.errors import Rejection
 from independent.sentence import BleuSentenceComponents, BleuSentenceCompute
 
-__all__ = ["Implementation", "execute", "Rejection", "BleuStatistics", "BleuNgramsCount", "BleuCorpusCompute",
-           "ChrfPlusPlus", "BleuSentenceComponents", "BleuBrevityPenalty", "BleuSentenceCompute"]
+__all__ = [
+    "Implementation",
+    "execute",
+    "Rejection",
+    "BleuStatistics",
+    "BleuNgramsCount",
+    "BleuCorpusCompute",
+    "ChrfPlusPlus",
+    "BleuSentenceComponents",
+    "BleuBrevityPenalty",
+    "BleuSentenceCompute",
+]
 
 
 class Implementation:
@@ -50,8 +60,16 @@ class Implementation:
     their own (pass a tool object built with a faulty one to change them).
     """
 
-    def __init__(self, ngrams_count=None, corpus_compute=None, chrf=None, statistics=None,
-                 sentence_components=None, brevity_penalty=None, sentence_compute=None):
+    def __init__(
+        self,
+        ngrams_count=None,
+        corpus_compute=None,
+        chrf=None,
+        statistics=None,
+        sentence_components=None,
+        brevity_penalty=None,
+        sentence_compute=None,
+    ):
         statistics = statistics or BleuStatistics()
         self.tools = {
             ("bleu-ngrams-count", "1.0.0"): ngrams_count or BleuNgramsCount(statistics),

@@ -141,8 +141,9 @@ class BleuTool:
 
     def segments(self, payload) -> list[Segment]:
         max_order = self.max_order(payload)
-        return [self.statistics.segment(h, refs, max_order)
-                for h, refs in zip(payload["hypotheses"], payload["references"])]
+        return [
+            self.statistics.segment(h, refs, max_order) for h, refs in zip(payload["hypotheses"], payload["references"])
+        ]
 
     @staticmethod
     def corpus(segments: list[Segment], max_order: int) -> tuple[list[int], list[int]]:
@@ -171,13 +172,24 @@ class BleuNgramsCount(BleuTool):
         return output
 
     def segment_rows(self, segments: list[Segment]) -> list[dict]:
-        return [{"segment": i, "candidate_length": s.candidate_length, "matches": s.matches, "totals": s.totals}
-                for i, s in enumerate(segments)]
+        return [
+            {"segment": i, "candidate_length": s.candidate_length, "matches": s.matches, "totals": s.totals}
+            for i, s in enumerate(segments)
+        ]
 
     def ngram_rows(self, segments: list[Segment]) -> list[dict]:
-        return [{"segment": i, "order": r.order, "ngram": r.ngram, "count": r.count,
-                 "max_reference_count": r.max_reference_count, "clipped_count": r.clipped_count}
-                for i, s in enumerate(segments) for r in s.rows]
+        return [
+            {
+                "segment": i,
+                "order": r.order,
+                "ngram": r.ngram,
+                "count": r.count,
+                "max_reference_count": r.max_reference_count,
+                "clipped_count": r.clipped_count,
+            }
+            for i, s in enumerate(segments)
+            for r in s.rows
+        ]
 
     def output_size(self, output: dict) -> int:
         """Python's default serialisation (another reading of A2)."""
@@ -216,8 +228,10 @@ class BleuCorpusCompute(BleuTool):
         return bp * math.exp(log_sum / len(matches))
 
     def reference_length(self, payload) -> int:
-        return sum(self.statistics.closest_ref_length(len(h), [len(r) for r in refs])
-                   for h, refs in zip(payload["hypotheses"], payload["references"]))
+        return sum(
+            self.statistics.closest_ref_length(len(h), [len(r) for r in refs])
+            for h, refs in zip(payload["hypotheses"], payload["references"])
+        )
 
     def rounded(self, value: float, payload) -> float:
         return to_fixed_number(value, int(payload["decimals"])) if "decimals" in payload else value
@@ -229,6 +243,12 @@ class BleuCorpusCompute(BleuTool):
         r = self.reference_length(payload)
         bp = self.brevity_penalty(c, r)
         bleu = self.score(bp, matches, totals)
-        return {"bleu": self.rounded(bleu, payload), "brevity_penalty": self.rounded(bp, payload),
-                "candidate_length": c, "reference_length": r, "max_order": max_order,
-                "matches": matches, "totals": totals}
+        return {
+            "bleu": self.rounded(bleu, payload),
+            "brevity_penalty": self.rounded(bp, payload),
+            "candidate_length": c,
+            "reference_length": r,
+            "max_order": max_order,
+            "matches": matches,
+            "totals": totals,
+        }

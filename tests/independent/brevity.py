@@ -11,8 +11,7 @@ from __future__ import annotations
 import math
 
 from independent.contract import contract
-from independent.fields import (as_int, check_integer, check_object, invalid, is_json_integer, over_limit,
-                                to_fixed)
+from independent.fields import as_int, check_integer, check_object, invalid, is_json_integer, over_limit, to_fixed
 
 
 class BleuBrevityPenalty:
@@ -97,5 +96,9 @@ class BleuBrevityPenalty:
         references = [[as_int(n) for n in lengths] for lengths in payload["reference_lengths"]]
         closest = [self.closest(c, lengths) for c, lengths in zip(candidates, references)]
         c, r = self.total(candidates), self.total(closest)
-        return {"brevity_penalty": self.rounded(self.brevity_penalty(c, r), payload), "candidate_length": c,
-                "reference_length": r, "closest_reference_lengths": closest}
+        return {
+            "brevity_penalty": self.rounded(self.brevity_penalty(c, r), payload),
+            "candidate_length": c,
+            "reference_length": r,
+            "closest_reference_lengths": closest,
+        }

@@ -14,8 +14,11 @@ from independent.errors import Rejection
 
 # The contract's whitespace list, code point by code point.
 WHITESPACE = frozenset(
-    [chr(c) for c in range(0x09, 0x0E)] + [chr(c) for c in range(0x1C, 0x20)] + [" ", "\u0085", "\u00a0", "\u1680"]
-    + [chr(c) for c in range(0x2000, 0x200B)] + ["\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
+    [chr(c) for c in range(0x09, 0x0E)]
+    + [chr(c) for c in range(0x1C, 0x20)]
+    + [" ", "\u0085", "\u00a0", "\u1680"]
+    + [chr(c) for c in range(0x2000, 0x200B)]
+    + ["\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
 )
 PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 CHAR_ORDER, WORD_ORDER = 6, 2
@@ -136,8 +139,9 @@ class ChrfPlusPlus:
     def segment_counts(self, hypothesis: str, reference: str) -> list[Counts]:
         hc, rc = self.characters(hypothesis), self.characters(reference)
         hw, rw = self.words(hypothesis), self.words(reference)
-        return ([self.order_counts(hc, rc, n) for n in range(1, CHAR_ORDER + 1)]
-                + [self.order_counts(hw, rw, n) for n in range(1, WORD_ORDER + 1)])
+        return [self.order_counts(hc, rc, n) for n in range(1, CHAR_ORDER + 1)] + [
+            self.order_counts(hw, rw, n) for n in range(1, WORD_ORDER + 1)
+        ]
 
     def corpus_counts(self, segments: list[list[Counts]]) -> list[Counts]:
         """sacreBLEU's sums: an order the segment's reference lacks adds no hypothesis n-grams (A4)."""
@@ -181,8 +185,12 @@ class ChrfPlusPlus:
         segments = [self.segment_counts(h, r) for h, r in zip(hyps, refs)]
         corpus = 100 * self.f_score(self.corpus_counts(segments), beta)
         return {
-            "metric": "chrF++", "char_order": CHAR_ORDER, "word_order": WORD_ORDER, "beta": beta,
-            "lowercase": lower, "segment_count": len(hyps),
+            "metric": "chrF++",
+            "char_order": CHAR_ORDER,
+            "word_order": WORD_ORDER,
+            "beta": beta,
+            "lowercase": lower,
+            "segment_count": len(hyps),
             "score": self.six_decimals(corpus),
             "score_fraction": f"{corpus.numerator}/{corpus.denominator}",
             "segment_scores": [self.six_decimals(100 * self.f_score(s, beta)) for s in segments],

@@ -124,7 +124,7 @@ class ChrfFamily(ChrfPlusPlus):
 
     def ngram_list(self, items: list, n: int) -> list[tuple]:
         """The n-grams of ``items``, sorted; none when the sequence is shorter than n."""
-        return sorted(tuple(items[start:start + n]) for start in range(len(items) - n + 1))
+        return sorted(tuple(items[start : start + n]) for start in range(len(items) - n + 1))
 
     def order_counts(self, hyp: list, ref: list, n: int) -> Counts:
         """Clipped matches by merging the two sorted n-gram lists run by run."""
@@ -153,8 +153,10 @@ class ChrfFamily(ChrfPlusPlus):
 
     def corpus_counts(self, segments: list[list[Counts]]) -> list[Counts]:
         """Sums over all segments, every hypothesis n-gram included."""
-        return [Counts(sum(c.hypothesis for c in order), sum(c.reference for c in order), sum(c.matches for c in order))
-                for order in zip(*segments)]
+        return [
+            Counts(sum(c.hypothesis for c in order), sum(c.reference for c in order), sum(c.matches for c in order))
+            for order in zip(*segments)
+        ]
 
     def score(self, counts: list[Counts], beta: int) -> Fraction:
         return 100 * self.f_score(counts, beta)
@@ -188,8 +190,13 @@ class ChrfCompute(ChrfFamily):
     metric = "chrF"
 
     def options(self, payload) -> Options:
-        return Options(self.char_order, self.word_order, False, int(payload.get("beta", self.default_beta)),
-                       payload.get("lowercase", False))
+        return Options(
+            self.char_order,
+            self.word_order,
+            False,
+            int(payload.get("beta", self.default_beta)),
+            payload.get("lowercase", False),
+        )
 
     def compute(self, payload) -> dict:
         opts, segments, corpus = self.measured(payload)
@@ -226,8 +233,10 @@ class ChrfComponents(ChrfFamily):
         self.boolean_option(payload, "lowercase")
 
     def orders(self, payload) -> tuple[int, int]:
-        return (int(payload.get("char_order", self.default_char_order)),
-                int(payload.get("word_order", self.default_word_order)))
+        return (
+            int(payload.get("char_order", self.default_char_order)),
+            int(payload.get("word_order", self.default_word_order)),
+        )
 
     def options(self, payload) -> Options:
         char_order, word_order = self.orders(payload)
@@ -240,10 +249,19 @@ class ChrfComponents(ChrfFamily):
         )
 
     def rows(self, counts: list[Counts], opts: Options) -> list[dict]:
-        labels = ([("char", n) for n in range(1, opts.char_order + 1)]
-                  + [("word", n) for n in range(1, opts.word_order + 1)])
-        return [{"unit": unit, "order": order, "hypothesis_ngrams": c.hypothesis, "reference_ngrams": c.reference,
-                 "matches": c.matches} for (unit, order), c in zip(labels, counts)]
+        labels = [("char", n) for n in range(1, opts.char_order + 1)] + [
+            ("word", n) for n in range(1, opts.word_order + 1)
+        ]
+        return [
+            {
+                "unit": unit,
+                "order": order,
+                "hypothesis_ngrams": c.hypothesis,
+                "reference_ngrams": c.reference,
+                "matches": c.matches,
+            }
+            for (unit, order), c in zip(labels, counts)
+        ]
 
     def compute(self, payload) -> dict:
         opts, segments, corpus = self.measured(payload)

@@ -13,12 +13,12 @@ from independent.errors import Rejection
 CONTRACTS = Path(__file__).resolve().parents[2] / "contracts"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def contract(tool_id: str, version: str = "1.0.0") -> dict:
     return json.loads((CONTRACTS / tool_id / f"{version}.json").read_text(encoding="utf-8"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validator(tool_id: str, version: str):
     return fastjsonschema.compile(contract(tool_id, version)["input_schema"])
 

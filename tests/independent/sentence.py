@@ -15,8 +15,7 @@ from dataclasses import dataclass
 
 from independent.bleu import BleuStatistics
 from independent.contract import contract
-from independent.fields import (as_int, check_integer, check_object, invalid, lone_surrogate_in, over_limit,
-                                to_fixed)
+from independent.fields import as_int, check_integer, check_object, invalid, lone_surrogate_in, over_limit, to_fixed
 
 
 class SentenceTool:
@@ -105,8 +104,9 @@ class SentenceTool:
         return as_int(payload["max_order"]) if "max_order" in payload else self.default_max_order
 
     def reference_length(self, payload) -> int:
-        return self.statistics.closest_ref_length(len(payload["hypothesis"]),
-                                                  [len(reference) for reference in payload["references"]])
+        return self.statistics.closest_ref_length(
+            len(payload["hypothesis"]), [len(reference) for reference in payload["references"]]
+        )
 
 
 class BleuSentenceComponents(SentenceTool):
@@ -115,8 +115,13 @@ class BleuSentenceComponents(SentenceTool):
     def compute(self, payload) -> dict:
         max_order = self.max_order(payload)
         segment = self.statistics.segment(payload["hypothesis"], payload["references"], max_order)
-        return {"max_order": max_order, "matches": segment.matches, "totals": segment.totals,
-                "candidate_length": segment.candidate_length, "reference_length": self.reference_length(payload)}
+        return {
+            "max_order": max_order,
+            "matches": segment.matches,
+            "totals": segment.totals,
+            "candidate_length": segment.candidate_length,
+            "reference_length": self.reference_length(payload),
+        }
 
 
 SMOOTHING = ("none", "chen-cherry-1", "chen-cherry-2", "chen-cherry-3")
@@ -181,8 +186,9 @@ class BleuSentenceCompute(SentenceTool):
             used += 1
         return used
 
-    def is_zero(self, c: int, matches: list[int], precisions: list[Precision], used: int, effective_order: bool,
-                method: str) -> bool:
+    def is_zero(
+        self, c: int, matches: list[int], precisions: list[Precision], used: int, effective_order: bool, method: str
+    ) -> bool:
         if c == 0 or matches[0] == 0:
             return True
         if not effective_order and any(p.denominator == 0 for p in precisions):
@@ -214,6 +220,14 @@ class BleuSentenceCompute(SentenceTool):
         return self.output(payload, bleu, bp, c, r, max_order, used, method, segment.matches, segment.totals)
 
     def output(self, payload, bleu, bp, c, r, max_order, used, method, matches, totals) -> dict:
-        return {"bleu": self.rounded(bleu, payload), "brevity_penalty": self.rounded(bp, payload),
-                "candidate_length": c, "reference_length": r, "max_order": max_order, "orders_used": used,
-                "smoothing": method, "matches": matches, "totals": totals}
+        return {
+            "bleu": self.rounded(bleu, payload),
+            "brevity_penalty": self.rounded(bp, payload),
+            "candidate_length": c,
+            "reference_length": r,
+            "max_order": max_order,
+            "orders_used": used,
+            "smoothing": method,
+            "matches": matches,
+            "totals": totals,
+        }

@@ -35,7 +35,8 @@ def changed_tools(module) -> set[tuple[str, str]]:
     correct = Implementation().tools
     mutated = module.execute.__self__.tools
     return {
-        key for key, tool in mutated.items()
+        key
+        for key, tool in mutated.items()
         if type(tool) is not type(correct[key])
         or type(getattr(tool, "statistics", None)) is not type(getattr(correct[key], "statistics", None))
     }

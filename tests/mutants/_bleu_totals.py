@@ -1,4 +1,5 @@
 """Shared by the BLEU limit-form mutants: not a mutant itself."""
+
 from independent.contract import utf8_bytes
 from independent.errors import Rejection
 

@@ -1,4 +1,5 @@
 """Shared by the chrf-compute and chrf-components mutants: not a mutant itself."""
+
 from independent import Implementation
 
 

@@ -1,10 +1,22 @@
 """Shared by the mutants that model JavaScript's data model: not a mutant itself."""
 
 # The names every plain object `{}` inherits from Object.prototype (`name in {}` is true).
-OBJECT_PROTOTYPE_NAMES = frozenset((
-    "constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "toString",
-    "valueOf", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "__proto__",
-))
+OBJECT_PROTOTYPE_NAMES = frozenset(
+    (
+        "constructor",
+        "hasOwnProperty",
+        "isPrototypeOf",
+        "propertyIsEnumerable",
+        "toLocaleString",
+        "toString",
+        "valueOf",
+        "__defineGetter__",
+        "__defineSetter__",
+        "__lookupGetter__",
+        "__lookupSetter__",
+        "__proto__",
+    )
+)
 
 
 def is_array_index(key: str) -> bool:

@@ -1,6 +1,6 @@
 """Shared by the mutants whose only bug is a loosened BLEU input schema: not a mutant itself."""
-import fastjsonschema
 
+import fastjsonschema
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
 from independent.contract import contract
 from independent.errors import Rejection

@@ -1,11 +1,14 @@
 """Does not enforce max_segments (1000): validates each segment but not the segment count."""
+
 CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from mutants._relaxed_schema import bleu_with_relaxed_schema
 
 
 def _without_segment_limit(schema):
-    props = {k: ({kk: vv for kk, vv in v.items() if kk != "maxItems"} if k in ("hypotheses", "references") else v)
-             for k, v in schema["properties"].items()}
+    props = {
+        k: ({kk: vv for kk, vv in v.items() if kk != "maxItems"} if k in ("hypotheses", "references") else v)
+        for k, v in schema["properties"].items()
+    }
     return {**schema, "properties": props}
 
 

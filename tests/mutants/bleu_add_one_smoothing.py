@@ -1,4 +1,5 @@
 """Add-one smoothing of the precisions of orders n >= 2 (Lin and Och / NLTK method 2 style)."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 

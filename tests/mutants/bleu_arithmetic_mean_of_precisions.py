@@ -1,4 +1,5 @@
 """Averages the precisions arithmetically: bleu = bp * mean(m_n / l_n)."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, Implementation
 

@@ -1,4 +1,5 @@
 """Brevity penalty exp(1 - c/r) instead of exp(1 - r/c)."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 

@@ -1,4 +1,5 @@
 """Brevity penalty written as "1 if c >= r": gives 1 when c = r = 0, where the contract says 0."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 

@@ -1,5 +1,6 @@
 """Corpus BLEU answers are cached keyed by the hypotheses only: a later request with the same
 hypotheses but other references, max_order or decimals gets the first request's answer."""
+
 CLASS = "caching"  # the class of bug (benchmarks/bench_classes.py)
 import copy
 import json

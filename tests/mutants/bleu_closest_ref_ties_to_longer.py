@@ -1,4 +1,5 @@
 """Closest reference length: a tie goes to the LONGER reference."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuStatistics, Implementation
 

@@ -1,5 +1,6 @@
 """bleu-corpus-compute: keeps candidate_length, reference_length and the corpus sums of matches and
 totals in an Int16Array, so they wrap past 32,767 (50,000 tokens need 16 bits unsigned, 17 signed)."""
+
 CLASS = "integer-width"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
@@ -21,10 +22,15 @@ class CorpusCompute(BleuCorpusCompute):
         else:
             bleu = self.score(bp, matches, totals)
         # JSON.stringify writes NaN as null
-        return {"bleu": None if math.isnan(bleu) else self.rounded(bleu, payload),
-                "brevity_penalty": None if math.isnan(bp) else self.rounded(bp, payload),
-                "candidate_length": c, "reference_length": r, "max_order": max_order,
-                "matches": matches, "totals": totals}
+        return {
+            "bleu": None if math.isnan(bleu) else self.rounded(bleu, payload),
+            "brevity_penalty": None if math.isnan(bp) else self.rounded(bp, payload),
+            "candidate_length": c,
+            "reference_length": r,
+            "max_order": max_order,
+            "matches": matches,
+            "totals": totals,
+        }
 
 
 execute = Implementation(corpus_compute=CorpusCompute()).execute

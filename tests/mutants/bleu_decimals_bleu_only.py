@@ -1,4 +1,5 @@
 """Rounds bleu with decimals but leaves brevity_penalty at full precision."""
+
 CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, Implementation
 

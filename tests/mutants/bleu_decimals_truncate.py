@@ -1,4 +1,5 @@
 """Rounds with Math.floor(x * 10^d) / 10^d (truncation) instead of toFixed's nearest."""
+
 CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 import math
 

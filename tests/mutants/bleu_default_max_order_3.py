@@ -1,4 +1,5 @@
 """An omitted max_order means 3 instead of 4."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, BleuStatistics, Implementation
 
@@ -11,4 +12,6 @@ class CorpusCompute(BleuCorpusCompute):
     default_max_order = 3
 
 
-execute = Implementation(ngrams_count=NgramsCount(BleuStatistics()), corpus_compute=CorpusCompute(BleuStatistics())).execute
+execute = Implementation(
+    ngrams_count=NgramsCount(BleuStatistics()), corpus_compute=CorpusCompute(BleuStatistics())
+).execute

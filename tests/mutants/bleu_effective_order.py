@@ -1,4 +1,5 @@
 """Uses effective order (sacreBLEU sentence-BLEU style): orders with no hypothesis n-grams are left out instead of making bleu 0."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 

@@ -1,4 +1,5 @@
 """Smooths zero matches (sacreBLEU "floor", epsilon 0.1) instead of returning exactly 0."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 

@@ -1,4 +1,5 @@
 """Forgets the 1/N weight: bleu = bp * exp(sum of ln p_n) (the product of the precisions)."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 

@@ -1,6 +1,7 @@
 """Counts unigrams in a plain JavaScript object (counts[token] = (counts[token] || 0) + 1, as npm bleu-score does):
 a token named like an inherited property (constructor, toString, hasOwnProperty, valueOf, __proto__) reads a
 function or Object.prototype instead of undefined, so its counts turn into NaN, and writes to __proto__ are lost."""
+
 CLASS = "plain-object-map"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, BleuStatistics, Implementation
 from independent.bleu import Row, Segment
@@ -63,5 +64,6 @@ class CorpusCompute(BleuCorpusCompute):
 
 
 statistics = Statistics()
-execute = Implementation(ngrams_count=BleuNgramsCount(statistics), corpus_compute=CorpusCompute(statistics),
-                         statistics=statistics).execute
+execute = Implementation(
+    ngrams_count=BleuNgramsCount(statistics), corpus_compute=CorpusCompute(statistics), statistics=statistics
+).execute

@@ -1,4 +1,5 @@
 """Takes log10 of the precisions but exponentiates with e (mixed bases)."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 

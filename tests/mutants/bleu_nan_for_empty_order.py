@@ -1,4 +1,5 @@
 """Only guards m_n = 0 when l_n > 0: an order with l_n = 0 gives 0/0 = NaN (as in JavaScript) instead of bleu 0."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 

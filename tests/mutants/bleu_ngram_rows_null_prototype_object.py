@@ -1,6 +1,7 @@
 """bleu-ngrams-count: collects each order's n-gram rows in an `Object.create(null)` map keyed by the
 n-gram (a unigram by its token) and lists `Object.keys`: integer-like keys ("7", "1990") come first
 in ascending order, not in order of first occurrence."""
+
 CLASS = "plain-object-map"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuNgramsCount, BleuStatistics, Implementation
 

@@ -1,4 +1,5 @@
 """Orders the n-gram rows by order, then segment (the contract: by segment, then order, then first occurrence)."""
+
 CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuNgramsCount, BleuStatistics, Implementation
 

@@ -1,4 +1,5 @@
 """Sorts the n-gram rows of each segment and order alphabetically instead of by first occurrence."""
+
 CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuNgramsCount, BleuStatistics, Implementation
 

@@ -1,4 +1,5 @@
 """Counts n-grams over the whole corpus joined into one token stream, so n-grams cross segment boundaries."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuNgramsCount, BleuStatistics, Implementation
 

@@ -1,6 +1,7 @@
 """Keys n-grams by one JavaScript number packing token ids, ((id_1 * V + id_2) * V + ...) with V the
 segment's vocabulary size: past 2^53 the double rounds, so n-grams of orders 5-8 over hundreds of
 distinct tokens that differ only in their last token share a key (bleu-ngrams-count, bleu-corpus-compute)."""
+
 CLASS = "derived-key"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuStatistics, Implementation
 
@@ -21,7 +22,7 @@ class Statistics(BleuStatistics):
         """Counts by packed key; each key is shown as the n-gram that first had it."""
         found, first = {}, {}
         for start in range(len(ids) - n + 1):
-            ngram = tuple(ids[start:start + n])
+            ngram = tuple(ids[start : start + n])
             shown = first.setdefault(self.packed(ngram), ngram)
             found[shown] = found.get(shown, 0) + 1
         return found

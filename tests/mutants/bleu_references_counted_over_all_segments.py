@@ -1,4 +1,5 @@
 """Applies max_references_per_segment to the references of all segments together."""
+
 CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation, Rejection
 

@@ -1,4 +1,5 @@
 """Validates types only: accepts max_order 9 (or 0), empty-string tokens and 9 references per segment."""
+
 CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from mutants._relaxed_schema import bleu_with_relaxed_schema
 
@@ -7,8 +8,9 @@ BOUNDS = ("minimum", "maximum", "minLength", "maxLength")
 
 def _without_bounds(schema):
     if isinstance(schema, dict):
-        return {k: _without_bounds(v) for k, v in schema.items()
-                if k not in BOUNDS and not (k == "maxItems" and v == 8)}
+        return {
+            k: _without_bounds(v) for k, v in schema.items() if k not in BOUNDS and not (k == "maxItems" and v == 8)
+        }
     return schema
 
 

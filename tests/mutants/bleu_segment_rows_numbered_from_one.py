@@ -1,4 +1,5 @@
 """Numbers the per-segment rows from 1 instead of 0."""
+
 CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuNgramsCount, BleuStatistics, Implementation
 

@@ -1,4 +1,5 @@
 """Reference length r sums the SHORTEST reference of each segment instead of the closest one."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuStatistics, Implementation
 

@@ -1,4 +1,5 @@
 """Measures max_total_token_bytes on the tokens as escaped JSON (quotes, backslashes, controls widened)."""
+
 CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 import json
 
@@ -9,7 +10,9 @@ from mutants._bleu_totals import MeasuredTotals
 
 class Escaped(MeasuredTotals):
     def total_bytes(self, lists):
-        return sum(len(json.dumps(token, ensure_ascii=False)[1:-1].encode("utf-8")) for tokens in lists for token in tokens)
+        return sum(
+            len(json.dumps(token, ensure_ascii=False)[1:-1].encode("utf-8")) for tokens in lists for token in tokens
+        )
 
 
 class NgramsCount(Escaped, BleuNgramsCount):

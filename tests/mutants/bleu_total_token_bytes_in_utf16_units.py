@@ -1,4 +1,5 @@
 """Measures max_total_token_bytes in UTF-16 code units (JavaScript's String.length), not UTF-8 bytes."""
+
 CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
 

@@ -1,4 +1,5 @@
 """Counts max_total_tokens over distinct tokens, not every occurrence."""
+
 CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
 

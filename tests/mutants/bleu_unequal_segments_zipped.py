@@ -1,4 +1,5 @@
 """Does not check that hypotheses and references have equal segment counts: zips them, dropping the extras."""
+
 CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
 
@@ -11,13 +12,17 @@ class Zipping:
 class NgramsCount(Zipping, BleuNgramsCount):
     def compute(self, payload):
         n = min(len(payload["hypotheses"]), len(payload["references"]))
-        return super().compute({**payload, "hypotheses": payload["hypotheses"][:n], "references": payload["references"][:n]})
+        return super().compute(
+            {**payload, "hypotheses": payload["hypotheses"][:n], "references": payload["references"][:n]}
+        )
 
 
 class CorpusCompute(Zipping, BleuCorpusCompute):
     def compute(self, payload):
         n = min(len(payload["hypotheses"]), len(payload["references"]))
-        return super().compute({**payload, "hypotheses": payload["hypotheses"][:n], "references": payload["references"][:n]})
+        return super().compute(
+            {**payload, "hypotheses": payload["hypotheses"][:n], "references": payload["references"][:n]}
+        )
 
 
 execute = Implementation(ngrams_count=NgramsCount(), corpus_compute=CorpusCompute()).execute

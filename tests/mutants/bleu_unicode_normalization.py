@@ -1,4 +1,5 @@
 """Normalises tokens to NFC before comparing; the contract says no Unicode normalization."""
+
 CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 import unicodedata
 

@@ -1,4 +1,5 @@
 """Weights the log precisions by 1/(N+1) instead of 1/N."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 

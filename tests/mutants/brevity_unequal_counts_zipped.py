@@ -1,4 +1,5 @@
 """bleu-brevity-penalty: no equal-segment-count check: the two lists are zipped, the longer one cut short."""
+
 CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuBrevityPenalty, Implementation
 
@@ -9,8 +10,13 @@ class BrevityPenalty(BleuBrevityPenalty):
 
     def compute(self, payload):
         n = min(len(payload["candidate_lengths"]), len(payload["reference_lengths"]))
-        return super().compute({**payload, "candidate_lengths": payload["candidate_lengths"][:n],
-                                "reference_lengths": payload["reference_lengths"][:n]})
+        return super().compute(
+            {
+                **payload,
+                "candidate_lengths": payload["candidate_lengths"][:n],
+                "reference_lengths": payload["reference_lengths"][:n],
+            }
+        )
 
 
 execute = Implementation(brevity_penalty=BrevityPenalty()).execute

@@ -1,4 +1,5 @@
 """Splits and strips only ASCII whitespace (" \\t\\n\\r\\f\\v"), as a byte-oriented tokenizer would."""
+
 CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 

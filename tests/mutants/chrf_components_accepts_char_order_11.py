@@ -1,4 +1,5 @@
 """char_order is checked against 0..11 (an off-by-one bound), so char_order 11 is accepted."""
+
 CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfComponents
 

@@ -1,5 +1,6 @@
 """The whitespace option is validated and echoed but ignored: whitespace is always removed from the character
 n-grams."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfComponents
 

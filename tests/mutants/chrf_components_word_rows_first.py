@@ -1,4 +1,5 @@
 """The statistics rows list the word orders before the character orders (scores unchanged)."""
+
 CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfComponents
 

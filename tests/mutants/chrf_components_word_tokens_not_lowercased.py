@@ -1,4 +1,5 @@
 """lowercase true lowercases the texts for the character n-grams only; the word tokens come from the original texts."""
+
 CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from dataclasses import replace
 
@@ -12,8 +13,10 @@ class Components(ChrfComponents):
         opts = self.options(payload)
         hyps, refs = self.prepared(payload, opts)
         chars, words = replace(opts, word_order=0), replace(opts, char_order=0)
-        segments = [self.statistics(h, r, chars) + self.statistics(oh, orf, words)
-                    for h, r, oh, orf in zip(hyps, refs, payload["hypotheses"], payload["references"])]
+        segments = [
+            self.statistics(h, r, chars) + self.statistics(oh, orf, words)
+            for h, r, oh, orf in zip(hyps, refs, payload["hypotheses"], payload["references"])
+        ]
         return opts, segments, self.corpus_counts(segments)
 
 

@@ -1,4 +1,5 @@
 """The segment limit is off by one: 257 segments are accepted (``> 257`` instead of ``> 256``)."""
+
 CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 

@@ -1,4 +1,5 @@
 """Whitespace is not removed: every code point of the text, spaces included, enters the character n-grams."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from dataclasses import replace
 

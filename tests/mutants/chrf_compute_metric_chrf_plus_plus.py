@@ -1,4 +1,5 @@
 """Names the metric "chrF++" (copied from chrf-plus-plus-compute) instead of "chrF"; the scores are right."""
+
 CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 

@@ -1,5 +1,6 @@
 """NLTK-style: an F-beta score per effective order, then the mean of those F-scores, instead of the F-beta of the
 averaged precision and recall."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from fractions import Fraction
 

@@ -1,4 +1,5 @@
 """Strictly typed integers: beta 2.0 is rejected as invalid_input, though the contract says 4.0 is the integer 4."""
+
 CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 from independent.errors import Rejection

@@ -1,4 +1,5 @@
 """Reports word_order 2 (chrF++'s) in the output although no word n-grams are scored."""
+
 CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 

@@ -1,6 +1,7 @@
 """chrF statistics are gathered in one buffer shared by every request (a module-level list reused
 to spare allocations): two requests at once interleave their segments' rows. Between filling and
 reading it, the work releases the GIL (I/O, logging); a short sleep stands for it here."""
+
 CLASS = "concurrency"  # the class of bug (benchmarks/bench_classes.py)
 import time
 
@@ -19,7 +20,7 @@ class Compute(ChrfCompute):
         for h, r in zip(hyps, refs):
             _BUFFER.append(self.statistics(h, r, opts))
             time.sleep(0.001)
-        segments = list(_BUFFER[-len(hyps):])
+        segments = list(_BUFFER[-len(hyps) :])
         return opts, segments, self.corpus_counts(segments)
 
 

@@ -1,4 +1,5 @@
 """Measures max_text_bytes on the texts as escaped JSON (JSON.stringify's escapes), not as given."""
+
 CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 import json
 

@@ -1,4 +1,5 @@
 """Applies max_text_bytes to each text instead of to all texts together."""
+
 CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 

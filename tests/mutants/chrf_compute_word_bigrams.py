@@ -1,4 +1,5 @@
 """Scores chrF++ instead of chrF: word unigrams and bigrams enter the averages beside the six character orders."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from dataclasses import replace
 

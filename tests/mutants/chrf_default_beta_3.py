@@ -1,4 +1,5 @@
 """An omitted beta means 3 (chrF3 habits) instead of 2."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 

@@ -1,4 +1,5 @@
 """Writes score_fraction from the unreduced numerator and denominator of 100*(1+b^2)PR / (b^2 P + R)."""
+
 CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 from fractions import Fraction
 

@@ -1,4 +1,5 @@
 """Uses JavaScript's \\s as the whitespace set: removes U+FEFF, keeps U+001C-U+001F and U+0085."""
+
 CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 import re
 

@@ -1,4 +1,5 @@
 """Accepts any truthy lowercase value ("true", 1) instead of requiring a JSON boolean."""
+
 CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 

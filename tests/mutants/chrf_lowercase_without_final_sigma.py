@@ -1,4 +1,5 @@
 """Lowercases code point by code point, so a final capital sigma becomes "σ" instead of "ς" (no Final_Sigma)."""
+
 CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 

@@ -1,4 +1,5 @@
 """Corpus score is the mean of the segment scores (macro average) instead of the score of the summed counts."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from fractions import Fraction
 

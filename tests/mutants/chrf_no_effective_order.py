@@ -1,4 +1,5 @@
 """Averages precision and recall over all 8 orders, counting an order missing on either side as 0 (no effective order)."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from fractions import Fraction
 
@@ -7,7 +8,9 @@ from independent import ChrfPlusPlus, Implementation
 
 class Chrf(ChrfPlusPlus):
     def f_score(self, counts, beta):
-        precision = sum(Fraction(c.matches, c.hypothesis) if c.hypothesis else Fraction(0) for c in counts) / len(counts)
+        precision = sum(Fraction(c.matches, c.hypothesis) if c.hypothesis else Fraction(0) for c in counts) / len(
+            counts
+        )
         recall = sum(Fraction(c.matches, c.reference) if c.reference else Fraction(0) for c in counts) / len(counts)
         if precision == 0 and recall == 0:
             return Fraction(0)

@@ -1,4 +1,5 @@
 """Weights precision beta^2 times more than recall: (1 + b^2) P R / (b^2 R + P), the roles swapped."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from fractions import Fraction
 

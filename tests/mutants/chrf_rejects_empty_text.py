@@ -1,4 +1,5 @@
 """Over-rejects: refuses an empty hypothesis string, which the schema allows (it scores 0)."""
+
 CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 from independent.errors import Rejection

@@ -1,4 +1,5 @@
 """Leaves segment_scores out of the output."""
+
 CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 

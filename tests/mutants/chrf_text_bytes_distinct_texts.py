@@ -1,4 +1,5 @@
 """Sums max_text_bytes over the distinct texts (a text repeated counts once)."""
+
 CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 

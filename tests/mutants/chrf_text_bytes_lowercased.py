@@ -1,4 +1,5 @@
 """Measures max_text_bytes on the lowercased texts when lowercase is true, not on the texts as given."""
+
 CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 

@@ -1,4 +1,5 @@
 """Takes character n-grams over UTF-16 code units (JavaScript string indexing) instead of code points."""
+
 CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 

@@ -1,4 +1,5 @@
 """Counts corpus word bigrams over the concatenated segments, adding bigrams across segment boundaries."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 

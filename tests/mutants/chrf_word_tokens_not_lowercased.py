@@ -1,4 +1,5 @@
 """Scores the lowercased text but reports word_tokens of the original text."""
+
 CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 
@@ -6,8 +7,10 @@ from independent import ChrfPlusPlus, Implementation
 class Chrf(ChrfPlusPlus):
     def compute(self, payload):
         output = super().compute(payload)
-        output["word_tokens"] = [{"hypothesis": self.words(h), "reference": self.words(r)}
-                                 for h, r in zip(payload["hypotheses"], payload["references"])]
+        output["word_tokens"] = [
+            {"hypothesis": self.words(h), "reference": self.words(r)}
+            for h, r in zip(payload["hypotheses"], payload["references"])
+        ]
         return output
 
 

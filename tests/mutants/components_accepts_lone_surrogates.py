@@ -1,4 +1,5 @@
 """bleu-sentence-components: does not reject tokens holding a lone surrogate (the contract's validation does)."""
+
 CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, Implementation
 

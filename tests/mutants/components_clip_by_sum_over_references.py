@@ -1,4 +1,5 @@
 """bleu-sentence-components: clips by the SUM of an n-gram's counts over all references, not the largest in one."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, BleuStatistics, Implementation
 

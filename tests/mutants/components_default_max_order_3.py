@@ -1,4 +1,5 @@
 """bleu-sentence-components: an omitted max_order means 3 instead of 4."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, Implementation
 

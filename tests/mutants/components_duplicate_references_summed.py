@@ -1,6 +1,7 @@
 """Identical references are merged before clipping (each distinct reference once, with its
 multiplicity) and an n-gram's reference count is multiplied by it: a duplicated reference
 doubles the clipping bound instead of leaving the largest count in any single reference alone."""
+
 CLASS = "relation"  # the class of bug (benchmarks/bench_classes.py)
 from collections import Counter
 

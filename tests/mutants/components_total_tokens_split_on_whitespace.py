@@ -1,4 +1,5 @@
 """Counts the token totals over the tokens split on whitespace (joined, then re-split), not the tokens given."""
+
 CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, Implementation
 

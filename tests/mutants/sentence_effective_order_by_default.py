@@ -1,4 +1,5 @@
 """bleu-sentence-compute: an omitted effective_order means true (sacreBLEU's sentence_bleu default) instead of false."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
 

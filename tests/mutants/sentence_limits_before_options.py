@@ -1,6 +1,7 @@
 """bleu-sentence-compute: checks the limits right after hypothesis and references, before max_order, smoothing,
 effective_order and decimals (the stated order checks every field first), so 9 references with an unknown
 smoothing answer limit_exceeded instead of invalid_input."""
+
 CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
 from independent.fields import check_integer, check_object, invalid

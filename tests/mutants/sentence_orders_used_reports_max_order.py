@@ -1,4 +1,5 @@
 """bleu-sentence-compute: the score uses N' orders, but orders_used always reports max_order."""
+
 CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
 

@@ -1,10 +1,15 @@
 """bleu-sentence-compute: the method table swaps two entries: "chen-cherry-2" runs the NIST geometric
 sequence (smoothing 3) and "chen-cherry-3" runs add-one (smoothing 2)."""
+
 CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
 
-METHODS = {"none": "none", "chen-cherry-1": "chen-cherry-1", "chen-cherry-2": "chen-cherry-3",
-           "chen-cherry-3": "chen-cherry-2"}
+METHODS = {
+    "none": "none",
+    "chen-cherry-1": "chen-cherry-1",
+    "chen-cherry-2": "chen-cherry-3",
+    "chen-cherry-3": "chen-cherry-2",
+}
 
 
 class SentenceCompute(BleuSentenceCompute):

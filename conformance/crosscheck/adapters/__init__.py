@@ -18,7 +18,7 @@ from conformance.crosscheck.model import Agreement, Check, Divergence
 from oracle.registry import module_name, tool_keys
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def adapters() -> dict[tuple[str, str], ModuleType]:
     """(tool_id, version) -> the tool's adapter module, for every implemented tool that has one."""
     found = {}
@@ -32,19 +32,25 @@ def adapters() -> dict[tuple[str, str], ModuleType]:
     return found
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def checks() -> tuple[Check, ...]:
-    return tuple(dataclasses.replace(check, tool_id=tool_id, version=version)
-                 for (tool_id, version), module in adapters().items() for check in module.CHECKS)
+    return tuple(
+        dataclasses.replace(check, tool_id=tool_id, version=version)
+        for (tool_id, version), module in adapters().items()
+        for check in module.CHECKS
+    )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def divergences() -> tuple[Divergence, ...]:
-    return tuple(dataclasses.replace(divergence, tool_id=tool_id)
-                 for (tool_id, _), module in adapters().items() for divergence in module.DIVERGENCES)
+    return tuple(
+        dataclasses.replace(divergence, tool_id=tool_id)
+        for (tool_id, _), module in adapters().items()
+        for divergence in module.DIVERGENCES
+    )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def agreements() -> tuple[Agreement, ...]:
     return tuple(agreement for module in adapters().values() for agreement in module.AGREEMENTS)
 

@@ -8,10 +8,9 @@ Corpus tools take ``hypotheses`` and ``references`` (one list per segment); sent
 from __future__ import annotations
 
 import logging
-import math
 import warnings
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import strategies as st
 
@@ -20,6 +19,7 @@ from conformance.crosscheck.model import NOT_MODELLED
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER, SegmentStatistics, corpus_sums, segment_statistics
 from oracle.jsnumber import round_to_fixed
 from oracle.validation import format_path
+
 
 def max_order(payload: dict) -> int:
     return int(payload.get("max_order", DEFAULT_MAX_ORDER))
@@ -99,13 +99,13 @@ def sentence_inputs(draw, **options) -> dict:
         elif shape == "one token replaced":
             position = draw(st.integers(0, len(source) - 1))
             token = draw(st.sampled_from(PLAIN_TOKENS + PROBE_TOKENS if with_probes else PLAIN_TOKENS))
-            hypothesis = source[:position] + [token] + source[position + 1:]
+            hypothesis = source[:position] + [token] + source[position + 1 :]
         else:
             # j < max_order, so that the first order without a match, j + 1, is one the score uses
             j = draw(st.integers(1, max(1, (order or DEFAULT_MAX_ORDER) - 1)))
             hypothesis = []
             for start in range(0, len(source), j):
-                hypothesis += source[start:start + j] + [FOREIGN_TOKEN]
+                hypothesis += source[start : start + j] + [FOREIGN_TOKEN]
     payload = {"hypothesis": hypothesis, "references": references, **payload}
     if order is not None:
         payload["max_order"] = order
@@ -147,8 +147,7 @@ def sacrebleu_streams(payload: dict) -> tuple[list[str], list[list[str | None]]]
     """Hypotheses as strings; references as sacreBLEU's reference streams, None where a segment has fewer."""
     hypotheses = [" ".join(tokens) for tokens in payload["hypotheses"]]
     width = max(len(refs) for refs in payload["references"])
-    streams = [[" ".join(refs[j]) if j < len(refs) else None for refs in payload["references"]]
-               for j in range(width)]
+    streams = [[" ".join(refs[j]) if j < len(refs) else None for refs in payload["references"]] for j in range(width)]
     return hypotheses, streams
 
 
@@ -164,12 +163,17 @@ def unsplittable(payload: dict) -> Comparison | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def sacrebleu_bleu(order: int, smooth_method: str, effective_order: bool, smooth_value: float | None = None):
     from sacrebleu.metrics import BLEU
 
-    return BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value, max_ngram_order=order,
-                effective_order=effective_order)
+    return BLEU(
+        tokenize="none",
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        max_ngram_order=order,
+        effective_order=effective_order,
+    )
 
 
 @contextmanager
@@ -189,6 +193,7 @@ def library_answer(model):
     rounded as the input's ``decimals`` asks, as a target wrapping the library rounds them); NOT_MODELLED
     when the library is not installed. A token holding whitespace is given as the library is given it:
     joined with spaces (sacreBLEU then splits it), so that cause is modelled like any other input."""
+
     def answer(payload: dict) -> dict | None:
         try:
             found = model(payload)
@@ -240,7 +245,8 @@ def corpus_counts(payload: dict) -> tuple[list[int], list[int]]:
 def empty_candidate_and_reference(payload: dict) -> bool:
     """c = 0 and r = 0: every hypothesis is empty and every segment has an empty reference (the closest to 0)."""
     return all(not h for h in payload["hypotheses"]) and all(
-        any(not ref for ref in refs) for refs in payload["references"])
+        any(not ref for ref in refs) for refs in payload["references"]
+    )
 
 
 def some_order_unmatched_with_ngrams(payload: dict) -> bool:
@@ -311,10 +317,10 @@ BLEU_ABOVE_ONE = dict(
     out_of_bounds=True,
     fields=("bleu within output_schema",),
     what_differs="BLEU where every precision is 1 and the brevity penalty 1: 1.0000000000000004 (1 + 2^-51), above "
-                 "the output_schema's maximum 1",
+    "the output_schema's maximum 1",
     mechanism="BLEU.compute_bleu scores on the percent scale: exp(sum of my_log(100 * m_n / l_n) / N) is "
-              "exp(ln 100) = 100.00000000000004 when every term is ln 100 (its double rounds up), and the "
-              "score / 100 a wrapper reports is then 1 + 2^-51 (the precisions and the brevity penalty are exact)",
+    "exp(ln 100) = 100.00000000000004 when every term is ln 100 (its double rounds up), and the "
+    "score / 100 a wrapper reports is then 1 + 2^-51 (the precisions and the brevity penalty are exact)",
     clause="Scores are on the 0-1 scale",  # and the output_schema's bleu maximum 1
 )
 
@@ -341,8 +347,15 @@ def torchmetrics_bleu_of_statistics(matches: list[int], totals: list[int], c: in
     from torchmetrics.functional.text.bleu import _bleu_score_compute
 
     n = len(matches)
-    return _bleu_score_compute(torch.tensor(float(c)), torch.tensor(float(r)), torch.tensor(matches, dtype=torch.float32),
-                               torch.tensor(totals, dtype=torch.float32), n, [1.0 / n] * n, smooth).item()
+    return _bleu_score_compute(
+        torch.tensor(float(c)),
+        torch.tensor(float(r)),
+        torch.tensor(matches, dtype=torch.float32),
+        torch.tensor(totals, dtype=torch.float32),
+        n,
+        [1.0 / n] * n,
+        smooth,
+    ).item()
 
 
 def torchmetrics_segments(payload: dict) -> tuple[list[list[str]], list[list[list[str]]]]:
@@ -373,28 +386,39 @@ def torchmetrics_bleu_comparison(payload: dict, expected: dict) -> Comparison:
     if reason:
         return not_comparable(reason)
     comparison = Comparison()
-    comparison.close("bleu", expected["bleu"],
-                     torchmetrics_bleu(*torchmetrics_segments(payload), max_order(payload), torchmetrics_smooth(payload)))
+    comparison.close(
+        "bleu",
+        expected["bleu"],
+        torchmetrics_bleu(*torchmetrics_segments(payload), max_order(payload), torchmetrics_smooth(payload)),
+    )
     return comparison
 
 
 @library_answer
 def torchmetrics_bleu_output(payload: dict) -> dict:
     """torchmetrics' bleu_score of the input, as a partial output."""
-    return {"bleu": torchmetrics_bleu(*torchmetrics_segments(payload), max_order(payload), torchmetrics_smooth(payload))}
+    return {
+        "bleu": torchmetrics_bleu(*torchmetrics_segments(payload), max_order(payload), torchmetrics_smooth(payload))
+    }
 
 
 def torchmetrics_scoring_output(tool):
     """torchmetrics' scoring step on the contract's own counts and lengths (the tool's output), as a partial
     output: its arithmetic (float32, the early return) without its counting; not modelled where it gives the
     contract's score (an exact 0 or 1): the mechanism changes nothing there, so it explains no failure."""
+
     @library_answer
     def answer(payload: dict) -> dict | None:
         from oracle import execute
 
         expected = execute(tool.id, tool.version, payload)
-        bleu = torchmetrics_bleu_of_statistics(expected["matches"], expected["totals"], expected["candidate_length"],
-                                               expected["reference_length"], bool(torchmetrics_smooth(payload)))
+        bleu = torchmetrics_bleu_of_statistics(
+            expected["matches"],
+            expected["totals"],
+            expected["candidate_length"],
+            expected["reference_length"],
+            bool(torchmetrics_smooth(payload)),
+        )
         return None if bleu == expected["bleu"] else {"bleu": bleu}
 
     return answer
@@ -434,33 +458,48 @@ def torchmetrics_bleu_divergences(tool, check_id: str, arithmetic_clause: str, s
     scoring = torchmetrics_scoring_output(tool)
     entries = [
         Divergence(
-            id=f"torchmetrics-{tool.id}-closest-reference-first", libraries=("torchmetrics",), checks=(check_id,),
+            id=f"torchmetrics-{tool.id}-closest-reference-first",
+            libraries=("torchmetrics",),
+            checks=(check_id,),
             fields=("bleu",),
             what_differs="BLEU of a segment with two references equally close to its hypothesis's length, the "
-                         "longer listed first: torchmetrics takes the longer",
+            "longer listed first: torchmetrics takes the longer",
             mechanism="_bleu_score_update takes target_len_list[target_len_diff.index(min(target_len_diff))]: "
-                      "the first closest reference in list order, not the shorter of a tie",
-            clause=("r is the length of the reference closest to c, ties going to the shorter" if smoothed else
-                    "reference_length r sums, per segment, the reference length closest to the hypothesis length, "
-                    "ties going to the shorter reference"),
-            applies=closest_reference_tie_longer_first, library_output=torchmetrics_bleu_output),
+            "the first closest reference in list order, not the shorter of a tie",
+            clause=(
+                "r is the length of the reference closest to c, ties going to the shorter"
+                if smoothed
+                else "reference_length r sums, per segment, the reference length closest to the hypothesis length, "
+                "ties going to the shorter reference"
+            ),
+            applies=closest_reference_tie_longer_first,
+            library_output=torchmetrics_bleu_output,
+        ),
         Divergence(
-            id=f"torchmetrics-{tool.id}-smooth-zero-match", libraries=("torchmetrics",), checks=(check_id,),
+            id=f"torchmetrics-{tool.id}-smooth-zero-match",
+            libraries=("torchmetrics",),
+            checks=(check_id,),
             fields=("bleu",),
             what_differs="BLEU with chen-cherry-2 (smooth=True) where an order n >= 2 has no match: 0 instead of "
-                         "the add-one score",
+            "the add-one score",
             mechanism="_bleu_score_compute returns 0 when min(numerator) == 0, before adding one to the orders "
-                      "n >= 2 (a hypothesis shorter than max_order included)",
+            "n >= 2 (a hypothesis shorter than max_order included)",
             clause="p_n = (m_n + 1) / (l_n + 1) for n >= 2",
-            applies=smoothed_zero_match, library_output=scoring),
+            applies=smoothed_zero_match,
+            library_output=scoring,
+        ),
         Divergence(
-            id=f"torchmetrics-{tool.id}-single-precision", libraries=("torchmetrics",), checks=(check_id,),
+            id=f"torchmetrics-{tool.id}-single-precision",
+            libraries=("torchmetrics",),
+            checks=(check_id,),
             fields=("bleu",),
             what_differs="every BLEU other than 0 and 1: about 1e-7 relative off the contract's",
             mechanism="bleu_score counts into float32 tensors (torch's default dtype) and computes the weights "
-                      "tensor(1/N), log, exp and the brevity penalty in float32; the model is its own "
-                      "_bleu_score_compute on the contract's counts",
+            "tensor(1/N), log, exp and the brevity penalty in float32; the model is its own "
+            "_bleu_score_compute on the contract's counts",
             clause=arithmetic_clause,
-            applies=torchmetrics_expressible, library_output=scoring),
+            applies=torchmetrics_expressible,
+            library_output=scoring,
+        ),
     ]
     return [entry for entry in entries if smoothed or not entry.id.endswith("-smooth-zero-match")]

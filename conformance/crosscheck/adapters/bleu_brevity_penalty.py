@@ -49,8 +49,10 @@ def sacrebleu_lengths_and_bp(payload: dict) -> tuple[list[int], int, int, float]
 
     metric = sacrebleu_bleu(DEFAULT_MAX_ORDER, "none", False)
     candidates = [int(c) for c in payload["candidate_lengths"]]
-    closest = [metric._get_closest_ref_len(c, [int(n) for n in lengths])
-               for c, lengths in zip(candidates, payload["reference_lengths"])]
+    closest = [
+        metric._get_closest_ref_len(c, [int(n) for n in lengths])
+        for c, lengths in zip(candidates, payload["reference_lengths"])
+    ]
     c, r = sum(candidates), sum(closest)
     zeros = [0] * DEFAULT_MAX_ORDER
     return closest, c, r, BLEU.compute_bleu(list(zeros), list(zeros), c, r).bp
@@ -80,8 +82,10 @@ def nltk_brevity_penalty(payload: dict, expected: dict) -> Comparison:
     """
     from nltk.translate.bleu_score import brevity_penalty, closest_ref_length
 
-    closest = [closest_ref_length([range(n) for n in lengths], c)
-               for c, lengths in zip(payload["candidate_lengths"], payload["reference_lengths"])]
+    closest = [
+        closest_ref_length([range(n) for n in lengths], c)
+        for c, lengths in zip(payload["candidate_lengths"], payload["reference_lengths"])
+    ]
     c, r = sum(payload["candidate_lengths"]), sum(closest)
     comparison = Comparison()
     comparison.exact("closest_reference_lengths", expected["closest_reference_lengths"], closest)
@@ -94,16 +98,24 @@ def nltk_brevity_penalty(payload: dict, expected: dict) -> Comparison:
 def zero_candidate_and_reference_length(payload: dict) -> bool:
     """c = 0 and r = 0: every candidate length is 0 and every segment has a reference length 0 (the closest)."""
     return all(c == 0 for c in payload["candidate_lengths"]) and all(
-        0 in lengths for lengths in payload["reference_lengths"])
+        0 in lengths for lengths in payload["reference_lengths"]
+    )
 
 
 CHECKS = [
-    Check("sacrebleu/closest_ref_len+bp", "sacrebleu",
-          "BLEU._get_closest_ref_len(c_i, lengths) per segment; BLEU.compute_bleu(zeros, zeros, c, r).bp",
-          sacrebleu_brevity_penalty),
-    Check("nltk/closest_ref_length+brevity_penalty:lengths", "nltk",
-          "nltk.translate.bleu_score.closest_ref_length([range(n) for n in lengths], c_i) per segment; "
-          "brevity_penalty(r, c)", nltk_brevity_penalty),
+    Check(
+        "sacrebleu/closest_ref_len+bp",
+        "sacrebleu",
+        "BLEU._get_closest_ref_len(c_i, lengths) per segment; BLEU.compute_bleu(zeros, zeros, c, r).bp",
+        sacrebleu_brevity_penalty,
+    ),
+    Check(
+        "nltk/closest_ref_length+brevity_penalty:lengths",
+        "nltk",
+        "nltk.translate.bleu_score.closest_ref_length([range(n) for n in lengths], c_i) per segment; "
+        "brevity_penalty(r, c)",
+        nltk_brevity_penalty,
+    ),
 ]
 
 DIVERGENCES = [
@@ -114,7 +126,7 @@ DIVERGENCES = [
         fields=("brevity_penalty",),
         what_differs="brevity penalty when c = r = 0: 1 instead of 0",
         mechanism="BLEU.compute_bleu sets bp = 1.0 and replaces it (by exp(1 - r/c), or 0.0 when sys_len is 0) "
-                  "only when sys_len < ref_len, so sys_len = ref_len = 0 keeps 1.0",
+        "only when sys_len < ref_len, so sys_len = ref_len = 0 keeps 1.0",
         clause="brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)",
         applies=zero_candidate_and_reference_length,
         library_output=sacrebleu_bp_output,
@@ -122,13 +134,17 @@ DIVERGENCES = [
 ]
 
 AGREEMENTS = [
-    Agreement("closest length from lengths",
-              "sacreBLEU's _get_closest_ref_len and NLTK's closest_ref_length pick the contract's length per "
-              "segment (ties to the shorter, 0 competing like any other, lengths up to 1048576)",
-              ("sacrebleu/closest_ref_len+bp", "nltk/closest_ref_length+brevity_penalty:lengths")),
-    Agreement("brevity penalty formula",
-              "both compute exp(1 - r/c) as one double division and one exp, as the oracle does: the values are "
-              "identical, not merely close; c = r > 0 gives 1 on every side, and NLTK's brevity_penalty gives 0 "
-              "for c = 0 whatever r",
-              ("sacrebleu/closest_ref_len+bp", "nltk/closest_ref_length+brevity_penalty:lengths")),
+    Agreement(
+        "closest length from lengths",
+        "sacreBLEU's _get_closest_ref_len and NLTK's closest_ref_length pick the contract's length per "
+        "segment (ties to the shorter, 0 competing like any other, lengths up to 1048576)",
+        ("sacrebleu/closest_ref_len+bp", "nltk/closest_ref_length+brevity_penalty:lengths"),
+    ),
+    Agreement(
+        "brevity penalty formula",
+        "both compute exp(1 - r/c) as one double division and one exp, as the oracle does: the values are "
+        "identical, not merely close; c = r > 0 gives 1 on every side, and NLTK's brevity_penalty gives 0 "
+        "for c = 0 whatever r",
+        ("sacrebleu/closest_ref_len+bp", "nltk/closest_ref_length+brevity_penalty:lengths"),
+    ),
 ]

@@ -4,14 +4,24 @@ from __future__ import annotations
 
 import warnings
 
-from conformance.crosscheck.adapters.bleu import (torchmetrics_bleu_comparison, torchmetrics_bleu_divergences,
-                                                  BLEU_ABOVE_ONE, bleu_inputs, bleu_schema, every_ngram_matched,
-                                                  empty_candidate_and_reference, library_answer,
-                                                  nltk_corpus_bleu_score,
-                                                  max_order, sacrebleu_bleu, sacrebleu_streams,
-                                                  some_order_unmatched_with_ngrams,
-                                                  some_order_without_ngrams_yet_unigram_match,
-                                                  some_zero_match_order_yet_unigram_match, unsplittable)
+from conformance.crosscheck.adapters.bleu import (
+    BLEU_ABOVE_ONE,
+    bleu_inputs,
+    bleu_schema,
+    empty_candidate_and_reference,
+    every_ngram_matched,
+    library_answer,
+    max_order,
+    nltk_corpus_bleu_score,
+    sacrebleu_bleu,
+    sacrebleu_streams,
+    some_order_unmatched_with_ngrams,
+    some_order_without_ngrams_yet_unigram_match,
+    some_zero_match_order_yet_unigram_match,
+    torchmetrics_bleu_comparison,
+    torchmetrics_bleu_divergences,
+    unsplittable,
+)
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import Agreement, Check, Divergence
 from oracle.bleu_corpus_compute import TOOL
@@ -28,6 +38,7 @@ def sacrebleu_corpus_score(payload: dict, smooth_method: str, effective_order: b
 
 def sacrebleu_corpus_output(smooth_method: str, effective_order: bool = False):
     """sacreBLEU's brevity penalty and score (on the contract's 0-1 scale), as a partial output."""
+
     def output(payload: dict) -> dict:
         score = sacrebleu_corpus_score(payload, smooth_method, effective_order)
         return {"brevity_penalty": score.bp, "bleu": score.score / 100}
@@ -101,34 +112,65 @@ def nltk_lengths(payload: dict, expected: dict) -> Comparison:
 
 
 CHECKS = [
-    Check("sacrebleu/corpus_score:smooth=none", "sacrebleu",
-          "BLEU(tokenize='none', smooth_method='none').corpus_score(...)", sacrebleu_corpus("none")),
-    Check("sacrebleu/corpus_score:smooth=exp", "sacrebleu",
-          "BLEU(tokenize='none').corpus_score(...) (default smooth_method='exp')", sacrebleu_corpus("exp")),
-    Check("sacrebleu/corpus_score:effective_order", "sacrebleu",
-          "BLEU(tokenize='none', smooth_method='none', effective_order=True).corpus_score(...)",
-          sacrebleu_corpus("none", effective_order=True)),
-    Check("sacrebleu/sentence_score", "sacrebleu",
-          "BLEU(tokenize='none', effective_order=True).sentence_score(hypothesis, references)", sacrebleu_sentence),
-    Check("nltk/corpus_bleu", "nltk",
-          "nltk.translate.bleu_score.corpus_bleu(references, hypotheses, weights=(1/N,)*N)", nltk_corpus_bleu),
-    Check("nltk/closest_ref_length+brevity_penalty", "nltk",
-          "nltk.translate.bleu_score.closest_ref_length / brevity_penalty", nltk_lengths),
-    Check("torchmetrics/bleu_score:corpus", "torchmetrics",
-          "torchmetrics.functional.text.bleu_score(preds, target, n_gram=N, smooth=False|True).item(), the tokens "
-          "joined with spaces", torchmetrics_bleu_comparison),
+    Check(
+        "sacrebleu/corpus_score:smooth=none",
+        "sacrebleu",
+        "BLEU(tokenize='none', smooth_method='none').corpus_score(...)",
+        sacrebleu_corpus("none"),
+    ),
+    Check(
+        "sacrebleu/corpus_score:smooth=exp",
+        "sacrebleu",
+        "BLEU(tokenize='none').corpus_score(...) (default smooth_method='exp')",
+        sacrebleu_corpus("exp"),
+    ),
+    Check(
+        "sacrebleu/corpus_score:effective_order",
+        "sacrebleu",
+        "BLEU(tokenize='none', smooth_method='none', effective_order=True).corpus_score(...)",
+        sacrebleu_corpus("none", effective_order=True),
+    ),
+    Check(
+        "sacrebleu/sentence_score",
+        "sacrebleu",
+        "BLEU(tokenize='none', effective_order=True).sentence_score(hypothesis, references)",
+        sacrebleu_sentence,
+    ),
+    Check(
+        "nltk/corpus_bleu",
+        "nltk",
+        "nltk.translate.bleu_score.corpus_bleu(references, hypotheses, weights=(1/N,)*N)",
+        nltk_corpus_bleu,
+    ),
+    Check(
+        "nltk/closest_ref_length+brevity_penalty",
+        "nltk",
+        "nltk.translate.bleu_score.closest_ref_length / brevity_penalty",
+        nltk_lengths,
+    ),
+    Check(
+        "torchmetrics/bleu_score:corpus",
+        "torchmetrics",
+        "torchmetrics.functional.text.bleu_score(preds, target, n_gram=N, smooth=False|True).item(), the tokens "
+        "joined with spaces",
+        torchmetrics_bleu_comparison,
+    ),
 ]
 
 DIVERGENCES = [
     Divergence(
         id="sacrebleu-bp-empty-candidate",
         libraries=("sacrebleu",),
-        checks=("sacrebleu/corpus_score:smooth=none", "sacrebleu/corpus_score:smooth=exp",
-                "sacrebleu/corpus_score:effective_order", "sacrebleu/sentence_score"),
+        checks=(
+            "sacrebleu/corpus_score:smooth=none",
+            "sacrebleu/corpus_score:smooth=exp",
+            "sacrebleu/corpus_score:effective_order",
+            "sacrebleu/sentence_score",
+        ),
         fields=("brevity_penalty",),
         what_differs="brevity penalty of an empty candidate against an empty reference: 1 instead of 0",
         mechanism="BLEU.compute_bleu sets bp = 1.0 and only computes exp(1 - r/c) (or 0) when sys_len < ref_len, "
-                  "so c = r = 0 keeps bp = 1.0 (the score is 0 either way: no n-gram matched)",
+        "so c = r = 0 keeps bp = 1.0 (the score is 0 either way: no n-gram matched)",
         clause="brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)",
         applies=empty_candidate_and_reference,
         library_output=sacrebleu_corpus_output("none"),
@@ -140,7 +182,7 @@ DIVERGENCES = [
         fields=("bleu * 100",),
         what_differs="BLEU when some order has no match: positive instead of exactly 0",
         mechanism="BLEU(smooth_method='exp'), sacreBLEU's default: compute_bleu replaces a zero precision by "
-                  "100 / (2^k * total) (NIST 'exp' smoothing, Chen and Cherry method 3)",
+        "100 / (2^k * total) (NIST 'exp' smoothing, Chen and Cherry method 3)",
         clause="it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0 ... No smoothing is applied.",
         applies=some_order_unmatched_with_ngrams,
         library_output=sacrebleu_corpus_output("exp"),
@@ -152,9 +194,9 @@ DIVERGENCES = [
         fields=("bleu * 100",),
         what_differs="BLEU when every hypothesis is shorter than some order: positive instead of exactly 0",
         mechanism="BLEU(effective_order=True) (recommended for sentence_score): compute_bleu stops at the first "
-                  "order with total 0 and averages the logs over the orders before it only",
+        "order with total 0 and averages the logs over the orders before it only",
         clause="bleu = brevity_penalty * exp((1/N) * sum of ln(m_n / l_n)) with N = max_order ... exactly 0 when "
-               "... any order has m_n = 0 (including l_n = 0)",
+        "... any order has m_n = 0 (including l_n = 0)",
         applies=some_order_without_ngrams_yet_unigram_match,
         library_output=sacrebleu_corpus_output("none", effective_order=True),
     ),
@@ -164,48 +206,66 @@ DIVERGENCES = [
         checks=("nltk/corpus_bleu",),
         fields=("bleu",),
         what_differs="BLEU when some order has no match but unigrams matched: a tiny positive number (and a "
-                     "warning) instead of exactly 0",
+        "warning) instead of exactly 0",
         mechanism="corpus_bleu's default SmoothingFunction().method0 replaces a zero precision by "
-                  "sys.float_info.min (2.2e-308) and warns; with k such orders of N the score carries a factor "
-                  "(2.2e-308)^(k/N), e.g. 1.2e-77 for one order of four, not 0 (corpus_bleu returns 0 only when "
-                  "no unigram matched)",
+        "sys.float_info.min (2.2e-308) and warns; with k such orders of N the score carries a factor "
+        "(2.2e-308)^(k/N), e.g. 1.2e-77 for one order of four, not 0 (corpus_bleu returns 0 only when "
+        "no unigram matched)",
         clause="it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0 (including l_n = 0)",
         applies=some_zero_match_order_yet_unigram_match,
         library_output=nltk_corpus_bleu_output,
     ),
     Divergence(
         id="sacrebleu-bleu-above-one",
-        checks=("sacrebleu/corpus_score:smooth=none", "sacrebleu/corpus_score:smooth=exp",
-                "sacrebleu/corpus_score:effective_order", "sacrebleu/sentence_score"),
+        checks=(
+            "sacrebleu/corpus_score:smooth=none",
+            "sacrebleu/corpus_score:smooth=exp",
+            "sacrebleu/corpus_score:effective_order",
+            "sacrebleu/sentence_score",
+        ),
         applies=every_ngram_matched,
         library_output=sacrebleu_corpus_output("none"),
         **BLEU_ABOVE_ONE,
     ),
-    *torchmetrics_bleu_divergences(TOOL, "torchmetrics/bleu_score:corpus",
-                                   "bleu = brevity_penalty * exp((1/N) * sum of ln(m_n / l_n)) ... omitted means "
-                                   "full IEEE-754 double precision",
-                                   smoothed=False),
+    *torchmetrics_bleu_divergences(
+        TOOL,
+        "torchmetrics/bleu_score:corpus",
+        "bleu = brevity_penalty * exp((1/N) * sum of ln(m_n / l_n)) ... omitted means full IEEE-754 double precision",
+        smoothed=False,
+    ),
 ]
 
 AGREEMENTS = [
-    Agreement("closest reference length",
-              "sacreBLEU BLEU._get_closest_ref_len and NLTK closest_ref_length both break a tie to the shorter "
-              "reference, as the contract does", ("sacrebleu/corpus_score:smooth=none",
-                                                  "nltk/closest_ref_length+brevity_penalty")),
-    Agreement("zero matches, logarithm guard",
-              "with smooth_method='none' sacreBLEU's my_log(0) = -9999999999 makes exp(...) exactly 0.0, the "
-              "contract's 0; a hypothesis shorter than n stops compute_bleu's loop with that precision 0, also 0",
-              ("sacrebleu/corpus_score:smooth=none",)),
-    Agreement("empty hypotheses",
-              "NLTK corpus_bleu returns 0 when no unigram matched (every hypothesis empty included) and "
-              "brevity_penalty returns 0 for hyp_len 0; sacreBLEU's statistics and score (0) agree too, only its "
-              "brevity penalty departs (sacrebleu-bp-empty-candidate)",
-              ("nltk/corpus_bleu", "nltk/closest_ref_length+brevity_penalty", "sacrebleu/statistics")),
-    Agreement("percent scale",
-              "sacreBLEU's BLEU is 100 x the contract's within 1e-9 relative (it adds ln(100 m/l)); chrF++ scores "
-              "are on 0..100 on both sides", ("sacrebleu/corpus_score:smooth=none", "sacrebleu/chrf++")),
-    Agreement("tokens holding whitespace (BLEU)",
-              "sacreBLEU takes one string per segment and splits it with str.split(), so such a token has no "
-              "faithful conversion: those inputs are 'not comparable' for sacreBLEU; NLTK takes token lists and "
-              "is compared on them", ("nltk/corpus_bleu",)),
+    Agreement(
+        "closest reference length",
+        "sacreBLEU BLEU._get_closest_ref_len and NLTK closest_ref_length both break a tie to the shorter "
+        "reference, as the contract does",
+        ("sacrebleu/corpus_score:smooth=none", "nltk/closest_ref_length+brevity_penalty"),
+    ),
+    Agreement(
+        "zero matches, logarithm guard",
+        "with smooth_method='none' sacreBLEU's my_log(0) = -9999999999 makes exp(...) exactly 0.0, the "
+        "contract's 0; a hypothesis shorter than n stops compute_bleu's loop with that precision 0, also 0",
+        ("sacrebleu/corpus_score:smooth=none",),
+    ),
+    Agreement(
+        "empty hypotheses",
+        "NLTK corpus_bleu returns 0 when no unigram matched (every hypothesis empty included) and "
+        "brevity_penalty returns 0 for hyp_len 0; sacreBLEU's statistics and score (0) agree too, only its "
+        "brevity penalty departs (sacrebleu-bp-empty-candidate)",
+        ("nltk/corpus_bleu", "nltk/closest_ref_length+brevity_penalty", "sacrebleu/statistics"),
+    ),
+    Agreement(
+        "percent scale",
+        "sacreBLEU's BLEU is 100 x the contract's within 1e-9 relative (it adds ln(100 m/l)); chrF++ scores "
+        "are on 0..100 on both sides",
+        ("sacrebleu/corpus_score:smooth=none", "sacrebleu/chrf++"),
+    ),
+    Agreement(
+        "tokens holding whitespace (BLEU)",
+        "sacreBLEU takes one string per segment and splits it with str.split(), so such a token has no "
+        "faithful conversion: those inputs are 'not comparable' for sacreBLEU; NLTK takes token lists and "
+        "is compared on them",
+        ("nltk/corpus_bleu",),
+    ),
 ]

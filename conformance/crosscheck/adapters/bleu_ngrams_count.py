@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from conformance.crosscheck.adapters.bleu import (bleu_inputs, library_answer, max_order, nltk_corpus_bleu_score,
-                                                  sacrebleu_bleu,
-                                                  sacrebleu_streams, some_segment_shorter_than_max_order,
-                                                  unsplittable)
+from conformance.crosscheck.adapters.bleu import (
+    bleu_inputs,
+    library_answer,
+    max_order,
+    nltk_corpus_bleu_score,
+    sacrebleu_bleu,
+    sacrebleu_streams,
+    some_segment_shorter_than_max_order,
+    unsplittable,
+)
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
 
@@ -24,8 +30,8 @@ def sacrebleu_statistics(payload: dict, expected: dict) -> Comparison:
     for row, segment in zip(stats, expected["segments"]):
         i = segment["segment"]
         comparison.exact(f"segments[{i}].candidate_length", segment["candidate_length"], int(row[0]))
-        comparison.exact(f"segments[{i}].matches", segment["matches"], [int(v) for v in row[2:2 + n]])
-        comparison.exact(f"segments[{i}].totals", segment["totals"], [int(v) for v in row[2 + n:]])
+        comparison.exact(f"segments[{i}].matches", segment["matches"], [int(v) for v in row[2 : 2 + n]])
+        comparison.exact(f"segments[{i}].totals", segment["totals"], [int(v) for v in row[2 + n :]])
     return comparison
 
 
@@ -48,9 +54,11 @@ def sacrebleu_ngram_rows(payload: dict, expected: dict) -> Comparison:
         hypothesis_counts, _ = extract_all_word_ngrams(hypothesis, 1, n)
         reference_counts = bleu._extract_reference_info([s[i] for s in streams if s[i] is not None])["ref_ngrams"]
         rows = [row for row in expected["ngrams"] if row["segment"] == i]
-        comparison.exact(f"ngrams[segment {i}]",
-                         [(tuple(r["ngram"]), r["count"], r["max_reference_count"]) for r in rows],
-                         [(g, c, reference_counts.get(g, 0)) for g, c in hypothesis_counts.items()])
+        comparison.exact(
+            f"ngrams[segment {i}]",
+            [(tuple(r["ngram"]), r["count"], r["max_reference_count"]) for r in rows],
+            [(g, c, reference_counts.get(g, 0)) for g, c in hypothesis_counts.items()],
+        )
     return comparison
 
 
@@ -59,8 +67,10 @@ def nltk_precisions(payload: dict) -> list[list]:
     from nltk.translate.bleu_score import modified_precision
 
     orders = range(1, max_order(payload) + 1)
-    return [[modified_precision(references, hypothesis, n) for n in orders]
-            for hypothesis, references in zip(payload["hypotheses"], payload["references"])]
+    return [
+        [modified_precision(references, hypothesis, n) for n in orders]
+        for hypothesis, references in zip(payload["hypotheses"], payload["references"])
+    ]
 
 
 @library_answer
@@ -86,13 +96,24 @@ def nltk_modified_precision(payload: dict, expected: dict) -> Comparison:
 
 
 CHECKS = [
-    Check("sacrebleu/statistics", "sacrebleu",
-          "BLEU(tokenize='none')._extract_corpus_statistics(...)", sacrebleu_statistics),
-    Check("sacrebleu/ngram_rows", "sacrebleu",
-          "extract_all_word_ngrams(hypothesis, 1, N) and BLEU._extract_reference_info(references)",
-          sacrebleu_ngram_rows),
-    Check("nltk/modified_precision", "nltk",
-          "nltk.translate.bleu_score.modified_precision(references, hypothesis, n)", nltk_modified_precision),
+    Check(
+        "sacrebleu/statistics",
+        "sacrebleu",
+        "BLEU(tokenize='none')._extract_corpus_statistics(...)",
+        sacrebleu_statistics,
+    ),
+    Check(
+        "sacrebleu/ngram_rows",
+        "sacrebleu",
+        "extract_all_word_ngrams(hypothesis, 1, N) and BLEU._extract_reference_info(references)",
+        sacrebleu_ngram_rows,
+    ),
+    Check(
+        "nltk/modified_precision",
+        "nltk",
+        "nltk.translate.bleu_score.modified_precision(references, hypothesis, n)",
+        nltk_modified_precision,
+    ),
 ]
 
 DIVERGENCES = [
@@ -102,22 +123,27 @@ DIVERGENCES = [
         checks=("nltk/corpus_bleu", "nltk/modified_precision"),
         fields=("bleu", "totals", "segments[[]*[]].totals"),
         what_differs="the precision denominator of an order a segment is too short for: 1 instead of 0 "
-                     "(so corpus BLEU is lower when other segments have that order)",
+        "(so corpus BLEU is lower when other segments have that order)",
         mechanism="modified_precision returns Fraction(numerator, max(1, count), _normalize=False) and "
-                  "corpus_bleu sums those denominators, so every hypothesis shorter than n adds 1 to l_n",
+        "corpus_bleu sums those denominators, so every hypothesis shorter than n adds 1 to l_n",
         clause="totals[n-1] sums max(0, len - n + 1) over all segments ... a hypothesis shorter than n "
-               "contributes 0 to both",
+        "contributes 0 to both",
         applies=some_segment_shorter_than_max_order,
         library_output=nltk_totals_output,
     ),
 ]
 
 AGREEMENTS = [
-    Agreement("reference counting",
-              "both clip by the largest count of the n-gram in any single reference (sacreBLEU "
-              "BLEU._extract_reference_info, NLTK modified_precision), not the sum over references",
-              ("sacrebleu/statistics", "sacrebleu/ngram_rows", "nltk/modified_precision")),
-    Agreement("clipping table rows",
-              "detail \"ngrams\" rows (n-gram, count, max_reference_count) equal sacreBLEU's own counters row for "
-              "row, in the same order (by order, then first occurrence)", ("sacrebleu/ngram_rows",)),
+    Agreement(
+        "reference counting",
+        "both clip by the largest count of the n-gram in any single reference (sacreBLEU "
+        "BLEU._extract_reference_info, NLTK modified_precision), not the sum over references",
+        ("sacrebleu/statistics", "sacrebleu/ngram_rows", "nltk/modified_precision"),
+    ),
+    Agreement(
+        "clipping table rows",
+        'detail "ngrams" rows (n-gram, count, max_reference_count) equal sacreBLEU\'s own counters row for '
+        "row, in the same order (by order, then first occurrence)",
+        ("sacrebleu/ngram_rows",),
+    ),
 ]

@@ -3,9 +3,15 @@ closest_ref_length, on one segment."""
 
 from __future__ import annotations
 
-from conformance.crosscheck.adapters.bleu import (hypothesis_shorter_than_max_order, library_answer, max_order,
-                                                  sacrebleu_bleu,
-                                                  sacrebleu_segment, sentence_inputs, unsplittable)
+from conformance.crosscheck.adapters.bleu import (
+    hypothesis_shorter_than_max_order,
+    library_answer,
+    max_order,
+    sacrebleu_bleu,
+    sacrebleu_segment,
+    sentence_inputs,
+    unsplittable,
+)
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
 
@@ -22,8 +28,8 @@ def sacrebleu_statistics(payload: dict, expected: dict) -> Comparison:
     # one reference stream per reference, each holding this segment's reference
     (row,) = sacrebleu_bleu(n, "none", False)._extract_corpus_statistics([hypothesis], [[r] for r in references])
     comparison = Comparison()
-    comparison.exact("matches", expected["matches"], [int(v) for v in row[2:2 + n]])
-    comparison.exact("totals", expected["totals"], [int(v) for v in row[2 + n:]])
+    comparison.exact("matches", expected["matches"], [int(v) for v in row[2 : 2 + n]])
+    comparison.exact("totals", expected["totals"], [int(v) for v in row[2 + n :]])
     comparison.exact("candidate_length", expected["candidate_length"], int(row[0]))
     comparison.exact("reference_length", expected["reference_length"], int(row[1]))
     return comparison
@@ -53,12 +59,19 @@ def nltk_totals_output(payload: dict) -> dict:
 
 
 CHECKS = [
-    Check("sacrebleu/statistics:sentence", "sacrebleu",
-          "BLEU(tokenize='none')._extract_corpus_statistics([hypothesis], [[r] for r in references])",
-          sacrebleu_statistics),
-    Check("nltk/modified_precision+closest_ref_length", "nltk",
-          "nltk.translate.bleu_score.modified_precision(references, hypothesis, n) for n = 1..N; "
-          "closest_ref_length(references, len(hypothesis))", nltk_statistics),
+    Check(
+        "sacrebleu/statistics:sentence",
+        "sacrebleu",
+        "BLEU(tokenize='none')._extract_corpus_statistics([hypothesis], [[r] for r in references])",
+        sacrebleu_statistics,
+    ),
+    Check(
+        "nltk/modified_precision+closest_ref_length",
+        "nltk",
+        "nltk.translate.bleu_score.modified_precision(references, hypothesis, n) for n = 1..N; "
+        "closest_ref_length(references, len(hypothesis))",
+        nltk_statistics,
+    ),
 ]
 
 DIVERGENCES = [
@@ -69,19 +82,22 @@ DIVERGENCES = [
         fields=("totals",),
         what_differs="the n-gram total of an order the hypothesis is too short for: 1 instead of 0",
         mechanism="modified_precision returns Fraction(numerator, max(1, count), _normalize=False): an order "
-                  "with no hypothesis n-gram (fewer than n tokens, the empty hypothesis included) gets "
-                  "denominator 1 (its numerator is 0 on both sides)",
+        "with no hypothesis n-gram (fewer than n tokens, the empty hypothesis included) gets "
+        "denominator 1 (its numerator is 0 on both sides)",
         clause="totals[n-1] is max(0, len - n + 1) for a hypothesis of len tokens (section 2.1.1); a hypothesis "
-               "shorter than n gives 0 to both",
+        "shorter than n gives 0 to both",
         applies=hypothesis_shorter_than_max_order,
         library_output=nltk_totals_output,
     ),
 ]
 
 AGREEMENTS = [
-    Agreement("sentence statistics",
-              "sacreBLEU's segment statistics and NLTK's modified_precision numerators clip by the largest count "
-              "in any single reference, as the contract does, with up to 8 references, empty ones included; "
-              "both closest-length rules break a tie to the shorter reference and let an empty reference "
-              "compete (length 0)", ("sacrebleu/statistics:sentence", "nltk/modified_precision+closest_ref_length")),
+    Agreement(
+        "sentence statistics",
+        "sacreBLEU's segment statistics and NLTK's modified_precision numerators clip by the largest count "
+        "in any single reference, as the contract does, with up to 8 references, empty ones included; "
+        "both closest-length rules break a tie to the shorter reference and let an empty reference "
+        "compete (length 0)",
+        ("sacrebleu/statistics:sentence", "nltk/modified_precision+closest_ref_length"),
+    ),
 ]

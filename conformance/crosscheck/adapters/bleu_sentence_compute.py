@@ -9,23 +9,36 @@ import warnings
 
 from hypothesis import strategies as st
 
-from conformance.crosscheck.adapters.bleu import (torchmetrics_bleu_comparison, torchmetrics_bleu_divergences,
-                                                  BLEU_ABOVE_ONE, bleu_schema, every_ngram_matched,
-                                                  empty_hypothesis_and_reference, library_answer, max_order,
-                                                  sacrebleu_bleu, sacrebleu_quiet, sacrebleu_segment,
-                                                  sentence_inputs, sentence_statistics, unsplittable)
-from conformance.crosscheck.comparison import Comparison
+from conformance.crosscheck.adapters.bleu import (
+    BLEU_ABOVE_ONE,
+    bleu_schema,
+    empty_hypothesis_and_reference,
+    every_ngram_matched,
+    library_answer,
+    max_order,
+    sacrebleu_bleu,
+    sacrebleu_quiet,
+    sacrebleu_segment,
+    sentence_inputs,
+    sentence_statistics,
+    torchmetrics_bleu_comparison,
+    torchmetrics_bleu_divergences,
+    unsplittable,
+)
+from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import Agreement, Check, Divergence
-from conformance.crosscheck.comparison import not_comparable
 from oracle.bleu_score import SMOOTHING_METHODS, smoothed_precisions
 from oracle.bleu_sentence_compute import TOOL
 
 # the contract names its methods' counterparts: "sacreBLEU "floor"" with epsilon 0.1, ""add-k" with k = 1",
 # ""exp""; "NLTK method1", "method2", "method3"; "none" is sacreBLEU's 'none' and NLTK's method0
-SACREBLEU_SMOOTHING = {"none": ("none", None), "chen-cherry-1": ("floor", 0.1), "chen-cherry-2": ("add-k", 1),
-                       "chen-cherry-3": ("exp", None)}
-NLTK_SMOOTHING = {"none": "method0", "chen-cherry-1": "method1", "chen-cherry-2": "method2",
-                  "chen-cherry-3": "method3"}
+SACREBLEU_SMOOTHING = {
+    "none": ("none", None),
+    "chen-cherry-1": ("floor", 0.1),
+    "chen-cherry-2": ("add-k", 1),
+    "chen-cherry-3": ("exp", None),
+}
+NLTK_SMOOTHING = {"none": "method0", "chen-cherry-1": "method1", "chen-cherry-2": "method2", "chen-cherry-3": "method3"}
 
 # every smoothing with effective_order true, false and omitted
 INPUTS = sentence_inputs(smoothing=st.sampled_from(SMOOTHING_METHODS), effective_order=st.none() | st.booleans())
@@ -57,9 +70,16 @@ def sacrebleu_compute_bleu(payload: dict, expected: dict) -> Comparison:
     from sacrebleu.metrics import BLEU
 
     method, value = SACREBLEU_SMOOTHING[payload["smoothing"]]
-    score = BLEU.compute_bleu(list(expected["matches"]), list(expected["totals"]), expected["candidate_length"],
-                              expected["reference_length"], smooth_method=method, smooth_value=value,
-                              effective_order=effective_order(payload), max_ngram_order=max_order(payload))
+    score = BLEU.compute_bleu(
+        list(expected["matches"]),
+        list(expected["totals"]),
+        expected["candidate_length"],
+        expected["reference_length"],
+        smooth_method=method,
+        smooth_value=value,
+        effective_order=effective_order(payload),
+        max_ngram_order=max_order(payload),
+    )
     comparison = score_comparison(expected, score)
     comparison.library["smooth_method"] = method
     return comparison
@@ -77,8 +97,12 @@ def sacrebleu_score(payload: dict):
 def sacrebleu_output(payload: dict) -> dict:
     """sacreBLEU's sentence_score as a partial output: counts, totals, brevity penalty, score on 0-1."""
     score = sacrebleu_score(payload)
-    return {"matches": list(score.counts), "totals": list(score.totals), "brevity_penalty": score.bp,
-            "bleu": score.score / 100}
+    return {
+        "matches": list(score.counts),
+        "totals": list(score.totals),
+        "brevity_penalty": score.bp,
+        "bleu": score.score / 100,
+    }
 
 
 def sacrebleu_sentence_score(payload: dict, expected: dict) -> Comparison:
@@ -111,8 +135,9 @@ def nltk_sentence_bleu(payload: dict, expected: dict) -> Comparison:
     comparison.close("bleu", expected["bleu"], score)
     # the denominators sentence_bleu divides by (modified_precision's, as the contract's totals)
     orders = range(1, max_order(payload) + 1)
-    comparison.exact("totals", expected["totals"], [modified_precision(references, hypothesis, n).denominator
-                                                    for n in orders])
+    comparison.exact(
+        "totals", expected["totals"], [modified_precision(references, hypothesis, n).denominator for n in orders]
+    )
     comparison.library["smoothing_function"] = method
     # method0 warns for each zero precision it replaces: shown, not compared
     comparison.library["warnings"] = warned
@@ -126,8 +151,12 @@ def nltk_score(payload: dict) -> tuple[float, int]:
     n = max_order(payload)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        score = sentence_bleu(payload["references"], payload["hypothesis"], weights=(1 / n,) * n,
-                              smoothing_function=getattr(SmoothingFunction(), NLTK_SMOOTHING[payload["smoothing"]]))
+        score = sentence_bleu(
+            payload["references"],
+            payload["hypothesis"],
+            weights=(1 / n,) * n,
+            smoothing_function=getattr(SmoothingFunction(), NLTK_SMOOTHING[payload["smoothing"]]),
+        )
     return score, len(caught)
 
 
@@ -218,15 +247,21 @@ def add_k_past_the_early_return(payload: dict) -> bool:
 def floor_or_exp_on_a_missing_order(payload: dict) -> bool:
     """smoothing chen-cherry-1 or chen-cherry-3, a hypothesis shorter than max_order, and some unigram matched
     (else both sides score 0): an order has l_n = 0."""
-    return (payload["smoothing"] in ("chen-cherry-1", "chen-cherry-3")
-            and len(payload["hypothesis"]) < max_order(payload) and unigrams_matched(payload))
+    return (
+        payload["smoothing"] in ("chen-cherry-1", "chen-cherry-3")
+        and len(payload["hypothesis"]) < max_order(payload)
+        and unigrams_matched(payload)
+    )
 
 
 def add_one_on_a_missing_order(payload: dict) -> bool:
     """smoothing chen-cherry-2, a hypothesis shorter than max_order, and some unigram matched: an order n >= 2
     has l_n = 0."""
-    return (payload["smoothing"] == "chen-cherry-2" and len(payload["hypothesis"]) < max_order(payload)
-            and unigrams_matched(payload))
+    return (
+        payload["smoothing"] == "chen-cherry-2"
+        and len(payload["hypothesis"]) < max_order(payload)
+        and unigrams_matched(payload)
+    )
 
 
 def unsmoothed_zero_precision(payload: dict) -> bool:
@@ -256,22 +291,41 @@ SACREBLEU_CHECKS = ("sacrebleu/compute_bleu:smoothed", "sacrebleu/sentence_score
 FAST_BLEU_CHECK = "fast-bleu/get_score:smoothed"
 
 CHECKS = [
-    Check(SACREBLEU_CHECKS[0], "sacrebleu",
-          "BLEU.compute_bleu(matches, totals, c, r, smooth_method='none'|'floor'|'add-k'|'exp', smooth_value=None|0.1|1"
-          "|None, effective_order=..., max_ngram_order=N), on the contract's statistics", sacrebleu_compute_bleu),
-    Check(SACREBLEU_CHECKS[1], "sacrebleu",
-          "BLEU(tokenize='none', smooth_method=..., smooth_value=..., effective_order=..., max_ngram_order=N)"
-          ".sentence_score(hypothesis, references)", sacrebleu_sentence_score),
-    Check("nltk/sentence_bleu:smoothed", "nltk",
-          "nltk.translate.bleu_score.sentence_bleu(references, hypothesis, weights=(1/N,)*N, "
-          "smoothing_function=SmoothingFunction().method0|method1|method2|method3); brevity_penalty(r, c)",
-          nltk_sentence_bleu),
-    Check(FAST_BLEU_CHECK, "fast-bleu",
-          "fast_bleu.BLEU(references, {N: (1/N,)*N}, smoothing_func=0|1).get_score([hypothesis]); max_order >= 2, "
-          "smoothing none or chen-cherry-1, effective_order false only", fast_bleu_sentence_score),
-    Check("torchmetrics/bleu_score:sentence", "torchmetrics",
-          "torchmetrics.functional.text.bleu_score(preds, target, n_gram=N, smooth=False|True).item(), the tokens "
-          "joined with spaces", torchmetrics_bleu_comparison),
+    Check(
+        SACREBLEU_CHECKS[0],
+        "sacrebleu",
+        "BLEU.compute_bleu(matches, totals, c, r, smooth_method='none'|'floor'|'add-k'|'exp', smooth_value=None|0.1|1"
+        "|None, effective_order=..., max_ngram_order=N), on the contract's statistics",
+        sacrebleu_compute_bleu,
+    ),
+    Check(
+        SACREBLEU_CHECKS[1],
+        "sacrebleu",
+        "BLEU(tokenize='none', smooth_method=..., smooth_value=..., effective_order=..., max_ngram_order=N)"
+        ".sentence_score(hypothesis, references)",
+        sacrebleu_sentence_score,
+    ),
+    Check(
+        "nltk/sentence_bleu:smoothed",
+        "nltk",
+        "nltk.translate.bleu_score.sentence_bleu(references, hypothesis, weights=(1/N,)*N, "
+        "smoothing_function=SmoothingFunction().method0|method1|method2|method3); brevity_penalty(r, c)",
+        nltk_sentence_bleu,
+    ),
+    Check(
+        FAST_BLEU_CHECK,
+        "fast-bleu",
+        "fast_bleu.BLEU(references, {N: (1/N,)*N}, smoothing_func=0|1).get_score([hypothesis]); max_order >= 2, "
+        "smoothing none or chen-cherry-1, effective_order false only",
+        fast_bleu_sentence_score,
+    ),
+    Check(
+        "torchmetrics/bleu_score:sentence",
+        "torchmetrics",
+        "torchmetrics.functional.text.bleu_score(preds, target, n_gram=N, smooth=False|True).item(), the tokens "
+        "joined with spaces",
+        torchmetrics_bleu_comparison,
+    ),
 ]
 
 DIVERGENCES = [
@@ -281,9 +335,9 @@ DIVERGENCES = [
         checks=SACREBLEU_CHECKS,
         fields=("brevity_penalty",),
         what_differs="brevity penalty of an empty hypothesis against an empty reference: 1 instead of 0 (the "
-                     "score is 0 on both sides)",
+        "score is 0 on both sides)",
         mechanism="BLEU.compute_bleu sets bp = 1.0 and replaces it only when sys_len < ref_len, so c = r = 0 "
-                  "keeps 1.0; it then returns early with score 0 (nothing matched)",
+        "keeps 1.0; it then returns early with score 0 (nothing matched)",
         clause="brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)",
         applies=empty_hypothesis_and_reference,
         library_output=sacrebleu_output,
@@ -294,10 +348,10 @@ DIVERGENCES = [
         checks=SACREBLEU_CHECKS,
         fields=("matches", "totals"),
         what_differs="the counts and totals reported with add-k: m_n + 1 and l_n + 1 for n >= 2 instead of the "
-                     "raw m_n and l_n (the score agrees)",
+        "raw m_n and l_n (the score agrees)",
         mechanism="compute_bleu with smooth_method='add-k' adds smooth_value (k = 1) to correct[n-1] and "
-                  "total[n-1] in place for n >= 2 before dividing, and returns those lists as BLEUScore.counts "
-                  "and .totals; when no unigram matched it returns early, before adding, with the raw counts",
+        "total[n-1] in place for n >= 2 before dividing, and returns those lists as BLEUScore.counts "
+        "and .totals; when no unigram matched it returns early, before adding, with the raw counts",
         clause="matches and totals are the raw m_n and l_n, never smoothed",
         applies=add_k_past_the_early_return,
         library_output=sacrebleu_output,
@@ -308,13 +362,13 @@ DIVERGENCES = [
         checks=("nltk/sentence_bleu:smoothed",),
         fields=("bleu",),
         what_differs="BLEU with chen-cherry-1 or -3 of a hypothesis shorter than max_order: positive where the "
-                     "contract has 0, or (effective_order) a lower score than the contract's over fewer orders",
+        "contract has 0, or (effective_order) a lower score than the contract's over fewer orders",
         mechanism="modified_precision divides by max(1, count), so an order without hypothesis n-grams is "
-                  "Fraction(0, 1), which method1 turns into 0.1 / 1 and method3 into 1 / (2^k * 1); sentence_bleu "
-                  "has no effective order and averages it in with weight 1/N",
+        "Fraction(0, 1), which method1 turns into 0.1 / 1 and method3 into 1 / (2^k * 1); sentence_bleu "
+        "has no effective order and averages it in with weight 1/N",
         clause="an order whose smoothed denominator is 0 has no n-grams and no p_n ... bleu is exactly 0 when c = 0, "
-               "when m_1 = 0 ... when effective_order is false and some order n <= max_order has smoothed "
-               "denominator 0",
+        "when m_1 = 0 ... when effective_order is false and some order n <= max_order has smoothed "
+        "denominator 0",
         applies=floor_or_exp_on_a_missing_order,
         library_output=nltk_output,
     ),
@@ -324,10 +378,10 @@ DIVERGENCES = [
         checks=("nltk/sentence_bleu:smoothed",),
         fields=("bleu",),
         what_differs="BLEU with chen-cherry-2 of a hypothesis shorter than max_order: each order it is too short "
-                     "for has p_n = 1/2 instead of 1, so the score is lower",
+        "for has p_n = 1/2 instead of 1, so the score is lower",
         mechanism="modified_precision's denominator max(1, count) is 1 for an order without hypothesis n-grams, "
-                  "and method2 adds 1 to both parts: Fraction(0 + 1, 1 + 1) = 1/2 where (m_n + 1) / (l_n + 1) "
-                  "is 1/1",
+        "and method2 adds 1 to both parts: Fraction(0 + 1, 1 + 1) = 1/2 where (m_n + 1) / (l_n + 1) "
+        "is 1/1",
         clause="p_n = (m_n + 1) / (l_n + 1) for n >= 2",
         applies=add_one_on_a_missing_order,
         library_output=nltk_output,
@@ -338,13 +392,13 @@ DIVERGENCES = [
         checks=("nltk/sentence_bleu:smoothed",),
         fields=("bleu",),
         what_differs="unsmoothed BLEU when some order has no match but unigrams matched: a tiny positive number "
-                     "(and a warning) instead of exactly 0, or, under effective_order, instead of the score over "
-                     "the orders the hypothesis has",
+        "(and a warning) instead of exactly 0, or, under effective_order, instead of the score over "
+        "the orders the hypothesis has",
         mechanism="SmoothingFunction().method0 replaces each zero precision (an order the hypothesis is too "
-                  "short for is Fraction(0, 1)) by sys.float_info.min (2.2e-308) and warns; with k such orders of "
-                  "N the score carries a factor (2.2e-308)^(k/N) (sentence_bleu returns 0 only when no unigram "
-                  "matched, and has no effective order)",
-        clause="\"none\" gives p_n = m_n / l_n ... and with \"none\" when some m_n = 0 for n <= N'",
+        "short for is Fraction(0, 1)) by sys.float_info.min (2.2e-308) and warns; with k such orders of "
+        "N the score carries a factor (2.2e-308)^(k/N) (sentence_bleu returns 0 only when no unigram "
+        "matched, and has no effective order)",
+        clause='"none" gives p_n = m_n / l_n ... and with "none" when some m_n = 0 for n <= N\'',
         applies=unsmoothed_zero_precision,
         library_output=nltk_output,
     ),
@@ -361,10 +415,10 @@ DIVERGENCES = [
         checks=(FAST_BLEU_CHECK,),
         fields=("bleu",),
         what_differs="BLEU of tokens holding a space: n-grams that differ as token sequences count as one, e.g. "
-                     "(\"a\", \"a a\") matching (\"a a\", \"a\")",
+        '("a", "a a") matching ("a a", "a")',
         mechanism="fast_bleu keys each n-gram by its tokens joined with a single space, so two n-grams whose "
-                  "joined strings are equal are the same key (checked: a space-joined count reproduces its "
-                  "scores, a NUL-joined one does not)",
+        "joined strings are equal are the same key (checked: a space-joined count reproduces its "
+        "scores, a NUL-joined one does not)",
         clause="Tokens are compared by exact string equality",
         applies=token_holding_a_space,
         library_output=fast_bleu_output,
@@ -375,9 +429,9 @@ DIVERGENCES = [
         checks=(FAST_BLEU_CHECK,),
         fields=("bleu",),
         what_differs="BLEU of max_order 3 (any N not a power of two): about 2e-8 relative off the contract's "
-                     "(0.510872944703268 for 0.5108729549290354)",
+        "(0.510872944703268 for 0.5108729549290354)",
         mechanism="fast_bleu.BLEU keeps its weights in single precision (C++ float): 1/N rounded to 32 bits, "
-                  "fl32(1/3) = 0.3333333432674408, multiplies each ln(p_n); a power of two is exact",
+        "fl32(1/3) = 0.3333333432674408, multiplies each ln(p_n); a power of two is exact",
         clause="bleu = brevity_penalty * exp((1/N') * sum of ln(p_n))",
         applies=single_precision_weight_rounded,
         library_output=single_precision_weights_output,
@@ -388,42 +442,57 @@ DIVERGENCES = [
         checks=(FAST_BLEU_CHECK,),
         fields=("bleu",),
         what_differs="BLEU with chen-cherry-1 of a hypothesis shorter than max_order: positive where the "
-                     "contract has 0",
+        "contract has 0",
         mechanism="fast-bleu reimplements NLTK's sentence_bleu: an order without hypothesis n-grams has the "
-                  "precision 0 / max(1, 0), which method_1 turns into 0.1 / 1 and averages in with weight 1/N "
-                  "(NLTK's nltk-smoothed-missing-order); it has no effective order",
+        "precision 0 / max(1, 0), which method_1 turns into 0.1 / 1 and averages in with weight 1/N "
+        "(NLTK's nltk-smoothed-missing-order); it has no effective order",
         clause="bleu is exactly 0 ... when effective_order is false and some order n <= max_order has smoothed "
-               "denominator 0",
+        "denominator 0",
         applies=floor_on_a_missing_order,
         library_output=fast_bleu_output,
     ),
-    *torchmetrics_bleu_divergences(TOOL, "torchmetrics/bleu_score:sentence",
-                                   "Arithmetic is IEEE-754 double: each p_n is one division of the exact values shown",
-                                   smoothed=True),
+    *torchmetrics_bleu_divergences(
+        TOOL,
+        "torchmetrics/bleu_score:sentence",
+        "Arithmetic is IEEE-754 double: each p_n is one division of the exact values shown",
+        smoothed=True,
+    ),
 ]
 
 AGREEMENTS = [
-    Agreement("no unigram matched (sentence)",
-              "compute_bleu returns score 0 early when no count is positive (before any smoothing, with its real "
-              "brevity penalty and the raw counts) and NLTK returns 0 when p_1's numerator is 0: the contract's "
-              "'exactly 0 when c = 0, when m_1 = 0' for every smoothing",
-              (*SACREBLEU_CHECKS, "nltk/sentence_bleu:smoothed")),
-    Agreement("NIST geometric sequence (chen-cherry-3)",
-              "sacreBLEU's smooth_mteval (doubled before use, from 1) and NLTK's incvnt (from 1) give the first "
-              "zero-match order 1 / (2 l_n), the next 1 / (4 l_n), then 1 / (8 l_n): the contract's k = 1, 2, 3, "
-              "whichever order the matches stop at", (*SACREBLEU_CHECKS, "nltk/sentence_bleu:smoothed")),
-    Agreement("effective order (sacreBLEU)",
-              "compute_bleu(effective_order=True) stops at the first order with total 0 and averages over the "
-              "orders before it, the contract's N' = min(max_order, c); under add-k the totals of orders >= 2 "
-              "are l_n + 1 > 0, so every order is used (N' = max_order), as the contract says",
-              SACREBLEU_CHECKS),
-    Agreement("hypothesis shorter than max_order, effective_order false (sacreBLEU)",
-              "compute_bleu's loop stops at the first total 0 and leaves the remaining precisions 0.0, which "
-              "my_log maps to -9999999999: the score is exactly 0.0, the contract's 0, for every smoothing but "
-              "add-k (whose totals are never 0 there, and whose scores agree)", SACREBLEU_CHECKS),
-    Agreement("floor and add-k values",
-              "sacreBLEU's 100 * 0.1 / l_n (floor, smooth_value 0.1) and (m_n + 1) / (l_n + 1) (add-k, k = 1), "
-              "NLTK's (0 + 0.1) / l_n (method1) and Fraction(m_n + 1, l_n + 1) (method2, l_n > 0) are the "
-              "contract's p_n: scores agree within 1e-9 relative wherever every order has n-grams",
-              (*SACREBLEU_CHECKS, "nltk/sentence_bleu:smoothed")),
+    Agreement(
+        "no unigram matched (sentence)",
+        "compute_bleu returns score 0 early when no count is positive (before any smoothing, with its real "
+        "brevity penalty and the raw counts) and NLTK returns 0 when p_1's numerator is 0: the contract's "
+        "'exactly 0 when c = 0, when m_1 = 0' for every smoothing",
+        (*SACREBLEU_CHECKS, "nltk/sentence_bleu:smoothed"),
+    ),
+    Agreement(
+        "NIST geometric sequence (chen-cherry-3)",
+        "sacreBLEU's smooth_mteval (doubled before use, from 1) and NLTK's incvnt (from 1) give the first "
+        "zero-match order 1 / (2 l_n), the next 1 / (4 l_n), then 1 / (8 l_n): the contract's k = 1, 2, 3, "
+        "whichever order the matches stop at",
+        (*SACREBLEU_CHECKS, "nltk/sentence_bleu:smoothed"),
+    ),
+    Agreement(
+        "effective order (sacreBLEU)",
+        "compute_bleu(effective_order=True) stops at the first order with total 0 and averages over the "
+        "orders before it, the contract's N' = min(max_order, c); under add-k the totals of orders >= 2 "
+        "are l_n + 1 > 0, so every order is used (N' = max_order), as the contract says",
+        SACREBLEU_CHECKS,
+    ),
+    Agreement(
+        "hypothesis shorter than max_order, effective_order false (sacreBLEU)",
+        "compute_bleu's loop stops at the first total 0 and leaves the remaining precisions 0.0, which "
+        "my_log maps to -9999999999: the score is exactly 0.0, the contract's 0, for every smoothing but "
+        "add-k (whose totals are never 0 there, and whose scores agree)",
+        SACREBLEU_CHECKS,
+    ),
+    Agreement(
+        "floor and add-k values",
+        "sacreBLEU's 100 * 0.1 / l_n (floor, smooth_value 0.1) and (m_n + 1) / (l_n + 1) (add-k, k = 1), "
+        "NLTK's (0 + 0.1) / l_n (method1) and Fraction(m_n + 1, l_n + 1) (method2, l_n > 0) are the "
+        "contract's p_n: scores agree within 1e-9 relative wherever every order has n-grams",
+        (*SACREBLEU_CHECKS, "nltk/sentence_bleu:smoothed"),
+    ),
 ]

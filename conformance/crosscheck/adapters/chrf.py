@@ -4,7 +4,7 @@ per-order statistics (computed with the oracle's chrF engine)."""
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import strategies as st
 
@@ -18,7 +18,18 @@ from oracle import chrf
 # does not (U+00BF), and letters whose lowercase differs by position (final
 # sigma) or by case.
 CHRF_ALPHABET_STABLE_CASE = ["a", "b", "A", "B", "\u03a3", "\u03c3", "\u00e9", "\u00c9"]
-CHRF_SPACES_AND_NEAR_MISSES = [" ", "\t", "\u001c", "\u0085", "\u00a0", "\u2028", "\u3000", "\u180e", "\u200b", "\ufeff"]
+CHRF_SPACES_AND_NEAR_MISSES = [
+    " ",
+    "\t",
+    "\u001c",
+    "\u0085",
+    "\u00a0",
+    "\u2028",
+    "\u3000",
+    "\u180e",
+    "\u200b",
+    "\ufeff",
+]
 CHRF_PUNCTUATION = [".", "(", ")", ",", "\u00bf"]
 CHRF_CHARACTERS = CHRF_ALPHABET_STABLE_CASE + CHRF_SPACES_AND_NEAR_MISSES + CHRF_PUNCTUATION
 
@@ -55,8 +66,10 @@ def cased(payload: dict, text: str) -> str:
 
 def segment_order_missing_from_reference(payload: dict, char_order: int, word_order: int) -> bool:
     """A segment's hypothesis has n-grams of an order its reference lacks, and the corpus's references have that order."""
-    per_segment = [chrf.segment_statistics(cased(payload, h), cased(payload, r), char_order, word_order)
-                   for h, r in zip(payload["hypotheses"], payload["references"])]
+    per_segment = [
+        chrf.segment_statistics(cased(payload, h), cased(payload, r), char_order, word_order)
+        for h, r in zip(payload["hypotheses"], payload["references"])
+    ]
     for order in range(len(per_segment[0])):
         stats = [segment[order] for segment in per_segment]
         if any(s.reference for s in stats) and any(s.hypothesis and not s.reference for s in stats):
@@ -75,6 +88,7 @@ def text_with_information_separator(payload: dict) -> bool:
 
 # --- Configurable orders and kept whitespace (the chrF and chrF-with-components adapters) ----------
 
+
 def _edited(draw, reference: str) -> str:
     """A hypothesis made from its reference, so that the high orders (up to 10) have matches."""
     edit = draw(st.sampled_from(("copy", "drop-first", "drop-last", "insert", "replace")))
@@ -86,7 +100,7 @@ def _edited(draw, reference: str) -> str:
         return reference[:-1]
     at = draw(st.integers(0, len(reference) - 1))
     character = draw(st.sampled_from(CHRF_CHARACTERS))
-    return reference[:at] + character + reference[at + (edit == "replace"):]
+    return reference[:at] + character + reference[at + (edit == "replace") :]
 
 
 @st.composite
@@ -130,27 +144,37 @@ def related_chrf_inputs(draw) -> dict:
     return payload
 
 
-def statistics_per_segment(payload: dict, char_order: int, word_order: int,
-                           whitespace: bool = False) -> list[list[chrf.OrderStatistics]]:
+def statistics_per_segment(
+    payload: dict, char_order: int, word_order: int, whitespace: bool = False
+) -> list[list[chrf.OrderStatistics]]:
     """The contract's per-order rows of every segment (oracle engine), casing applied."""
-    return [chrf.segment_statistics(cased(payload, h), cased(payload, r), char_order, word_order, whitespace)
-            for h, r in zip(payload["hypotheses"], payload["references"])]
+    return [
+        chrf.segment_statistics(cased(payload, h), cased(payload, r), char_order, word_order, whitespace)
+        for h, r in zip(payload["hypotheses"], payload["references"])
+    ]
 
 
-def reference_lacks_an_order_hypothesis_has(payload: dict, char_order: int, word_order: int,
-                                            whitespace: bool = False) -> bool:
+def reference_lacks_an_order_hypothesis_has(
+    payload: dict, char_order: int, word_order: int, whitespace: bool = False
+) -> bool:
     """A segment's hypothesis has n-grams of an order its reference has none of."""
-    return any(s.hypothesis and not s.reference
-               for segment in statistics_per_segment(payload, char_order, word_order, whitespace) for s in segment)
+    return any(
+        s.hypothesis and not s.reference
+        for segment in statistics_per_segment(payload, char_order, word_order, whitespace)
+        for s in segment
+    )
 
 
-def corpus_order_missing_from_a_reference(payload: dict, char_order: int, word_order: int,
-                                          whitespace: bool = False) -> bool:
+def corpus_order_missing_from_a_reference(
+    payload: dict, char_order: int, word_order: int, whitespace: bool = False
+) -> bool:
     """segment_order_missing_from_reference for any orders and either whitespace setting."""
     per_segment = statistics_per_segment(payload, char_order, word_order, whitespace)
-    return any(any(segment[k].reference for segment in per_segment)
-               and any(segment[k].hypothesis and not segment[k].reference for segment in per_segment)
-               for k in range(char_order + word_order))
+    return any(
+        any(segment[k].reference for segment in per_segment)
+        and any(segment[k].hypothesis and not segment[k].reference for segment in per_segment)
+        for k in range(char_order + word_order)
+    )
 
 
 def character_text(payload: dict, text: str, whitespace: bool = False) -> str:
@@ -162,8 +186,10 @@ def outside_nltk_agreement(payload: dict, char_order: int, whitespace: bool = Fa
     """NLTK's chrF and the contract's differ in definition except where both are certain to agree: every
     segment's hypothesis equals its reference with all char_order orders present (both score 1), or a single
     segment scored on character unigrams alone with a match (NLTK's one F is then the contract's F)."""
-    pairs = [(character_text(payload, h, whitespace), character_text(payload, r, whitespace))
-             for h, r in zip(payload["hypotheses"], payload["references"])]
+    pairs = [
+        (character_text(payload, h, whitespace), character_text(payload, r, whitespace))
+        for h, r in zip(payload["hypotheses"], payload["references"])
+    ]
     if all(h == r and len(h) >= char_order for h, r in pairs):
         return False
     if char_order == 1 and len(pairs) == 1:
@@ -181,12 +207,13 @@ def exact_segment_score(tool, hypothesis: str, reference: str, payload: dict) ->
     return Fraction(tool.execute(single)["score_fraction"])
 
 
-@lru_cache(maxsize=None)
+@cache
 def sacrebleu_chrf(char_order: int, word_order: int, beta: int, lowercase: bool, whitespace: bool = False):
     from sacrebleu.metrics import CHRF as SacreCHRF
 
-    return SacreCHRF(char_order=char_order, word_order=word_order, whitespace=whitespace, beta=beta,
-                     lowercase=lowercase)
+    return SacreCHRF(
+        char_order=char_order, word_order=word_order, whitespace=whitespace, beta=beta, lowercase=lowercase
+    )
 
 
 def sacrebleu_scores(tool, metric, payload: dict, expected: dict, per_segment=None) -> Comparison:
@@ -196,8 +223,11 @@ def sacrebleu_scores(tool, metric, payload: dict, expected: dict, per_segment=No
     comparison = Comparison()
     comparison.close("score", Fraction(expected["score_fraction"]), metric.corpus_score(hypotheses, [references]).score)
     for i, (hypothesis, reference) in enumerate(zip(hypotheses, references)):
-        comparison.close(f"segment_scores[{i}]", exact_segment_score(tool, hypothesis, reference, payload),
-                         metric.sentence_score(hypothesis, [reference]).score)
+        comparison.close(
+            f"segment_scores[{i}]",
+            exact_segment_score(tool, hypothesis, reference, payload),
+            metric.sentence_score(hypothesis, [reference]).score,
+        )
         if per_segment is not None:
             per_segment(comparison, i, hypothesis, reference)
     return comparison
@@ -209,8 +239,9 @@ def sacrebleu_scores(tool, metric, payload: dict, expected: dict, per_segment=No
 
 
 def row_dicts(statistics: list[chrf.OrderStatistics]) -> list[dict]:
-    return [{"hypothesis_ngrams": s.hypothesis, "reference_ngrams": s.reference, "matches": s.matches}
-            for s in statistics]
+    return [
+        {"hypothesis_ngrams": s.hypothesis, "reference_ngrams": s.reference, "matches": s.matches} for s in statistics
+    ]
 
 
 def rule_score(statistics: list[chrf.OrderStatistics], payload: dict) -> float:
@@ -220,8 +251,9 @@ def rule_score(statistics: list[chrf.OrderStatistics], payload: dict) -> float:
 
 def sacrebleu_corpus_chrf(payload: dict, char_order: int, word_order: int, whitespace: bool = False) -> float:
     """CHRF(...).corpus_score of the input (sacreBLEU's corpus sums), 0..100."""
-    metric = sacrebleu_chrf(char_order, word_order, int(payload.get("beta", 2)), payload.get("lowercase", False),
-                            whitespace)
+    metric = sacrebleu_chrf(
+        char_order, word_order, int(payload.get("beta", 2)), payload.get("lowercase", False), whitespace
+    )
     return metric.corpus_score(payload["hypotheses"], [payload["references"]]).score
 
 
@@ -230,16 +262,23 @@ def nltk_chrf_scores(payload: dict, char_order: int, whitespace: bool = False) -
     ignored unless kept, texts lowercased first where asked: NLTK has no option), 0..100."""
     from nltk.translate.chrf_score import corpus_chrf, sentence_chrf
 
-    options = {"min_len": 1, "max_len": char_order, "beta": int(payload.get("beta", 2)),
-               "ignore_whitespace": not whitespace}
+    options = {
+        "min_len": 1,
+        "max_len": char_order,
+        "beta": int(payload.get("beta", 2)),
+        "ignore_whitespace": not whitespace,
+    }
     hypotheses = [cased(payload, h) for h in payload["hypotheses"]]
     references = [cased(payload, r) for r in payload["references"]]
-    return (100 * corpus_chrf(references, hypotheses, **options),
-            [100 * sentence_chrf(r, h, **options) for h, r in zip(hypotheses, references)])
+    return (
+        100 * corpus_chrf(references, hypotheses, **options),
+        [100 * sentence_chrf(r, h, **options) for h, r in zip(hypotheses, references)],
+    )
 
 
-def nltk_whitespace_statistics(payload: dict, char_order: int, word_order: int,
-                               whitespace: bool = False) -> list[list[chrf.OrderStatistics]]:
+def nltk_whitespace_statistics(
+    payload: dict, char_order: int, word_order: int, whitespace: bool = False
+) -> list[list[chrf.OrderStatistics]]:
     """The contract's rows of every segment with character n-grams taken as NLTK's _preprocess leaves the
     text (U+001C-U+001F kept): the whitespace-set mechanism alone, written out; word rows as the contract's."""
     from nltk.translate.chrf_score import _preprocess
@@ -247,17 +286,18 @@ def nltk_whitespace_statistics(payload: dict, char_order: int, word_order: int,
     rows = []
     for h, r in zip(payload["hypotheses"], payload["references"]):
         h, r = cased(payload, h), cased(payload, r)
-        characters = chrf.segment_statistics(_preprocess(h, not whitespace), _preprocess(r, not whitespace),
-                                             char_order, 0, whitespace=True)
+        characters = chrf.segment_statistics(
+            _preprocess(h, not whitespace), _preprocess(r, not whitespace), char_order, 0, whitespace=True
+        )
         rows.append(characters + (chrf.segment_statistics(h, r, 0, word_order) if word_order else []))
     return rows
-
 
 
 FASTCHRF_WHITESPACE_MECHANISM = (
     "pairwise_chrf(remove_whitespace=True) drops the characters Rust's char::is_whitespace accepts, Unicode "
     "White_Space, which lacks the information separators U+001C-U+001F (checked over every code point: the only "
-    "difference from the contract's list)")
+    "difference from the contract's list)"
+)
 
 
 def fastchrf_sentence_scores(payload: dict, char_order: int, whitespace: bool = False) -> list[float]:
@@ -268,8 +308,14 @@ def fastchrf_sentence_scores(payload: dict, char_order: int, whitespace: bool = 
 
     hypotheses = [cased(payload, h) for h in payload["hypotheses"]]
     references = [cased(payload, r) for r in payload["references"]]
-    pairs = pairwise_chrf([hypotheses], [references], char_order=char_order, beta=float(payload.get("beta", 2)),
-                          remove_whitespace=not whitespace, eps_smoothing=False)[0]
+    pairs = pairwise_chrf(
+        [hypotheses],
+        [references],
+        char_order=char_order,
+        beta=float(payload.get("beta", 2)),
+        remove_whitespace=not whitespace,
+        eps_smoothing=False,
+    )[0]
     return [pairs[i][i] for i in range(len(hypotheses))]
 
 
@@ -279,8 +325,9 @@ def fastchrf_corpus_of_one(segments: list) -> dict:
     return {"score": segments[0]} if len(segments) == 1 else {}
 
 
-def fastchrf_scores(tool, payload: dict, expected: dict, char_order: int, whitespace: bool,
-                    segment_name: str) -> Comparison:
+def fastchrf_scores(
+    tool, payload: dict, expected: dict, char_order: int, whitespace: bool, segment_name: str
+) -> Comparison:
     """Each segment's pairwise_chrf against the tool's exact segment score (and, for one segment, the corpus
     score), on the percent scale; ``segment_name`` formats a segment's value name from its index."""
     comparison = Comparison()
@@ -292,16 +339,23 @@ def fastchrf_scores(tool, payload: dict, expected: dict, char_order: int, whites
     return comparison
 
 
-def torchmetrics_chrf(payload: dict, char_order: int, word_order: int, whitespace: bool = False
-                      ) -> tuple[float, list[float]]:
+def torchmetrics_chrf(
+    payload: dict, char_order: int, word_order: int, whitespace: bool = False
+) -> tuple[float, list[float]]:
     """torchmetrics' chrf_score (corpus, and each sentence), 0..1, in its default dtype read with .item():
     the input's beta and lowercase (its option: str.lower, the contracts' toLowerCase as the oracle reads it)."""
     from torchmetrics.functional.text import chrf_score
 
-    score, sentences = chrf_score(list(payload["hypotheses"]), [[r] for r in payload["references"]],
-                                  n_char_order=char_order, n_word_order=word_order,
-                                  beta=float(payload.get("beta", 2)), lowercase=payload.get("lowercase", False),
-                                  whitespace=whitespace, return_sentence_level_score=True)
+    score, sentences = chrf_score(
+        list(payload["hypotheses"]),
+        [[r] for r in payload["references"]],
+        n_char_order=char_order,
+        n_word_order=word_order,
+        beta=float(payload.get("beta", 2)),
+        lowercase=payload.get("lowercase", False),
+        whitespace=whitespace,
+        return_sentence_level_score=True,
+    )
     return score.item(), [s.item() for s in sentences]
 
 
@@ -311,6 +365,7 @@ def torchmetrics_chrf(payload: dict, char_order: int, word_order: int, whitespac
 def torchmetrics_chrf_comparison(tool, orders, segment_name: str):
     """A Check's compare: chrf_score's corpus and sentence scores (0..1) against the tool's exact ones;
     ``orders(payload)`` -> (char_order, word_order, whitespace), ``segment_name`` formats a segment's name."""
+
     def compare(payload: dict, expected: dict) -> Comparison:
         char_order, word_order, whitespace = orders(payload)
         if char_order < 1:
@@ -319,8 +374,9 @@ def torchmetrics_chrf_comparison(tool, orders, segment_name: str):
         comparison = Comparison()
         comparison.close("score / 100", Fraction(expected["score_fraction"]) / 100, score)
         for i, (hypothesis, reference) in enumerate(zip(payload["hypotheses"], payload["references"])):
-            comparison.close(segment_name.format(i), exact_segment_score(tool, hypothesis, reference, payload) / 100,
-                             segments[i])
+            comparison.close(
+                segment_name.format(i), exact_segment_score(tool, hypothesis, reference, payload) / 100, segments[i]
+            )
         return comparison
 
     return compare
@@ -328,6 +384,7 @@ def torchmetrics_chrf_comparison(tool, orders, segment_name: str):
 
 def torchmetrics_chrf_output(orders, segments_key: str):
     """A Divergence.library_output: chrf_score's scores on the 0..100 scale, as the tool writes them."""
+
     def answer(payload: dict) -> dict | None:
         char_order, word_order, whitespace = orders(payload)
         try:
@@ -335,8 +392,10 @@ def torchmetrics_chrf_output(orders, segments_key: str):
         except ImportError:
             return None
         scaled = [100 * s for s in segments]
-        return {"score": 100 * score, segments_key: scaled if segments_key == "segment_scores" else
-                [{"score": s} for s in scaled]}
+        return {
+            "score": 100 * score,
+            segments_key: scaled if segments_key == "segment_scores" else [{"score": s} for s in scaled],
+        }
 
     return answer
 
@@ -347,12 +406,16 @@ WHITESPACE_KEPT_BY_STRIP = frozenset(chrf.WHITESPACE) - {" "}
 def inner_whitespace_kept(orders):
     """whitespace false and a text holds, between non-whitespace, a whitespace code point other than U+0020:
     torchmetrics removes only spaces (and strips the ends)."""
+
     def applies(payload: dict) -> bool:
         """whitespace false and a text holds whitespace other than U+0020 between other characters."""
         if orders(payload)[2]:
             return False
-        return any(ch in WHITESPACE_KEPT_BY_STRIP for text in (*payload["hypotheses"], *payload["references"])
-                   for ch in text.strip())
+        return any(
+            ch in WHITESPACE_KEPT_BY_STRIP
+            for text in (*payload["hypotheses"], *payload["references"])
+            for ch in text.strip()
+        )
 
     return applies
 
@@ -360,6 +423,7 @@ def inner_whitespace_kept(orders):
 def torchmetrics_expresses(orders):
     """chrf_score takes the input (n_char_order >= 1): its definition and its float32 arithmetic can change any
     score but an exact 0 or 100 (one F over one order, char_order 1, is the contract's, in float32)."""
+
     def applies(payload: dict) -> bool:
         """chrf_score takes the input (n_char_order >= 1)."""
         return orders(payload)[0] >= 1
@@ -375,25 +439,33 @@ def torchmetrics_chrf_divergences(tool, check_id: str, orders, segments_key: str
     output = torchmetrics_chrf_output(orders, segments_key)
     return [
         Divergence(
-            id=f"torchmetrics-{tool.id}-whitespace-set", libraries=("torchmetrics",), checks=(check_id,),
+            id=f"torchmetrics-{tool.id}-whitespace-set",
+            libraries=("torchmetrics",),
+            checks=(check_id,),
             fields=fields,
             what_differs="character n-grams of a text holding whitespace other than U+0020 between other "
-                         "characters (a tab, a newline, U+00A0, ...): torchmetrics keeps it as a character",
+            "characters (a tab, a newline, U+00A0, ...): torchmetrics keeps it as a character",
             mechanism="_get_characters(sentence, whitespace=False) is list(sentence.strip().replace(' ', '')): "
-                      "only the ASCII space is removed inside the text",
+            "only the ASCII space is removed inside the text",
             clause="Character n-grams are Unicode code point sequences of the text with every whitespace code "
-                   "point removed",
-            applies=inner_whitespace_kept(orders), library_output=output),
+            "point removed",
+            applies=inner_whitespace_kept(orders),
+            library_output=output,
+        ),
         Divergence(
-            id=f"torchmetrics-{tool.id}-definition", libraries=("torchmetrics",), checks=(check_id,),
+            id=f"torchmetrics-{tool.id}-definition",
+            libraries=("torchmetrics",),
+            checks=(check_id,),
             fields=fields,
             what_differs="the score itself: torchmetrics' chrF averages F over every order (an order without "
-                         "n-grams counts as F = 0), in float32; they agree only where every segment's hypothesis "
-                         "equals its reference and has every order, or (float32 apart) one order is scored",
+            "n-grams counts as F = 0), in float32; they agree only where every segment's hypothesis "
+            "equals its reference and has every order, or (float32 apart) one order is scored",
             mechanism="_calculate_fscore computes F-beta per order (precision or recall 0 for an order without "
-                      "n-grams, the denominator at least 1e-16) and divides their sum by n_char_order + "
-                      "n_word_order (not P and R averaged over the effective orders, then F), with float32 "
-                      "tensors (torch's default dtype)",
+            "n-grams, the denominator at least 1e-16) and divides their sum by n_char_order + "
+            "n_word_order (not P and R averaged over the effective orders, then F), with float32 "
+            "tensors (torch's default dtype)",
             clause="An order enters the averages only when both sides have at least one n-gram of that order",
-            applies=torchmetrics_expresses(orders), library_output=output),
+            applies=torchmetrics_expresses(orders),
+            library_output=output,
+        ),
     ]

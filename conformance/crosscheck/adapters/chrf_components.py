@@ -13,28 +13,38 @@ from hypothesis import strategies as st
 
 from conformance.crosscheck.adapters import chrf as chrf_adapters
 from conformance.crosscheck.adapters.bleu import library_answer
-from conformance.crosscheck.adapters.chrf import (FASTCHRF_WHITESPACE_MECHANISM, torchmetrics_chrf_comparison,
-                                                  torchmetrics_chrf_divergences, cased,
-                                                  corpus_order_missing_from_a_reference,
-                                                  fastchrf_corpus_of_one, fastchrf_scores, fastchrf_sentence_scores,
-                                                  nltk_chrf_scores,
-                                                  nltk_whitespace_statistics, outside_nltk_agreement,
-                                                  reference_lacks_an_order_hypothesis_has, related_chrf_inputs,
-                                                  row_dicts, rule_score, sacrebleu_corpus_chrf,
-                                                  text_with_information_separator)
+from conformance.crosscheck.adapters.chrf import (
+    FASTCHRF_WHITESPACE_MECHANISM,
+    cased,
+    corpus_order_missing_from_a_reference,
+    fastchrf_corpus_of_one,
+    fastchrf_scores,
+    fastchrf_sentence_scores,
+    nltk_chrf_scores,
+    nltk_whitespace_statistics,
+    outside_nltk_agreement,
+    reference_lacks_an_order_hypothesis_has,
+    related_chrf_inputs,
+    row_dicts,
+    rule_score,
+    sacrebleu_corpus_chrf,
+    text_with_information_separator,
+    torchmetrics_chrf_comparison,
+    torchmetrics_chrf_divergences,
+)
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import NOT_MODELLED, Agreement, Check, Divergence
 from oracle import chrf
 from oracle.chrf_components import DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER, TOOL, orders
-
 
 # every valid (char_order, word_order), 0 and the maxima 10 and 4 included: the defaults (6, 0) first (what
 # shrinking goes to), then character unigrams alone (1, 0), where NLTK's chrF can agree on unequal texts
 # (Hypothesis draws the first few of a sampled list the most often). One draw from the 54 pairs covers more
 # of them in a run than two draws of the orders.
 FIRST_PAIRS = [(DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER), (1, 0)]
-ORDER_PAIRS = FIRST_PAIRS + [(c, w) for c in range(0, 11) for w in range(0, 5)
-                             if c + w >= 1 and (c, w) not in FIRST_PAIRS]
+ORDER_PAIRS = FIRST_PAIRS + [
+    (c, w) for c in range(0, 11) for w in range(0, 5) if c + w >= 1 and (c, w) not in FIRST_PAIRS
+]
 
 
 @st.composite
@@ -67,8 +77,9 @@ def exact_segment_score(hypothesis: str, reference: str, payload: dict) -> Fract
 
 
 def metric_of(expected: dict):
-    return chrf_adapters.sacrebleu_chrf(expected["char_order"], expected["word_order"], expected["beta"],
-                                        expected["lowercase"], expected["whitespace"])
+    return chrf_adapters.sacrebleu_chrf(
+        expected["char_order"], expected["word_order"], expected["beta"], expected["lowercase"], expected["whitespace"]
+    )
 
 
 def row_name(row: dict) -> str:
@@ -105,8 +116,11 @@ def sacrebleu_chrf_scores(payload: dict, expected: dict) -> Comparison:
     comparison = Comparison()
     comparison.close("score", Fraction(expected["score_fraction"]), metric.corpus_score(hypotheses, [references]).score)
     for i, (hypothesis, reference) in enumerate(zip(hypotheses, references)):
-        comparison.close(f"segments[{i}].score", exact_segment_score(hypothesis, reference, payload),
-                         metric.sentence_score(hypothesis, [reference]).score)
+        comparison.close(
+            f"segments[{i}].score",
+            exact_segment_score(hypothesis, reference, payload),
+            metric.sentence_score(hypothesis, [reference]).score,
+        )
     return comparison
 
 
@@ -115,8 +129,10 @@ def nltk_texts(payload: dict, whitespace: bool) -> list[tuple[str, str]]:
     contract's lowercasing (NLTK has no lowercase option; the contract lowercases first, so this is faithful)."""
     from nltk.translate.chrf_score import _preprocess
 
-    return [(_preprocess(cased(payload, h), not whitespace), _preprocess(cased(payload, r), not whitespace))
-            for h, r in zip(payload["hypotheses"], payload["references"])]
+    return [
+        (_preprocess(cased(payload, h), not whitespace), _preprocess(cased(payload, r), not whitespace))
+        for h, r in zip(payload["hypotheses"], payload["references"])
+    ]
 
 
 def nltk_chrf_statistics(payload: dict, expected: dict) -> Comparison:
@@ -138,10 +154,12 @@ def nltk_chrf_statistics(payload: dict, expected: dict) -> Comparison:
             precision, recall, _, true_positives = chrf_precision_recall_fscore_support(reference, hypothesis, n)
             comparison.exact(f"segments[{i}].char{n}.matches", row["matches"], true_positives)
             if true_positives and row["matches"]:
-                comparison.close(f"segments[{i}].char{n}.precision",
-                                 Fraction(row["matches"], row["hypothesis_ngrams"]), precision)
-                comparison.close(f"segments[{i}].char{n}.recall",
-                                 Fraction(row["matches"], row["reference_ngrams"]), recall)
+                comparison.close(
+                    f"segments[{i}].char{n}.precision", Fraction(row["matches"], row["hypothesis_ngrams"]), precision
+                )
+                comparison.close(
+                    f"segments[{i}].char{n}.recall", Fraction(row["matches"], row["reference_ngrams"]), recall
+                )
     return comparison
 
 
@@ -152,17 +170,23 @@ def nltk_chrf_score(payload: dict, expected: dict) -> Comparison:
 
     char_order, word_order, whitespace = options(payload)
     if word_order or not char_order:
-        return not_comparable(f"char_order {char_order}, word_order {word_order}: NLTK's chrF has character "
-                              "n-grams of orders 1..max_len >= 1 only")
+        return not_comparable(
+            f"char_order {char_order}, word_order {word_order}: NLTK's chrF has character "
+            "n-grams of orders 1..max_len >= 1 only"
+        )
     hypotheses = [cased(payload, h) for h in payload["hypotheses"]]
     references = [cased(payload, r) for r in payload["references"]]
     arguments = {"min_len": 1, "max_len": char_order, "beta": expected["beta"], "ignore_whitespace": not whitespace}
     comparison = Comparison()
-    comparison.close("score / 100", Fraction(expected["score_fraction"]) / 100,
-                     corpus_chrf(references, hypotheses, **arguments))
+    comparison.close(
+        "score / 100", Fraction(expected["score_fraction"]) / 100, corpus_chrf(references, hypotheses, **arguments)
+    )
     for i, (hypothesis, reference) in enumerate(zip(payload["hypotheses"], payload["references"])):
-        comparison.close(f"segments[{i}].score / 100", exact_segment_score(hypothesis, reference, payload) / 100,
-                         sentence_chrf(references[i], hypotheses[i], **arguments))
+        comparison.close(
+            f"segments[{i}].score / 100",
+            exact_segment_score(hypothesis, reference, payload) / 100,
+            sentence_chrf(references[i], hypotheses[i], **arguments),
+        )
     return comparison
 
 
@@ -171,8 +195,10 @@ def fastchrf_chrf_scores(payload: dict, expected: dict) -> Comparison:
     segment's exact score, and the corpus score of a one-segment corpus; word_order 0 only."""
     char_order, word_order, whitespace = options(payload)
     if word_order or not char_order:
-        return not_comparable(f"char_order {char_order}, word_order {word_order}: fastchrf has character "
-                              "n-grams of orders 1..char_order >= 1 only")
+        return not_comparable(
+            f"char_order {char_order}, word_order {word_order}: fastchrf has character "
+            "n-grams of orders 1..char_order >= 1 only"
+        )
     return fastchrf_scores(TOOL, payload, expected, char_order, whitespace, "segments[{}].score")
 
 
@@ -208,13 +234,16 @@ def sacrebleu_rows_output(payload: dict) -> dict:
     from sacrebleu.utils import sum_of_lists
 
     char_order, word_order, whitespace = options(payload)
-    metric = chrf_adapters.sacrebleu_chrf(char_order, word_order, int(payload.get("beta", 2)),
-                                          payload.get("lowercase", False), whitespace)
+    metric = chrf_adapters.sacrebleu_chrf(
+        char_order, word_order, int(payload.get("beta", 2)), payload.get("lowercase", False), whitespace
+    )
     flat = metric._extract_corpus_statistics(payload["hypotheses"], [payload["references"]])
 
     def rows(values: list[int]) -> list[dict]:
-        return [{"hypothesis_ngrams": values[k], "reference_ngrams": values[k + 1], "matches": values[k + 2]}
-                for k in range(0, len(values), 3)]
+        return [
+            {"hypothesis_ngrams": values[k], "reference_ngrams": values[k + 1], "matches": values[k + 2]}
+            for k in range(0, len(values), 3)
+        ]
 
     return {"statistics": rows(sum_of_lists(flat)), "segments": [{"statistics": rows(values)} for values in flat]}
 
@@ -230,8 +259,11 @@ def nltk_whitespace_output(payload: dict) -> dict:
     """The contract's rows and scores with character n-grams over what NLTK's whitespace removal leaves."""
     per_segment = nltk_whitespace_statistics(payload, *options(payload))
     corpus = chrf.corpus_statistics(per_segment)
-    return {"statistics": row_dicts(corpus), "score": rule_score(corpus, payload),
-            "segments": [{"statistics": row_dicts(rows), "score": rule_score(rows, payload)} for rows in per_segment]}
+    return {
+        "statistics": row_dicts(corpus),
+        "score": rule_score(corpus, payload),
+        "segments": [{"statistics": row_dicts(rows), "score": rule_score(rows, payload)} for rows in per_segment],
+    }
 
 
 @library_answer
@@ -257,27 +289,48 @@ def fastchrf_output(payload: dict) -> dict | None:
 
 
 CHECKS = [
-    Check("sacrebleu/chrf_statistics:orders", "sacrebleu",
-          "CHRF(char_order, word_order, whitespace=whitespace, beta, lowercase)._extract_corpus_statistics(...) "
-          "and sum_of_lists", sacrebleu_chrf_statistics),
-    Check("sacrebleu/chrf:orders", "sacrebleu",
-          "CHRF(char_order, word_order, whitespace=whitespace, beta, lowercase).corpus_score / sentence_score",
-          sacrebleu_chrf_scores),
-    Check("nltk/chrf_statistics:orders", "nltk",
-          "nltk.translate.chrf_score.chrf_precision_recall_fscore_support(reference, hypothesis, n), "
-          "n = 1..char_order, after _preprocess(text, ignore_whitespace=not whitespace); char_order >= 1 only",
-          nltk_chrf_statistics),
-    Check("nltk/corpus_chrf:orders", "nltk",
-          "nltk.translate.chrf_score.corpus_chrf(references, hypotheses, max_len=char_order, beta=beta, "
-          "ignore_whitespace=not whitespace) / sentence_chrf; word_order 0 and char_order >= 1 only", nltk_chrf_score),
-    Check("fastchrf/pairwise_chrf:orders", "fastchrf",
-          "fastchrf.pairwise_chrf([hypotheses], [references], char_order, beta, remove_whitespace=not whitespace, "
-          "eps_smoothing=False), each segment against its own reference; word_order 0 only", fastchrf_chrf_scores),
-    Check("torchmetrics/chrf_score:orders", "torchmetrics",
-          "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], "
-          "n_char_order=char_order, n_word_order=word_order, whitespace=whitespace, beta, "
-          "lowercase, return_sentence_level_score=True)",
-          torchmetrics_chrf_comparison(TOOL, options, "segments[{}].score / 100")),
+    Check(
+        "sacrebleu/chrf_statistics:orders",
+        "sacrebleu",
+        "CHRF(char_order, word_order, whitespace=whitespace, beta, lowercase)._extract_corpus_statistics(...) "
+        "and sum_of_lists",
+        sacrebleu_chrf_statistics,
+    ),
+    Check(
+        "sacrebleu/chrf:orders",
+        "sacrebleu",
+        "CHRF(char_order, word_order, whitespace=whitespace, beta, lowercase).corpus_score / sentence_score",
+        sacrebleu_chrf_scores,
+    ),
+    Check(
+        "nltk/chrf_statistics:orders",
+        "nltk",
+        "nltk.translate.chrf_score.chrf_precision_recall_fscore_support(reference, hypothesis, n), "
+        "n = 1..char_order, after _preprocess(text, ignore_whitespace=not whitespace); char_order >= 1 only",
+        nltk_chrf_statistics,
+    ),
+    Check(
+        "nltk/corpus_chrf:orders",
+        "nltk",
+        "nltk.translate.chrf_score.corpus_chrf(references, hypotheses, max_len=char_order, beta=beta, "
+        "ignore_whitespace=not whitespace) / sentence_chrf; word_order 0 and char_order >= 1 only",
+        nltk_chrf_score,
+    ),
+    Check(
+        "fastchrf/pairwise_chrf:orders",
+        "fastchrf",
+        "fastchrf.pairwise_chrf([hypotheses], [references], char_order, beta, remove_whitespace=not whitespace, "
+        "eps_smoothing=False), each segment against its own reference; word_order 0 only",
+        fastchrf_chrf_scores,
+    ),
+    Check(
+        "torchmetrics/chrf_score:orders",
+        "torchmetrics",
+        "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], "
+        "n_char_order=char_order, n_word_order=word_order, whitespace=whitespace, beta, "
+        "lowercase, return_sentence_level_score=True)",
+        torchmetrics_chrf_comparison(TOOL, options, "segments[{}].score / 100"),
+    ),
 ]
 
 DIVERGENCES = [
@@ -287,7 +340,7 @@ DIVERGENCES = [
         checks=("fastchrf/pairwise_chrf:orders",),
         fields=("score", "segments[[]*[]].score"),
         what_differs="character n-grams of a text holding U+001C-U+001F with whitespace false: fastchrf keeps "
-                     "them as characters",
+        "them as characters",
         mechanism=FASTCHRF_WHITESPACE_MECHANISM,
         clause="every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
         applies=separator_with_whitespace_removed,
@@ -299,9 +352,9 @@ DIVERGENCES = [
         checks=("sacrebleu/chrf_statistics:orders",),
         fields=("segments[[]*[]].*.hypothesis_ngrams", "statistics.*.hypothesis_ngrams"),
         what_differs="hypothesis_ngrams of an order the segment's reference lacks: 0 instead of the hypothesis's "
-                     "count, in that segment's row and in the corpus sums (references and matches agree)",
+        "count, in that segment's row and in the corpus sums (references and matches agree)",
         mechanism="CHRF._get_match_statistics returns [hyp_count if ref_ngrams else 0, ref_count, matches]: an "
-                  "order whose reference Counter is empty reports no hypothesis n-grams (as Popovic's chrF++.py)",
+        "order whose reference Counter is empty reports no hypothesis n-grams (as Popovic's chrF++.py)",
         clause="hypothesis_ngrams counts every hypothesis n-gram, also of an order the segment's reference lacks",
         applies=segment_reference_lacks_an_order,
         library_output=sacrebleu_rows_output,
@@ -312,10 +365,10 @@ DIVERGENCES = [
         checks=("sacrebleu/chrf:orders",),
         fields=("score",),
         what_differs="corpus score of a corpus where one segment's reference lacks an order its hypothesis has "
-                     "while another segment's reference has it (open point A4; segment scores agree)",
+        "while another segment's reference has it (open point A4; segment scores agree)",
         mechanism="the zeroed hypothesis counts of CHRF._get_match_statistics (sacrebleu-chrf-orders-zeroes-"
-                  "hypothesis-ngrams) are what corpus_score sums, so that order's corpus precision is higher; in a "
-                  "segment alone the order is not effective either way",
+        "hypothesis-ngrams) are what corpus_score sums, so that order's corpus precision is higher; in a "
+        "segment alone the order is not effective either way",
         clause="score applies the rule above to the summed rows",
         applies=orders_missing_from_a_reference,
         library_output=sacrebleu_score_output,
@@ -326,10 +379,10 @@ DIVERGENCES = [
         checks=("nltk/chrf_statistics:orders", "nltk/corpus_chrf:orders"),
         fields=("segments[[]*[]].*", "statistics.*", "score / 100"),
         what_differs="character n-grams of a text holding U+001C-U+001F with whitespace false: NLTK keeps them "
-                     "as characters",
+        "as characters",
         mechanism="chrf_score._preprocess(text, ignore_whitespace=True) removes nltk.redos.sub(r'\\s+', ...) "
-                  "matches, the regex module's Unicode White_Space, which lacks U+001C-U+001F; with "
-                  "ignore_whitespace=False it keeps the text whole, as the contract's whitespace true",
+        "matches, the regex module's Unicode White_Space, which lacks U+001C-U+001F; with "
+        "ignore_whitespace=False it keeps the text whole, as the contract's whitespace true",
         clause="every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
         applies=separator_with_whitespace_removed,
         library_output=nltk_whitespace_output,
@@ -340,14 +393,14 @@ DIVERGENCES = [
         checks=("nltk/corpus_chrf:orders",),
         fields=("score / 100", "segments[[]*[]].score / 100"),
         what_differs="the score itself: NLTK's chrF is another formula over the same character n-grams; they agree "
-                     "where every segment's hypothesis equals its reference and has all char_order orders, or one "
-                     "segment is scored on matched character unigrams alone",
+        "where every segment's hypothesis equals its reference and has all char_order orders, or one "
+        "segment is scored on matched character unigrams alone",
         mechanism="corpus_chrf/sentence_chrf: F computed per order and averaged over the orders 1..max_len (not P "
-                  "and R averaged, then F), epsilon 1e-16 for P, R and F of an order without n-grams or matches "
-                  "(no effective order), the corpus score a macro average of segment scores (not summed rows)",
+        "and R averaged, then F), epsilon 1e-16 for P, R and F of an order without n-grams or matches "
+        "(no effective order), the corpus score a macro average of segment scores (not summed rows)",
         clause="P and R are the precisions (matches / hypothesis_ngrams) and recalls (matches / reference_ngrams) "
-               "of character orders 1..char_order and word orders 1..word_order arithmetically averaged together "
-               "... score applies the rule above to the summed rows",
+        "of character orders 1..char_order and word orders 1..word_order arithmetically averaged together "
+        "... score applies the rule above to the summed rows",
         applies=outside_the_common_domain,
         library_output=nltk_output,
     ),
@@ -355,31 +408,41 @@ DIVERGENCES = [
 ]
 
 AGREEMENTS = [
-    Agreement("whitespace true (sacreBLEU)",
-              "CHRF(whitespace=True) takes character n-grams over the line unchanged "
-              "(extract_all_char_ngrams(line, n, include_whitespace=True) skips ''.join(line.split())): every code "
-              "point kept, leading, trailing and repeated whitespace included, as the contract; word tokens still "
-              "come from str.split() (whitespace never changes them). The API only: sacreBLEU's command line "
-              "rstrip()s every line it reads, so trailing whitespace never reaches --chrf-whitespace (hypothesis "
-              "'a \\u3000', reference 'a', char order 1: 100.0 there, 71.428571 by the API and the contract)",
-              ("sacrebleu/chrf_statistics:orders", "sacrebleu/chrf:orders")),
-    Agreement("whitespace true (NLTK)",
-              "_preprocess(text, ignore_whitespace=False) returns the text whole, so with whitespace true NLTK's "
-              "character n-grams are the contract's (the U+001C-U+001F difference needs whitespace false)",
-              ("nltk/chrf_statistics:orders",)),
-    Agreement("every (char_order, word_order)",
-              "CHRF(char_order=0) extracts no character n-grams and averages over word orders only, "
-              "CHRF(word_order=0) no word n-grams, up to char_order 10 and word_order 4 (order = char_order + "
-              "word_order rows, character rows first, as the contract's); orders longer than a text have no n-grams "
-              "and are not effective on either side",
-              ("sacrebleu/chrf_statistics:orders", "sacrebleu/chrf:orders")),
-    Agreement("word n-grams",
-              "sacreBLEU's word n-grams are ' '.join of n adjacent _remove_punctuation tokens; tokens never hold "
-              "whitespace, so the joined strings count exactly as the contract's token tuples, for n up to 4",
-              ("sacrebleu/chrf_statistics:orders",)),
-    Agreement("reference counts and matches per order",
-              "reference_ngrams and matches of every row, per segment and summed, equal "
-              "CHRF._get_match_statistics' (its matches loop over hypothesis n-grams, the contract's over "
-              "reference n-grams: min is symmetric); only hypothesis_ngrams of an order the reference lacks differs",
-              ("sacrebleu/chrf_statistics:orders",)),
+    Agreement(
+        "whitespace true (sacreBLEU)",
+        "CHRF(whitespace=True) takes character n-grams over the line unchanged "
+        "(extract_all_char_ngrams(line, n, include_whitespace=True) skips ''.join(line.split())): every code "
+        "point kept, leading, trailing and repeated whitespace included, as the contract; word tokens still "
+        "come from str.split() (whitespace never changes them). The API only: sacreBLEU's command line "
+        "rstrip()s every line it reads, so trailing whitespace never reaches --chrf-whitespace (hypothesis "
+        "'a \\u3000', reference 'a', char order 1: 100.0 there, 71.428571 by the API and the contract)",
+        ("sacrebleu/chrf_statistics:orders", "sacrebleu/chrf:orders"),
+    ),
+    Agreement(
+        "whitespace true (NLTK)",
+        "_preprocess(text, ignore_whitespace=False) returns the text whole, so with whitespace true NLTK's "
+        "character n-grams are the contract's (the U+001C-U+001F difference needs whitespace false)",
+        ("nltk/chrf_statistics:orders",),
+    ),
+    Agreement(
+        "every (char_order, word_order)",
+        "CHRF(char_order=0) extracts no character n-grams and averages over word orders only, "
+        "CHRF(word_order=0) no word n-grams, up to char_order 10 and word_order 4 (order = char_order + "
+        "word_order rows, character rows first, as the contract's); orders longer than a text have no n-grams "
+        "and are not effective on either side",
+        ("sacrebleu/chrf_statistics:orders", "sacrebleu/chrf:orders"),
+    ),
+    Agreement(
+        "word n-grams",
+        "sacreBLEU's word n-grams are ' '.join of n adjacent _remove_punctuation tokens; tokens never hold "
+        "whitespace, so the joined strings count exactly as the contract's token tuples, for n up to 4",
+        ("sacrebleu/chrf_statistics:orders",),
+    ),
+    Agreement(
+        "reference counts and matches per order",
+        "reference_ngrams and matches of every row, per segment and summed, equal "
+        "CHRF._get_match_statistics' (its matches loop over hypothesis n-grams, the contract's over "
+        "reference n-grams: min is symmetric); only hypothesis_ngrams of an order the reference lacks differs",
+        ("sacrebleu/chrf_statistics:orders",),
+    ),
 ]

@@ -6,13 +6,23 @@ from fractions import Fraction
 
 from conformance.crosscheck.adapters import chrf as chrf_adapters
 from conformance.crosscheck.adapters.bleu import library_answer
-from conformance.crosscheck.adapters.chrf import (FASTCHRF_WHITESPACE_MECHANISM, torchmetrics_chrf_comparison,
-                                                  torchmetrics_chrf_divergences, cased, fastchrf_corpus_of_one,
-                                                  fastchrf_scores,
-                                                  fastchrf_sentence_scores, nltk_chrf_scores, nltk_whitespace_statistics,
-                                                  outside_nltk_agreement, related_chrf_inputs, rule_score,
-                                                  sacrebleu_corpus_chrf, segment_order_missing_from_reference,
-                                                  text_with_information_separator)
+from conformance.crosscheck.adapters.chrf import (
+    FASTCHRF_WHITESPACE_MECHANISM,
+    cased,
+    fastchrf_corpus_of_one,
+    fastchrf_scores,
+    fastchrf_sentence_scores,
+    nltk_chrf_scores,
+    nltk_whitespace_statistics,
+    outside_nltk_agreement,
+    related_chrf_inputs,
+    rule_score,
+    sacrebleu_corpus_chrf,
+    segment_order_missing_from_reference,
+    text_with_information_separator,
+    torchmetrics_chrf_comparison,
+    torchmetrics_chrf_divergences,
+)
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
 from oracle import chrf
@@ -31,8 +41,9 @@ def sacrebleu_chrf(beta: int, lowercase: bool):
 
 def sacrebleu_chrf_scores(payload: dict, expected: dict) -> Comparison:
     """CHRF(beta=beta, lowercase=lowercase).corpus_score and sentence_score of each segment, on the percent scale."""
-    return chrf_adapters.sacrebleu_scores(TOOL, sacrebleu_chrf(expected["beta"], expected["lowercase"]), payload,
-                                          expected)
+    return chrf_adapters.sacrebleu_scores(
+        TOOL, sacrebleu_chrf(expected["beta"], expected["lowercase"]), payload, expected
+    )
 
 
 def f_beta(precision: float, recall: float, beta: int) -> float:
@@ -60,15 +71,19 @@ def nltk_chrf_statistics(payload: dict, expected: dict) -> Comparison:
             precision, recall, _, true_positives = chrf_precision_recall_fscore_support(nltk_ref, nltk_hyp, n)
             comparison.exact(f"segment[{i}].char{n}.matches", order.matches, true_positives)
             if true_positives and order.matches:
-                comparison.close(f"segment[{i}].char{n}.precision", Fraction(order.matches, order.hypothesis), precision)
+                comparison.close(
+                    f"segment[{i}].char{n}.precision", Fraction(order.matches, order.hypothesis), precision
+                )
                 comparison.close(f"segment[{i}].char{n}.recall", Fraction(order.matches, order.reference), recall)
             if true_positives:
                 precisions.append(precision)
                 recalls.append(recall)
         if len(precisions) == CHAR_ORDER:
-            comparison.close(f"segment[{i}].score / 100 (F of NLTK's P and R)",
-                             exact_segment_score(hypothesis, reference, payload) / 100,
-                             f_beta(sum(precisions) / CHAR_ORDER, sum(recalls) / CHAR_ORDER, expected["beta"]))
+            comparison.close(
+                f"segment[{i}].score / 100 (F of NLTK's P and R)",
+                exact_segment_score(hypothesis, reference, payload) / 100,
+                f_beta(sum(precisions) / CHAR_ORDER, sum(recalls) / CHAR_ORDER, expected["beta"]),
+            )
     return comparison
 
 
@@ -80,11 +95,15 @@ def nltk_chrf_score(payload: dict, expected: dict) -> Comparison:
     references = [cased(payload, r) for r in payload["references"]]
     beta = expected["beta"]
     comparison = Comparison()
-    comparison.close("score / 100", Fraction(expected["score_fraction"]) / 100,
-                     corpus_chrf(references, hypotheses, beta=beta))
+    comparison.close(
+        "score / 100", Fraction(expected["score_fraction"]) / 100, corpus_chrf(references, hypotheses, beta=beta)
+    )
     for i, (hypothesis, reference) in enumerate(zip(payload["hypotheses"], payload["references"])):
-        comparison.close(f"segment_scores[{i}] / 100", exact_segment_score(hypothesis, reference, payload) / 100,
-                         sentence_chrf(references[i], hypotheses[i], beta=beta))
+        comparison.close(
+            f"segment_scores[{i}] / 100",
+            exact_segment_score(hypothesis, reference, payload) / 100,
+            sentence_chrf(references[i], hypotheses[i], beta=beta),
+        )
     return comparison
 
 
@@ -115,8 +134,10 @@ def sacrebleu_output(payload: dict) -> dict:
 def nltk_whitespace_output(payload: dict) -> dict:
     """The contract's scores over the characters NLTK's whitespace removal leaves."""
     per_segment = nltk_whitespace_statistics(payload, CHAR_ORDER, WORD_ORDER)
-    return {"score": rule_score(chrf.corpus_statistics(per_segment), payload),
-            "segment_scores": [rule_score(rows, payload) for rows in per_segment]}
+    return {
+        "score": rule_score(chrf.corpus_statistics(per_segment), payload),
+        "segment_scores": [rule_score(rows, payload) for rows in per_segment],
+    }
 
 
 @library_answer
@@ -138,22 +159,39 @@ def torchmetrics_orders(payload: dict) -> tuple[int, int, bool]:
 
 
 CHECKS = [
-    Check("sacrebleu/chrf:chrf6", "sacrebleu",
-          "CHRF(beta=beta, lowercase=lowercase).corpus_score / sentence_score", sacrebleu_chrf_scores),
-    Check("nltk/chrf_statistics:chrf6", "nltk",
-          "nltk.translate.chrf_score.chrf_precision_recall_fscore_support(reference, hypothesis, n), n = 1..6",
-          nltk_chrf_statistics),
-    Check("nltk/corpus_chrf:chrf6", "nltk",
-          "nltk.translate.chrf_score.corpus_chrf(references, hypotheses, beta=beta) / sentence_chrf",
-          nltk_chrf_score),
-    Check("fastchrf/pairwise_chrf:chrf6", "fastchrf",
-          "fastchrf.pairwise_chrf([hypotheses], [references], char_order=6, beta=beta, remove_whitespace=True, "
-          "eps_smoothing=False), each segment against its own reference", fastchrf_chrf_scores),
-    Check("torchmetrics/chrf_score:chrf6", "torchmetrics",
-          "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], "
-          "n_char_order=6, n_word_order=0, beta, "
-          "lowercase, return_sentence_level_score=True)",
-          torchmetrics_chrf_comparison(TOOL, torchmetrics_orders, "segment_scores[{}] / 100")),
+    Check(
+        "sacrebleu/chrf:chrf6",
+        "sacrebleu",
+        "CHRF(beta=beta, lowercase=lowercase).corpus_score / sentence_score",
+        sacrebleu_chrf_scores,
+    ),
+    Check(
+        "nltk/chrf_statistics:chrf6",
+        "nltk",
+        "nltk.translate.chrf_score.chrf_precision_recall_fscore_support(reference, hypothesis, n), n = 1..6",
+        nltk_chrf_statistics,
+    ),
+    Check(
+        "nltk/corpus_chrf:chrf6",
+        "nltk",
+        "nltk.translate.chrf_score.corpus_chrf(references, hypotheses, beta=beta) / sentence_chrf",
+        nltk_chrf_score,
+    ),
+    Check(
+        "fastchrf/pairwise_chrf:chrf6",
+        "fastchrf",
+        "fastchrf.pairwise_chrf([hypotheses], [references], char_order=6, beta=beta, remove_whitespace=True, "
+        "eps_smoothing=False), each segment against its own reference",
+        fastchrf_chrf_scores,
+    ),
+    Check(
+        "torchmetrics/chrf_score:chrf6",
+        "torchmetrics",
+        "torchmetrics.functional.text.chrf_score(hypotheses, [[r] for r in references], "
+        "n_char_order=6, n_word_order=0, beta, "
+        "lowercase, return_sentence_level_score=True)",
+        torchmetrics_chrf_comparison(TOOL, torchmetrics_orders, "segment_scores[{}] / 100"),
+    ),
 ]
 
 DIVERGENCES = [
@@ -163,10 +201,10 @@ DIVERGENCES = [
         checks=("sacrebleu/chrf:chrf6",),
         fields=("score",),
         what_differs="corpus chrF score of a corpus where one segment's reference lacks a character order its "
-                     "hypothesis has while another segment's reference has it (open point A4; segment scores agree)",
+        "hypothesis has while another segment's reference has it (open point A4; segment scores agree)",
         mechanism="CHRF._get_match_statistics returns a hypothesis count of 0 for an order whose reference "
-                  "n-grams are empty ('hyp_count if ref_ngrams else 0'); the corpus sums (sum_of_lists) then lack "
-                  "those hypothesis n-grams, raising the corpus precision of that order",
+        "n-grams are empty ('hyp_count if ref_ngrams else 0'); the corpus sums (sum_of_lists) then lack "
+        "those hypothesis n-grams, raising the corpus precision of that order",
         clause="the sums count every hypothesis n-gram, also of an order the segment's reference lacks",
         applies=orders_missing_from_a_reference,
         library_output=sacrebleu_output,
@@ -178,8 +216,8 @@ DIVERGENCES = [
         fields=("segment[[]*[]].*", "score / 100", "segment_scores[[]*[]] / 100"),
         what_differs="character n-grams of a text holding U+001C-U+001F: NLTK keeps them as characters",
         mechanism="chrf_score._preprocess removes whitespace with nltk.redos.sub(r'\\s+', ...), backed by the "
-                  "third-party regex module whose \\s is Unicode White_Space, which excludes the information "
-                  "separators U+001C-U+001F (checked over every code point: the only difference from the list)",
+        "third-party regex module whose \\s is Unicode White_Space, which excludes the information "
+        "separators U+001C-U+001F (checked over every code point: the only difference from the list)",
         clause="every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
         applies=text_with_information_separator,
         library_output=nltk_whitespace_output,
@@ -190,13 +228,13 @@ DIVERGENCES = [
         checks=("nltk/corpus_chrf:chrf6",),
         fields=("score / 100", "segment_scores[[]*[]] / 100"),
         what_differs="the score itself: NLTK's chrF is another formula over the same character n-grams; they agree "
-                     "only where every segment's hypothesis equals its reference and has all six orders",
+        "only where every segment's hypothesis equals its reference and has all six orders",
         mechanism="corpus_chrf/sentence_chrf: F computed per order and averaged over the orders (not P and R "
-                  "averaged, then F), epsilon 1e-16 for P, R and F of an order without n-grams or matches (no "
-                  "effective order), the corpus score a macro average of segment scores (not summed counts); "
-                  "beta 3 by default (the crosscheck passes the contract's beta)",
+        "averaged, then F), epsilon 1e-16 for P, R and F of an order without n-grams or matches (no "
+        "effective order), the corpus score a macro average of segment scores (not summed counts); "
+        "beta 3 by default (the crosscheck passes the contract's beta)",
         clause="chrP and chrR are the precisions and recalls of character n-grams n = 1..6 arithmetically averaged "
-               "... Corpus score sums per-order counts over all segments",
+        "... Corpus score sums per-order counts over all segments",
         applies=not_identical_long_segments,
         library_output=nltk_output,
     ),
@@ -215,17 +253,24 @@ DIVERGENCES = [
 ]
 
 AGREEMENTS = [
-    Agreement("chrF (char_order 6, word_order 0)",
-              "sacreBLEU's CHRF() defaults are the contract's: six character orders, no word n-grams, whitespace "
-              "removed with str.split() (exactly the contract's list), effective orders; segment scores agree on "
-              "every input, the corpus score wherever no segment's reference lacks an order its hypothesis has",
-              ("sacrebleu/chrf:chrf6",)),
-    Agreement("chrF per-order statistics (NLTK)",
-              "chrf_precision_recall_fscore_support's true positives are the contract's clipped matches (Counter "
-              "intersection is min of counts) and its P and R the contract's per order; where every order matched, "
-              "the contract's formula on NLTK's P and R is the tool's segment score", ("nltk/chrf_statistics:chrf6",)),
-    Agreement("chrF sentence scores (fastchrf)",
-              "pairwise_chrf without epsilon smoothing averages P and R over the effective orders, then takes "
-              "F-beta: each segment's score is the contract's within 1e-9 wherever no text holds U+001C-U+001F",
-              ("fastchrf/pairwise_chrf:chrf6",)),
+    Agreement(
+        "chrF (char_order 6, word_order 0)",
+        "sacreBLEU's CHRF() defaults are the contract's: six character orders, no word n-grams, whitespace "
+        "removed with str.split() (exactly the contract's list), effective orders; segment scores agree on "
+        "every input, the corpus score wherever no segment's reference lacks an order its hypothesis has",
+        ("sacrebleu/chrf:chrf6",),
+    ),
+    Agreement(
+        "chrF per-order statistics (NLTK)",
+        "chrf_precision_recall_fscore_support's true positives are the contract's clipped matches (Counter "
+        "intersection is min of counts) and its P and R the contract's per order; where every order matched, "
+        "the contract's formula on NLTK's P and R is the tool's segment score",
+        ("nltk/chrf_statistics:chrf6",),
+    ),
+    Agreement(
+        "chrF sentence scores (fastchrf)",
+        "pairwise_chrf without epsilon smoothing averages P and R over the effective orders, then takes "
+        "F-beta: each segment's score is the contract's within 1e-9 wherever no text holds U+001C-U+001F",
+        ("fastchrf/pairwise_chrf:chrf6",),
+    ),
 ]
