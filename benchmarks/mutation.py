@@ -50,6 +50,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +59,10 @@ ORACLE_DIR = ROOT / "oracle"
 WORK_DIR = ROOT / "build" / "mutation"
 TRIAGE_FILE = ROOT / "benchmarks" / "mutation_triage.json"
 REPORT_FILE = ROOT / "reports" / "mutation.md"
+# every judged mutant, one JSON file per module and tool selection: the durable record the report is made
+# from (a session database is a resumable cache; a new machine seeds its sessions from these files)
+RESULTS_DIR = ROOT / "reports" / "mutation"
+NOT_RUN_PREFIX = "not run: "  # the output recorded for a mutant judged equivalent without a run
 PROFILES = ("quick", "default")  # the first stage also runs the golden fixtures
 SEED = 1
 REQUEST_TIMEOUT = 10.0  # seconds per request (the harness's --timeout)
@@ -253,6 +258,146 @@ def write_config(path: Path, module_file: Path, test_command: list[str]) -> None
     path.write_text(toml.dumps({"cosmic-ray": config}), encoding="utf-8")
 
 
+def results_path(args: argparse.Namespace, stem: str) -> Path:
+    return args.results_dir / selection_name(args.tools) / f"{stem}.json"
+
+
+def read_results(path: Path) -> dict:
+    """A module's recorded judgements, or an empty record (also when the file is unreadable)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"mutants": {}}
+    return record if isinstance(record, dict) and isinstance(record.get("mutants"), dict) else {"mutants": {}}
+
+
+def spec_id(stem: str, spec) -> str:
+    return mutant_id(stem, spec.start_pos[0], spec.operator_name, spec.occurrence)
+
+
+def export_session(database: Path, stem: str, path: Path) -> None:
+    """Every judged mutant of a session, with cosmic-ray's result as it recorded it, into the module's results file."""
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    tree = ast.parse((ORACLE_DIR / f"{stem}.py").read_text(encoding="utf-8"))
+    with use_db(str(database), WorkDB.Mode.open) as db:
+        judged = {
+            spec_id(stem, item.mutations[0]): {
+                "definition": item.mutations[0].definition_name
+                or module_level_part(tree, item.mutations[0].start_pos[0]),
+                "result": {
+                    "worker_outcome": str(result.worker_outcome.value),
+                    "test_outcome": None if result.test_outcome is None else str(result.test_outcome.value),
+                    "output": result.output,
+                    "diff": result.diff,
+                },
+            }
+            for item, result in db.completed_work_items
+        }
+        enumerated = db.num_work_items
+    record = {
+        "module": stem,
+        "source_sha256": source_digest(stem),
+        "cosmic_ray": cosmic_ray_version(),
+        "enumerated": enumerated,
+        "mutants": dict(sorted(judged.items())),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def seed_session(database: Path, path: Path) -> int:
+    """Judgements recorded for the same source, put into a fresh session so they are not judged again."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkResult
+
+    record = read_results(path)
+    if record.get("source_sha256") != source_digest(database.stem):
+        return 0
+    seeded = 0
+    with use_db(str(database), WorkDB.Mode.open) as db:
+        for item in list(db.pending_work_items):
+            stored = record["mutants"].get(spec_id(database.stem, item.mutations[0]))
+            if isinstance(stored, dict) and isinstance(stored.get("result"), dict):
+                db.set_result(item.job_id, WorkResult(**stored["result"]))
+                seeded += 1
+    return seeded
+
+
+def inert_position(tree: ast.Module, line: int, column: int, definition_body: bool) -> str:
+    """Why a mutation at (line, column) cannot change what any answer is, or "" (then it is judged).
+
+    An annotation is never evaluated in a module with ``from __future__ import annotations``. In a
+    scope that only the harness calls or reads (a triage scope with ``not_run``), a mutation inside
+    a function's body never runs in a target, and one inside a module-level literal (a keyword's
+    whole value ``ast.literal_eval`` accepts) cannot raise on import; anything else there (a
+    default value, a decorator, an expression that could raise on import) is judged as usual.
+    """
+
+    def covers(node: ast.AST) -> bool:
+        start, end = (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
+        return start <= (line, column) < end
+
+    future = any(
+        isinstance(node, ast.ImportFrom)
+        and node.module == "__future__"
+        and any(a.name == "annotations" for a in node.names)
+        for node in tree.body
+    )
+    for node in ast.walk(tree):
+        annotations = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args
+            every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+            annotations = [a.annotation for a in every if a is not None and a.annotation is not None]
+            annotations += [node.returns] if node.returns is not None else []
+            if definition_body and node.body and any(covers(statement) for statement in node.body):
+                return "inside a function only the harness calls: it never runs in a target"
+        elif isinstance(node, ast.AnnAssign):
+            annotations = [node.annotation]
+        if future and any(covers(annotation) for annotation in annotations):
+            return "an annotation, never evaluated (from __future__ import annotations)"
+        if definition_body and isinstance(node, ast.keyword) and covers(node.value):
+            try:
+                ast.literal_eval(node.value)
+            except ValueError:
+                continue
+            return "a literal only the harness reads: the target's answers never depend on it"
+    return ""
+
+
+def mark_not_run(database: Path, stem: str, triage: dict) -> int:
+    """Pending mutants that cannot change any answer recorded as equivalent without a run (``inert_position``)."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    text = (ORACLE_DIR / f"{stem}.py").read_text(encoding="utf-8")
+    tree, source = ast.parse(text), text.splitlines()
+    marked = 0
+    with use_db(str(database), WorkDB.Mode.open) as db:
+        for item in list(db.pending_work_items):
+            spec = item.mutations[0]
+            line, column = spec.start_pos
+            probe = Mutant(
+                spec_id(stem, spec),
+                stem,
+                line,
+                spec.operator_name,
+                spec.definition_name or module_level_part(tree, line),
+                source[line - 1].strip(),
+                "",
+                "survived",
+                Verdict("survived"),
+            )
+            scope = triage_of(probe, triage)
+            why = inert_position(tree, line, column, bool(scope and scope.get("not_run")))
+            if why:
+                output = NOT_RUN_PREFIX + why
+                db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=output))
+                marked += 1
+    return marked
+
+
 def run_module(stem: str, tools: list[str], session_dir: Path, scratch: Path, args: argparse.Namespace) -> None:
     """Init (unless a session of the same source exists) and exec one module's session."""
     database, config, digest_file = (session_dir / f"{stem}{suffix}" for suffix in (".sqlite", ".toml", ".source"))
@@ -261,8 +406,17 @@ def run_module(stem: str, tools: list[str], session_dir: Path, scratch: Path, ar
         database.unlink(missing_ok=True)
         cosmic_ray("init", str(config), str(database))
         digest_file.write_text(source_digest(stem))
+    results = results_path(args, stem)
+    seeded = 0 if args.fresh else seed_session(database, results)
+    inert = mark_not_run(database, stem, load_triage())
+    print(
+        f"{stem}: {seeded} judgements taken from {results.name}, {inert} mutants equivalent without a run", flush=True
+    )
     started = time.perf_counter()
-    cosmic_ray("exec", str(config), str(database))
+    try:
+        cosmic_ray("exec", str(config), str(database))
+    finally:  # what was judged is kept even when the run is stopped
+        export_session(database, stem, results)
     print(f"{stem}: executed in {time.perf_counter() - started:.0f} s ({', '.join(tools)})", flush=True)
 
 
@@ -349,34 +503,34 @@ def parse_verdict(output: str) -> Verdict:
     return Verdict("errored", detail=(output or "")[-200:])
 
 
-def read_session(database: Path) -> list[Mutant]:
-    from cosmic_ray.work_db import WorkDB, use_db
-
-    module = database.stem
-    text = (ORACLE_DIR / f"{module}.py").read_text(encoding="utf-8")
-    source, tree = text.splitlines(), ast.parse(text)
+def recorded_mutants(record: dict) -> list[Mutant]:
+    """The judged mutants of one module's results record (``export_session``), in source order."""
+    module = record["module"]
+    source = (ORACLE_DIR / f"{module}.py").read_text(encoding="utf-8").splitlines()
     mutants = []
-    with use_db(str(database), WorkDB.Mode.open) as db:
-        for item, result in db.completed_work_items:
-            if result.test_outcome is None:  # no mutation applied (cosmic-ray's no-test)
-                continue
-            spec = item.mutations[0]
-            line = spec.start_pos[0]
-            judged = parse_verdict(result.output)
-            definition = spec.definition_name or module_level_part(tree, line)
-            mutants.append(
-                Mutant(
-                    mutant_id(module, line, spec.operator_name, spec.occurrence),
-                    module,
-                    line,
-                    spec.operator_name,
-                    definition,
-                    source[line - 1].strip(),
-                    changed_line(result.diff),
-                    judged.verdict,
-                    judged,
-                )
+    for key, stored in record["mutants"].items():
+        result = stored["result"]
+        output = result.get("output") or ""
+        if output.startswith(NOT_RUN_PREFIX):
+            judged = Verdict("not-run", detail=output[len(NOT_RUN_PREFIX) :])
+        elif result.get("test_outcome") is None:  # no mutation applied (cosmic-ray's no-test)
+            continue
+        else:
+            judged = parse_verdict(output)
+        _, line, operator, _occurrence = key.split(":")
+        mutants.append(
+            Mutant(
+                key,
+                module,
+                int(line),
+                operator,
+                stored.get("definition", ""),
+                source[int(line) - 1].strip(),
+                changed_line(result.get("diff")),
+                judged.verdict,
+                judged,
             )
+        )
     return sorted(mutants, key=lambda m: (m.line, m.operator, m.id))
 
 
@@ -402,10 +556,14 @@ CATEGORIES = ("equivalent", "open-point", "gap")
 
 
 def counts(mutants: list[Mutant], triage: dict) -> dict[str, int]:
-    tally = {"mutants": len(mutants), "killed": 0, "errored": 0, "untriaged": 0, **{c: 0 for c in CATEGORIES}}
+    tally = {"mutants": len(mutants), "killed": 0, "errored": 0, "untriaged": 0, "not run": 0}
+    tally.update({c: 0 for c in CATEGORIES})
     for mutant in mutants:
         if mutant.verdict in ("killed", "errored"):
             tally[mutant.verdict] += 1
+        elif mutant.verdict == "not-run":
+            tally["equivalent"] += 1
+            tally["not run"] += 1
         else:
             entry = triage_of(mutant, triage)
             tally[entry["verdict"] if entry else "untriaged"] += 1
@@ -424,7 +582,7 @@ def table_row(name: str, tools: str, tally: dict[str, int]) -> str:
         tools,
         tally["mutants"],
         tally["killed"],
-        tally["equivalent"],
+        f"{tally['equivalent']} ({tally['not run']} not run)" if tally["not run"] else tally["equivalent"],
         tally["open-point"],
         tally["gap"],
         tally["untriaged"],
@@ -451,20 +609,13 @@ def escape(text: str) -> str:
     return text.replace("|", "\\|").replace("`", "'")
 
 
-def session_progress(database: Path) -> tuple[int, int]:
-    """(mutants judged, mutants enumerated) of one session."""
-    from cosmic_ray.work_db import WorkDB, use_db
-
-    with use_db(str(database), WorkDB.Mode.open) as db:
-        return db.num_results, db.num_work_items
-
-
 def render(
     by_module: dict[str, list[Mutant]],
     users: dict[str, list[str]],
     triage: dict,
     command: str,
     progress: dict[str, tuple[int, int]],
+    stale_modules: list[str] = (),
 ) -> str:
     everything = [mutant for mutants in by_module.values() for mutant in mutants]
     overall = counts(everything, triage)
@@ -502,6 +653,13 @@ def render(
         + (", ".join(unfinished) or "none")
         + ".",
     ]
+    if stale_modules:
+        out += [
+            "",
+            "Results of another version of the module, not counted (run again): "
+            + ", ".join(f"`{stem}`" for stem in stale_modules)
+            + ".",
+        ]
     out += [
         "",
         "## Per tool",
@@ -519,10 +677,24 @@ def render(
         out.append(table_row(tool, f"{len(modules)} modules", counts(reached, triage)))
     out += ["", "## Survivors and errored judgements", ""]
     for stem, mutants in sorted(by_module.items()):
-        rows = [m for m in mutants if m.verdict != "killed"]
+        rows = [m for m in mutants if m.verdict not in ("killed", "not-run")]
+        inert = Counter(m.judged.detail for m in mutants if m.verdict == "not-run")
+        if not rows and not inert:
+            continue
+        out += [f"### `{stem}`", ""]
+        out += (
+            [
+                f"Equivalent without a run ({sum(inert.values())}): "
+                + "; ".join(f"{count} {why}" for why, count in sorted(inert.items()))
+                + ".",
+                "",
+            ]
+            if inert
+            else []
+        )
         if not rows:
             continue
-        out += [f"### `{stem}`", "", "| id | line | mutated to | triage | reason |", "|---|---|---|---|---|"]
+        out += ["| id | line | mutated to | triage | reason |", "|---|---|---|---|---|"]
         for m in rows:
             entry = triage_of(m, triage) if m.verdict == "survived" else None
             verdict = m.verdict if m.verdict == "errored" else (entry["verdict"] if entry else "**untriaged**")
@@ -545,10 +717,22 @@ def render(
 
 
 def report(args: argparse.Namespace) -> int:
+    """reports/mutation.md from the results files (each kept session exported first)."""
     session_dir = args.work_dir / selection_name(args.tools)
-    databases = sorted(session_dir.glob("*.sqlite"))
-    by_module = {path.stem: read_session(path) for path in databases}
-    progress = {path.stem: session_progress(path) for path in databases}
+    for database in sorted(session_dir.glob("*.sqlite")):
+        digest = session_dir / f"{database.stem}.source"
+        if digest.is_file() and digest.read_text() == source_digest(database.stem):
+            export_session(database, database.stem, results_path(args, database.stem))
+    by_module, progress, stale = {}, {}, []
+    for path in sorted((args.results_dir / selection_name(args.tools)).glob("*.json")):
+        record = read_results(path)
+        if record.get("module") != path.stem or not (ORACLE_DIR / path.name.replace(".json", ".py")).is_file():
+            continue
+        if record.get("source_sha256") != source_digest(path.stem):
+            stale.append(path.stem)  # judged on another version of the module: not counted
+            continue
+        by_module[path.stem] = recorded_mutants(record)
+        progress[path.stem] = (len(record["mutants"]), int(record.get("enumerated") or 0))
     command = (
         "python benchmarks/mutation.py"
         + " --report-only" * args.report_only
@@ -558,7 +742,7 @@ def report(args: argparse.Namespace) -> int:
             if value
         )
     )
-    text = render(by_module, module_users(), load_triage(), command, progress)
+    text = render(by_module, module_users(), load_triage(), command, progress, stale)
     args.report.write_text(text, encoding="utf-8")
     print(text.splitlines()[4])
     print(f"report: {args.report}")
@@ -585,6 +769,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tools", type=split, default=[], help="only these tools (default: every tool using a module)")
     parser.add_argument("--work-dir", type=Path, default=WORK_DIR, help="sessions and the scratch copy")
     parser.add_argument("--report", type=Path, default=REPORT_FILE)
+    parser.add_argument("--results-dir", type=Path, default=RESULTS_DIR, help="the judged mutants, one file per module")
     parser.add_argument("--fresh", action="store_true", help="new sessions (default: resume the kept ones)")
     parser.add_argument("--report-only", action="store_true", help="only the report, from the kept sessions")
     args = parser.parse_args(argv)
