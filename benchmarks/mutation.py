@@ -27,13 +27,20 @@ not conclude because the mutated oracle broke); an exit 2 is the harness's own e
 as *errored*, never as killed; cosmic-ray's timeout (the whole judgement) also kills.
 
 Before a module's mutants, the pristine scratch copy is judged by the same command: it must
-survive, or the run stops (a kill would then prove nothing). Sessions are kept in
-WORK_DIR/<tool selection>/<module>.sqlite and resumed (a module whose source changed since its
-session was made gets a new one); ``cr-report FILE.sqlite --show-output`` shows one as
-cosmic-ray does. The report (reports/mutation.md) counts per module and per tool and triages
-every survivor from benchmarks/mutation_triage.json (keyed by the stable id
-``module:line:operator:occurrence``, or a scope: a module, a definition, a source line's text);
-survivors without an entry are listed as untriaged, entries naming no survivor as stale.
+survive, or the run stops (a kill would then prove nothing). Every judged mutant is kept in
+reports/mutation/<tool selection>/<module>.json (cosmic-ray's result as it recorded it, with the
+module's source digest): that file is the record the report is made from, committed, and a new
+session database (WORK_DIR/<tool selection>/<module>.sqlite, a resumable cache; a module whose
+source changed gets a new one) is seeded from it, so a run stopped on one machine goes on on
+another. Mutants that cannot change any answer are recorded equivalent without a run
+(``inert_position``): annotations in a module with postponed evaluation, and, in a triage scope
+marked ``not_run`` (read or called by the harness alone), positions inside a function body or a
+literal keyword value (anything there that could raise on import is judged as usual).
+``cr-report FILE.sqlite --show-output`` shows a session as cosmic-ray does. The report
+(reports/mutation.md) counts per module and per tool and triages every survivor from
+benchmarks/mutation_triage.json (keyed by the stable id ``module:line:operator:occurrence``, or
+a scope: a module, a definition, a source line's text); survivors without an entry are listed
+as untriaged, entries naming no survivor as stale.
 It runs for hours in full (one worker: a harness start per mutant); nothing here is asserted by
 the test suite, which keeps a smoke test of three fixed mutants (tests/test_mutation.py).
 """

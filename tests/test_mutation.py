@@ -106,3 +106,30 @@ def test_the_target_imports_the_copy_and_the_harness_does_not(scratch, monkeypat
 def test_a_harness_error_is_not_a_kill():
     assert mutation.parse_verdict("Traceback (most recent call last): ...").verdict == "errored"
     assert mutation.parse_verdict("timeout").verdict == "killed"  # cosmic-ray's timeout of the judgement
+
+
+INERT_SOURCE = """from __future__ import annotations
+
+def harness_only(x: int | None, y=1 + 2) -> int:
+    return x + 1
+
+TOOL = Tool(clauses={"/a": (3, 4)}, other=make(5))
+"""
+
+
+@pytest.mark.parametrize(
+    "line, column, scoped, expected",
+    [
+        (3, 24, False, "an annotation"),  # the `|` of `int | None`: never evaluated
+        (4, 13, True, "inside a function"),  # `x + 1` of a function only the harness calls
+        (4, 13, False, ""),  # the same body outside such a scope is judged
+        (3, 36, True, ""),  # a default value runs at import: judged
+        (6, 28, True, "a literal"),  # a number of a literal keyword value
+        (6, 47, True, ""),  # a call's argument could raise on import: judged
+    ],
+)
+def test_only_positions_that_cannot_change_an_answer_are_not_run(line, column, scoped, expected):
+    import ast
+
+    why = mutation.inert_position(ast.parse(INERT_SOURCE), line, column, scoped)
+    assert why.startswith(expected) if expected else why == ""
