@@ -309,8 +309,11 @@ def export_session(database: Path, stem: str, path: Path) -> None:
         "enumerated": enumerated,
         "mutants": dict(sorted(judged.items())),
     }
+    text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+    for prefix in (f"{ROOT}/", f"{str(ROOT).lstrip('/')}/"):  # the project's paths relative (a diff writes a/PATH)
+        text = text.replace(json.dumps(prefix)[1:-1], "")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
 
 
 def seed_session(database: Path, path: Path) -> int:
