@@ -1,7 +1,7 @@
 """`conformance crosscheck`: the oracle against sacreBLEU, NLTK and the matrix's libraries, divergences catalogued.
 
-    conformance crosscheck [--against sacrebleu,nltk,fastchrf,fast-bleu,torchmetrics] [--examples N] [--seed N]
-                           [--output FILE]
+    conformance crosscheck [--against sacrebleu,nltk,fastchrf,fast-bleu,torchmetrics,npm-bleu-score] [--examples N]
+                           [--seed N] [--output FILE]
 
 Without --against: sacreBLEU and NLTK, and each other library that is installed (an absent one is skipped,
 named on stderr); a library named in --against must be installed.
@@ -63,7 +63,7 @@ def run(args) -> int:
         print(
             f"conformance crosscheck: {', '.join(missing)} not installed; "
             "pip install 'mt-metric-conformance[crosscheck]' (fastchrf, fast-bleu: [matrix]; torchmetrics: "
-            "[torchmetrics] and torch)",
+            "[torchmetrics] and torch; npm-bleu-score: Node.js and npm install --prefix tools/npm_bleu_score)",
             file=sys.stderr,
         )
         return 2

@@ -9,14 +9,19 @@ from conformance.crosscheck.model import Check
 
 CHECKS: list[Check] = list(checks())
 CHECKS_BY_ID = {check.id: check for check in CHECKS}
-LIBRARIES = ("sacrebleu", "nltk", "fastchrf", "fast-bleu", "torchmetrics")
+LIBRARIES = ("sacrebleu", "nltk", "fastchrf", "fast-bleu", "torchmetrics", "npm-bleu-score")
 REQUIRED = ("sacrebleu", "nltk")  # the crosscheck extra; the others are checked where installed (the matrix extra)
 MODULES = {"fast-bleu": ("fast_bleu",), "torchmetrics": ("torchmetrics", "torch")}  # what each needs to import
+OTHER_RUNTIMES = ("npm-bleu-score",)  # not Python: the library's implementation module says what is missing
 
 
 def installed(library: str) -> bool:
     import importlib.util
 
+    if library in OTHER_RUNTIMES:
+        from conformance.implementations import library as implementation
+
+        return not implementation(library).missing()
     return all(importlib.util.find_spec(module) is not None for module in MODULES.get(library, (library,)))
 
 

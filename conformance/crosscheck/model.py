@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from typing import Any
 
 from conformance.crosscheck.comparison import Comparison
 
@@ -19,11 +20,14 @@ class Check:
     """
 
     id: str
-    library: str  # "sacrebleu" | "nltk"
+    library: str  # one of checks.LIBRARIES
     counterpart: str  # the library call, as a reader would write it
     compare: Callable[[dict, dict], Comparison]
     tool_id: str = ""  # filled in from the adapter module it is declared in
     version: str = ""
+    # its own inputs (a Hypothesis strategy of the tool's valid inputs), where the tool's INPUTS never reach what
+    # the library departs on (npm bleu-score's tokens named like inherited object properties); None: the tool's
+    inputs: Any = None
 
     @property
     def tool_label(self) -> str:

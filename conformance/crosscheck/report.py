@@ -4,20 +4,12 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from importlib.metadata import version
 from typing import Any
 
 from conformance.crosscheck.catalogue import AGREEMENTS, CATALOGUE_BY_ID
 from conformance.crosscheck.checks import CHECKS_BY_ID
 from conformance.crosscheck.runner import CrosscheckResult, Reproducer
-
-PACKAGE_NAMES = {
-    "sacrebleu": "sacrebleu",
-    "nltk": "nltk",
-    "fastchrf": "fastchrf",
-    "fast-bleu": "fast-bleu",
-    "torchmetrics": "torchmetrics",
-}
+from conformance.implementations import library as implementation
 
 
 def show(value: Any) -> str:
@@ -71,7 +63,8 @@ def reproducer_section(reproducer: Reproducer) -> list[str]:
 
 
 def render(result: CrosscheckResult) -> str:
-    versions = ", ".join(f"{lib} {version(PACKAGE_NAMES[lib])}" for lib in result.libraries)
+    # each library's version as the matrix reports it
+    versions = ", ".join(f"{lib} {implementation(lib).version()}" for lib in result.libraries)
     lines = [
         "# Divergences of the reference libraries from the contracts",
         "",
@@ -119,9 +112,10 @@ def render(result: CrosscheckResult) -> str:
         )
     lines += [
         "",
-        "Inputs: distinct generated inputs per tool. Not comparable: a token holding a whitespace code "
-        "point, which sacreBLEU's str.split() would break apart (its input is one string per segment), or, "
-        "for sentence_score of a corpus tool's input, more than one segment.",
+        "Inputs: distinct generated inputs per tool, or per check with inputs of its own. Not comparable: a "
+        "token holding a whitespace code point, which sacreBLEU's str.split() would break apart (its input is one "
+        "string per segment), or, for sentence_score of a corpus tool's input, more than one segment; for another "
+        "library, an input its API cannot express (the check's library call says which it takes).",
         "",
     ]
 

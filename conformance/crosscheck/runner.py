@@ -1,7 +1,8 @@
 """Runs the cross-checks: generate inputs, compare, classify, shrink.
 
 Per tool, Hypothesis generates ``examples`` inputs from a fixed seed (same seed,
-same inputs). Every check of that tool classifies each input as not comparable,
+same inputs), and as many from each check's own inputs (``Check.inputs``) for that
+check alone. Every check of that tool classifies each input as not comparable,
 agreed, explained (the values differ and a catalogue entry applies) or
 unexplained. ``hypothesis.find`` searches up to SHRINK_EXAMPLES inputs for an
 unexplained disagreement of the same check and shrinks it to a minimal reproducer
@@ -65,13 +66,30 @@ class CrosscheckResult:
         return 1 if self.unexplained else 0
 
 
-def generate_inputs(tool_id: str, count: int, seed: int) -> list[dict]:
-    """``count`` distinct inputs of the tool's strategy, the same for the same seed."""
+def check_inputs(check: Check):
+    """The strategy of the inputs the check is compared on: its own, else its tool's."""
+    return check.inputs if check.inputs is not None else inputs(check.tool_id)
+
+
+def input_groups(checks: list[Check]):
+    """(strategy, the checks compared on its inputs), tool by tool: the tool's INPUTS for its checks without
+    inputs of their own, then each check with its own."""
+    for tool_id in sorted({check.tool_id for check in checks}):
+        shared = [c for c in checks if c.tool_id == tool_id and c.inputs is None]
+        if shared:
+            yield inputs(tool_id), shared
+        for check in checks:
+            if check.tool_id == tool_id and check.inputs is not None:
+                yield check.inputs, [check]
+
+
+def generate_inputs(strategy, count: int, seed: int) -> list[dict]:
+    """``count`` distinct inputs of the strategy, the same for the same seed."""
     collected: dict[str, dict] = {}
 
     @hypothesis_seed(seed)
     @settings(settings.get_profile(CROSSCHECK_GENERATE), max_examples=count)
-    @given(inputs(tool_id))
+    @given(strategy)
     def collect(payload: dict) -> None:
         collected.setdefault(json.dumps(payload, sort_keys=True), copy.deepcopy(payload))
 
@@ -93,15 +111,16 @@ def is_unexplained(check: Check, payload: dict) -> bool:
     return classify(check, payload, evaluate(check, payload))[0] == "unexplained"
 
 
-def shrink(tool_id: str, condition, seed: int, examples: int = SHRINK_EXAMPLES) -> dict | None:
-    """The minimal input of the tool's strategy satisfying ``condition`` (``hypothesis.find``), or None.
+def shrink(tool_id: str, condition, seed: int, examples: int = SHRINK_EXAMPLES, strategy=None) -> dict | None:
+    """The minimal input of the tool's strategy (or ``strategy``) satisfying ``condition`` (``hypothesis.find``),
+    or None.
 
     Hypothesis searches up to ``examples`` inputs for one that satisfies the condition, then shrinks it;
     the same seed finds the same input.
     """
     try:
         found = find(
-            inputs(tool_id),
+            strategy if strategy is not None else inputs(tool_id),
             condition,
             settings=settings(settings.get_profile(CROSSCHECK_SHRINK), max_examples=examples),
             random=random.Random(seed),
@@ -129,7 +148,7 @@ def divergence_reproducer(divergence: Divergence, seed: int, libraries: list[str
                     return ids == [divergence.id] and explains(ids, differences)
                 return divergence.id in ids
 
-            found = shrink(check.tool_id, differs, seed)
+            found = shrink(check.tool_id, differs, seed, strategy=check_inputs(check))
             if found is not None:
                 comparison = evaluate(check, found)
                 return Reproducer(check, found, comparison, explaining(check.id, found, comparison.differences))
@@ -139,27 +158,29 @@ def divergence_reproducer(divergence: Divergence, seed: int, libraries: list[str
 def run_crosscheck(libraries: list[str], examples: int, seed: int, find_reproducers: bool = True) -> CrosscheckResult:
     checks = [check for check in CHECKS if check.library in libraries]
     statistics = {check.id: CheckStatistics() for check in checks}
-    fired: dict[str, set] = {divergence.id: set() for divergence in CATALOGUE}  # (tool, input index)
+    # (the first check of the group of inputs, input index): each input counted once, whichever checks it fired on
+    fired: dict[str, set] = {divergence.id: set() for divergence in CATALOGUE}
     first_failure: dict[str, dict] = {}
 
-    for tool_id in sorted({check.tool_id for check in checks}):
-        for index, payload in enumerate(generate_inputs(tool_id, examples, seed)):
-            tool_checks = [c for c in checks if c.tool_id == tool_id]
-            expected = oracle_output(tool_checks[0], payload)
-            for check in tool_checks:
+    for strategy, group in input_groups(checks):
+        for index, payload in enumerate(generate_inputs(strategy, examples, seed)):
+            expected = oracle_output(group[0], payload)
+            for check in group:
                 outcome, ids = classify(check, payload, compare_safely(check, payload, expected))
                 stats = statistics[check.id]
                 setattr(stats, outcome, getattr(stats, outcome) + 1)
                 stats.compared += outcome != "not_comparable"
                 for divergence_id in ids if outcome == "explained" else []:
-                    fired[divergence_id].add((tool_id, index))
+                    fired[divergence_id].add((group[0].id, index))
                 if outcome == "unexplained":
                     first_failure.setdefault(check.id, payload)
 
     unexplained = []
     for check_id, payload in first_failure.items():
         check = next(c for c in checks if c.id == check_id)
-        minimal = shrink(check.tool_id, lambda p, check=check: is_unexplained(check, p), seed)
+        minimal = shrink(
+            check.tool_id, lambda p, check=check: is_unexplained(check, p), seed, strategy=check_inputs(check)
+        )
         found = minimal if minimal is not None else payload
         unexplained.append(Reproducer(check, found, evaluate(check, found), shrunk=minimal is not None))
 

@@ -60,24 +60,34 @@ def library_version() -> str:
         return ""
 
 
-def bleu_sentence_compute(payload: dict) -> Partial:
+def inexpressible(payload: dict) -> str:
+    """Why the package cannot be given this bleu-sentence-compute input ("" when it can)."""
     if len(payload["references"]) != 1:
-        raise NotApplicable("more than one reference: bleu-score takes one reference string")
+        return "more than one reference: bleu-score takes one reference string"
     if payload["smoothing"] != "none":
-        raise NotApplicable("smoothing other than none: bleu-score does not smooth")
+        return "smoothing other than none: bleu-score does not smooth"
     if payload.get("effective_order", False):
-        raise NotApplicable("effective_order true: bleu-score has no effective order")
+        return "effective_order true: bleu-score has no effective order"
     reference, candidate = payload["references"][0], payload["hypothesis"]
     if not reference or not candidate:
-        raise NotApplicable(
-            "an empty hypothesis or reference: bleu-score splits the string, and ''.split(' ') is one empty token"
-        )
+        return "an empty hypothesis or reference: bleu-score splits the string, and ''.split(' ') is one empty token"
     if any(" " in token for token in (*reference, *candidate)):
-        raise NotApplicable("a token holding a space: bleu-score splits strings on ' '")
-    score = _BRIDGE.ask(
-        {"reference": " ".join(reference), "candidate": " ".join(candidate), "maxN": max_order(payload)}
-    )
-    return Partial({"bleu": score if score is None else rounded(payload, score)})
+        return "a token holding a space: bleu-score splits strings on ' '"
+    return ""
+
+
+def score(payload: dict) -> float | None:
+    """The package's score of an input it expresses, in full precision (None: a NaN or an infinity)."""
+    reference, candidate = payload["references"][0], payload["hypothesis"]
+    return _BRIDGE.ask({"reference": " ".join(reference), "candidate": " ".join(candidate), "maxN": max_order(payload)})
+
+
+def bleu_sentence_compute(payload: dict) -> Partial:
+    reason = inexpressible(payload)
+    if reason:
+        raise NotApplicable(reason)
+    found = score(payload)
+    return Partial({"bleu": found if found is None else rounded(payload, found)})
 
 
 class _Bridge:

@@ -74,8 +74,9 @@ FOREIGN_TOKEN = "z"  # in no reference: PLAIN_TOKENS and PROBE_TOKENS do not hol
 
 
 @st.composite
-def sentence_inputs(draw, **options) -> dict:
-    """A valid one-segment BLEU input: a hypothesis of 0-14 tokens, 1-8 references of 0-7, any max_order.
+def sentence_inputs(draw, max_references: int = 8, **options) -> dict:
+    """A valid one-segment BLEU input: a hypothesis of 0-14 tokens, 1-``max_references`` references of 0-7, any
+    max_order.
 
     ``options`` maps an input field to the strategy of its value, drawn first (so that every value is
     met evenly); a strategy drawing None leaves the field out (its default applies).
@@ -87,7 +88,7 @@ def sentence_inputs(draw, **options) -> dict:
             payload[name] = value
     order = draw(st.none() | st.integers(1, 8))
     with_probes = draw(st.integers(0, 4)) == 4
-    references = draw(st.lists(_sized_token_list(with_probes, 7), min_size=1, max_size=8))
+    references = draw(st.lists(_sized_token_list(with_probes, 7), min_size=1, max_size=max_references))
     shape = draw(st.sampled_from(HYPOTHESIS_SHAPES))
     sources = [reference for reference in references if reference]
     if shape == "free" or not sources:

@@ -1,5 +1,7 @@
 """Cross-checks of bleu-sentence-compute: sacreBLEU's compute_bleu and sentence_score, NLTK's sentence_bleu,
-fast-bleu's BLEU.get_score, each with the library's counterpart of the input's smoothing and effective order."""
+fast-bleu's BLEU.get_score, each with the library's counterpart of the input's smoothing and effective order; and
+npm bleu-score's bleu (unsmoothed, one reference) on inputs of its own, with tokens named like the properties every
+JavaScript object inherits."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 
 from conformance.crosscheck.adapters.bleu import (
     BLEU_ABOVE_ONE,
+    PLAIN_TOKENS,
     bleu_schema,
     empty_hypothesis_and_reference,
     every_ngram_matched,
@@ -26,7 +29,8 @@ from conformance.crosscheck.adapters.bleu import (
     unsplittable,
 )
 from conformance.crosscheck.comparison import Comparison, not_comparable
-from conformance.crosscheck.model import Agreement, Check, Divergence
+from conformance.crosscheck.model import NOT_MODELLED, Agreement, Check, Divergence
+from conformance.implementations import npm_bleu_score, rounded
 from oracle.bleu_score import SMOOTHING_METHODS, smoothed_precisions
 from oracle.bleu_sentence_compute import TOOL
 
@@ -231,6 +235,86 @@ def single_precision_weights_output(payload: dict) -> dict | None:
     return None if bleu == expected["bleu"] else {"bleu": bleu}
 
 
+# --- npm bleu-score: bleu(reference, candidate, maxN), n-grams counted in plain JavaScript objects -----------
+
+# The own properties of Object.prototype (ECMA-262 20.1.3 and Annex B; Node.js 20 has exactly these), which every
+# plain object `{}` inherits: `name in {}` is true before the name is counted. All are methods but `__proto__`.
+OBJECT_PROTOTYPE_NAMES = (
+    "constructor",
+    "toString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+    "__proto__",
+)
+PROTO = "__proto__"  # an accessor: setting it to a number is ignored
+INHERITED_METHODS = frozenset(OBJECT_PROTOTYPE_NAMES) - {PROTO}
+# names a reader may suspect that a plain object does not inherit (a function's and an array's own properties)
+NOT_INHERITED = ("prototype", "length")
+
+
+@st.composite
+def npm_bleu_score_inputs(draw) -> dict:
+    """Inputs bleu-score expresses (one reference, smoothing none) where each of the tokens a, b, c stays, or is
+    renamed to __proto__, to a method of Object.prototype, or to a name a plain object does not inherit (one time
+    in four each): the same name in the hypothesis and the reference, so that the names are matched, unmatched and
+    repeated as the plain tokens are."""
+    payload = draw(
+        sentence_inputs(smoothing=st.just("none"), effective_order=st.none() | st.just(False), max_references=1)
+    )
+    methods = [name for name in OBJECT_PROTOTYPE_NAMES if name != PROTO]
+    names = {
+        token: draw(st.just(token) | st.just(PROTO) | st.sampled_from(methods) | st.sampled_from(NOT_INHERITED))
+        for token in PLAIN_TOKENS
+    }
+    return {
+        **payload,
+        "hypothesis": [names.get(token, token) for token in payload["hypothesis"]],
+        "references": [[names.get(token, token) for token in reference] for reference in payload["references"]],
+    }
+
+
+def npm_bleu_score_sentence(payload: dict, expected: dict) -> Comparison:
+    """bleu-score's bleu against the contract's, where it expresses the input; its NaN (JSON.stringify writes null)
+    as NaN: equal to no number, inside no bound."""
+    reason = npm_bleu_score.inexpressible(payload)
+    if reason:
+        return not_comparable(reason)
+    score = npm_bleu_score.score(payload)
+    score = math.nan if score is None else score
+    comparison = Comparison()
+    comparison.close("bleu", expected["bleu"], score)
+    comparison.within("bleu within output_schema", score, bleu_schema(TOOL))
+    return comparison
+
+
+def npm_bleu_score_output(payload: dict) -> dict | None:
+    """bleu-score's answer written out (bleu.js read line by line; tests/test_npm_bleu_score.py holds it to the
+    package): null (a NaN) when a hypothesis token names a method of Object.prototype, else the unsmoothed
+    BP * (p_1 * ... * p_N) ** (1/N) on the contract's counts with every `__proto__` unigram unmatched; not modelled
+    where the package cannot be given the input."""
+    if npm_bleu_score.inexpressible(payload):
+        return NOT_MODELLED
+    hypothesis, reference = payload["hypothesis"], payload["references"][0]
+    if INHERITED_METHODS.intersection(hypothesis):
+        return {"bleu": None}
+    statistics = sentence_statistics(payload)
+    matches = list(statistics.matches)
+    matches[0] -= min(hypothesis.count(PROTO), reference.count(PROTO))
+    product = 1.0
+    for m, total in zip(matches, statistics.totals):
+        product *= m / total if total > 0 else 0
+    c, r = len(hypothesis), len(reference)
+    brevity_penalty = 1 if c > r else math.exp(1 - r / c)
+    return {"bleu": rounded(payload, brevity_penalty * product ** (1 / max_order(payload)))}
+
+
 # --- conditions ---------------------------------------------------------------------------
 
 
@@ -287,8 +371,27 @@ def floor_on_a_missing_order(payload: dict) -> bool:
     return not fast_bleu_inexpressible(payload) and floor_or_exp_on_a_missing_order(payload)
 
 
+def inherited_method_in_hypothesis(payload: dict) -> bool:
+    """bleu-score expresses the input and a hypothesis token is the name of a method of Object.prototype (every
+    own property name of Object.prototype but __proto__: constructor, toString, valueOf, hasOwnProperty, ...)."""
+    return not npm_bleu_score.inexpressible(payload) and bool(INHERITED_METHODS.intersection(payload["hypothesis"]))
+
+
+def proto_in_hypothesis_and_reference(payload: dict) -> bool:
+    """bleu-score expresses the input, the hypothesis and the reference both hold the token __proto__, and no
+    hypothesis token names a method of Object.prototype (whose NaN hides every count)."""
+    return (
+        not npm_bleu_score.inexpressible(payload)
+        and not inherited_method_in_hypothesis(payload)
+        and PROTO in payload["hypothesis"]
+        and PROTO in payload["references"][0]
+    )
+
+
 SACREBLEU_CHECKS = ("sacrebleu/compute_bleu:smoothed", "sacrebleu/sentence_score:smoothed")
 FAST_BLEU_CHECK = "fast-bleu/get_score:smoothed"
+NPM_BLEU_SCORE_CHECK = "npm-bleu-score/bleu:object-property-tokens"
+NPM_COUNTING_CLAUSE = "m_n sums min(count, largest count in any single reference) over the distinct hypothesis n-grams"
 
 CHECKS = [
     Check(
@@ -325,6 +428,14 @@ CHECKS = [
         "torchmetrics.functional.text.bleu_score(preds, target, n_gram=N, smooth=False|True).item(), the tokens "
         "joined with spaces",
         torchmetrics_bleu_comparison,
+    ),
+    Check(
+        NPM_BLEU_SCORE_CHECK,
+        "npm-bleu-score",
+        "require('bleu-score').bleu(reference.join(' '), hypothesis.join(' '), N) in Node.js; one reference, smoothing "
+        "none, effective_order false; inputs of its own, with tokens named like Object.prototype's properties",
+        npm_bleu_score_sentence,
+        inputs=npm_bleu_score_inputs(),
     ),
 ]
 
@@ -457,6 +568,39 @@ DIVERGENCES = [
         "Arithmetic is IEEE-754 double: each p_n is one division of the exact values shown",
         smoothed=True,
     ),
+    Divergence(
+        id="npm-bleu-score-inherited-method-nan",
+        libraries=("npm-bleu-score",),
+        checks=(NPM_BLEU_SCORE_CHECK,),
+        fields=("bleu", "bleu within output_schema"),
+        what_differs="BLEU of a hypothesis holding a token named like a method every JavaScript object inherits "
+        "(constructor, toString, valueOf, hasOwnProperty, ...): NaN, written null, instead of a number",
+        mechanism="bleu.js counts n-grams in plain objects: `candidateNgrams[ngram] = (candidateNgrams[ngram] || 0) "
+        "+ 1` reads the inherited function, which `+ 1` turns into a string; `ngram in referenceNgrams` is true for "
+        "an inherited name, and `Math.min(count, referenceNgrams[ngram])` is NaN, so is the unigram precision, the "
+        "product and the score (JSON.stringify writes null). Checked by running the package: every own property "
+        "name of Object.prototype but `__proto__`; the name in the reference alone changes nothing. In "
+        "tools/npm_bleu_score, `node -p \"require('bleu-score').bleu('a', 'toString', 1)\"` prints NaN",
+        clause=NPM_COUNTING_CLAUSE,
+        applies=inherited_method_in_hypothesis,
+        library_output=npm_bleu_score_output,
+        out_of_bounds=True,
+    ),
+    Divergence(
+        id="npm-bleu-score-proto-never-counted",
+        libraries=("npm-bleu-score",),
+        checks=(NPM_BLEU_SCORE_CHECK,),
+        fields=("bleu",),
+        what_differs="BLEU of a hypothesis and a reference both holding the token __proto__: that unigram never "
+        "matches, so the score is lower (0 where it was the only match)",
+        mechanism="`candidateNgrams['__proto__'] = ...` calls Object.prototype's __proto__ setter, which ignores a "
+        "value that is not an object, so __proto__ never becomes a key: `for (const ngram in candidateNgrams)` never "
+        "visits it and its matches are lost (only the unigram's: a longer n-gram's key holds a space). In "
+        "tools/npm_bleu_score, `node -p \"require('bleu-score').bleu('__proto__', '__proto__', 1)\"` prints 0",
+        clause=NPM_COUNTING_CLAUSE,
+        applies=proto_in_hypothesis_and_reference,
+        library_output=npm_bleu_score_output,
+    ),
 ]
 
 AGREEMENTS = [
@@ -494,5 +638,12 @@ AGREEMENTS = [
         "NLTK's (0 + 0.1) / l_n (method1) and Fraction(m_n + 1, l_n + 1) (method2, l_n > 0) are the "
         "contract's p_n: scores agree within 1e-9 relative wherever every order has n-grams",
         (*SACREBLEU_CHECKS, "nltk/sentence_bleu:smoothed"),
+    ),
+    Agreement(
+        "names a plain object does not inherit, and inherited names in the reference alone (bleu-score)",
+        "bleu-score counts prototype and length as any other token, and a reference token named like a property of "
+        "Object.prototype changes nothing (only the hypothesis's n-grams are looked up in the reference's counts): "
+        "the contract's score within 1e-9 relative",
+        (NPM_BLEU_SCORE_CHECK,),
     ),
 ]
