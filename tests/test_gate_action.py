@@ -314,3 +314,78 @@ def test_the_action_is_composite_and_hands_values_to_its_scripts_through_env_onl
                 assert used.group(1) in ACTION["inputs"] if used.group(1) else used.group(2) in ids[:index]
     gate_step = next(step for step in steps if step.get("id") == "gate")
     assert gate_step["run"].split()[:3] == ["conformance", "contracts", "gate"]
+
+
+# --- the parts, in process ------------------------------------------------------------------
+
+
+def test_contracts_no_checkout_tracks_are_refused(tmp_path):
+    """A folder outside git, or a wheel's copy in a virtualenv a checkout ignores: no history to compare."""
+    from conformance.gate.checkout import CheckoutError, checkout_holding
+
+    plain = tmp_path / "plain" / "contracts"
+    plain.mkdir(parents=True)
+    ignored = tmp_path / "repository" / "venv" / "contracts"
+    (ignored / "a-tool").mkdir(parents=True)
+    (ignored / "a-tool" / "1.0.0.json").write_text("{}")
+    (tmp_path / "repository" / ".gitignore").write_text("venv/\n")
+    git(tmp_path / "repository", "init", "-q")
+    git(tmp_path / "repository", "add", "-A")
+    git(tmp_path / "repository", "commit", "-qm", "ignored")
+    for folder in (plain, ignored):
+        with pytest.raises(CheckoutError, match="no git checkout tracks"):
+            checkout_holding(folder)
+
+
+FIXTURES = ROOT / "fixtures" / "chrf-plus-plus-compute" / "1.0.0"
+
+
+def test_each_disagreement_of_a_fixture_with_the_oracle_is_named(tmp_path, monkeypatch):
+    """Fixtures of chrf-plus-plus-compute@1.0.0 altered by hand, each one way; the oracle is unchanged."""
+    from conformance import fixtures
+    from conformance.gate.revalidate import revalidate
+
+    folder = tmp_path / "fixtures" / "chrf-plus-plus-compute" / "1.0.0"
+    folder.mkdir(parents=True)
+    shutil.copy2(ROOT / "fixtures" / "fixture.schema.json", tmp_path / "fixtures")
+    examples = json.loads((FIXTURES / "examples.json").read_text(encoding="utf-8"))
+    examples["cases"][0]["expect"]["output"]["score"] = "82.872638"  # one millionth off the exact score
+    validation = json.loads((FIXTURES / "validation.json").read_text(encoding="utf-8"))
+    validation["cases"] = validation["cases"][:3]
+    validation["cases"][0]["expect"] = {"error": "limit_exceeded"}  # ["a"] is not an object: invalid_input
+    validation["cases"][1]["input"] = {"hypotheses": ["a"], "references": ["a"]}  # a valid input, "expected" rejected
+    header = dict(validation, version="1.0.1", cases=validation["cases"][2:])
+    for name, data in (("examples", examples), ("validation", validation), ("header", header)):
+        (folder / f"{name}.json").write_text(json.dumps(data), encoding="utf-8")
+    (folder / "broken.json").write_text("{", encoding="utf-8")
+    monkeypatch.setattr(fixtures, "fixtures_dir", lambda: tmp_path / "fixtures")
+
+    result = revalidate("chrf-plus-plus-compute", "1.0.0")
+    found = {(f.contract.rsplit("/", 1)[1], f.pointer, f.rule): f.message for f in result.findings}
+    assert (result.cases, result.failed) == (5, 3)
+    assert (
+        'expected "82.872638", got "82.872637"'
+        in found[("examples.json", "/cases/0/expect/output/score", "fixture-reproduces")]
+    )
+    assert (
+        "rejects it with invalid_input, the fixture expects limit_exceeded"
+        in found[("validation.json", "/cases/0/expect", "fixture-reproduces")]
+    )
+    assert (
+        "answers an input the fixture expects rejected"
+        in found[("validation.json", "/cases/1/expect", "fixture-reproduces")]
+    )
+    assert "the file says chrf-plus-plus-compute@1.0.1" in found[("header.json", "", "fixture-well-formed")]
+    assert "cannot read the fixture file" in found[("broken.json", "", "fixture-well-formed")]
+    assert len(found) == 5, found
+
+
+@pytest.mark.slow
+def test_every_published_fixture_holds_under_its_contract():
+    """No false alarm: the project's own contracts and fixtures, all re-validated, give no finding."""
+    import oracle
+    from conformance.gate.revalidate import revalidate
+
+    for tool_id, version in oracle.tool_keys():
+        result = revalidate(tool_id, version)
+        assert result.cases and not result.findings, [f.line() for f in result.findings[:5]]

@@ -47,12 +47,14 @@ def work_tree_top(folder: Path) -> Path | None:
 def checkout_holding(contracts: Path) -> Checkout:
     """The checkout whose work tree holds the contracts folder."""
     top = work_tree_top(contracts) if contracts.is_dir() else None
-    if top is None:
+    relative = contracts.resolve().relative_to(top).as_posix() if top else ""
+    # a wheel's copy inside a virtualenv inside a checkout is in a work tree, but not tracked by it
+    if top is None or not git(top, "ls-files", "--", relative).stdout.strip():
         raise CheckoutError(
-            f"the contracts are read from {contracts}, which is not inside a git work tree: the gate needs "
+            f"the contracts are read from {contracts}, which no git checkout tracks: the gate needs "
             "the project's source checkout, installed editable (pip install -e .)"
         )
-    return Checkout(top, contracts.resolve().relative_to(top).as_posix())
+    return Checkout(top, relative)
 
 
 def checkout_around(folder: Path) -> Checkout:

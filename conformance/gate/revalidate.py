@@ -72,7 +72,12 @@ def _oracle_findings(tool: Any, where: str, base: str, raw: dict) -> list[Findin
     if expect.kind == "error":
         return finding(f"the oracle answers an input the fixture expects rejected ({expect.error_code})")
     mismatch = compare_output(tool, raw["input"], expect.output, actual)
-    return [] if mismatch is None else finding(f"the oracle's output differs: {mismatch.message}", "/expect/output")
+    if mismatch is None:
+        return []
+    return finding(
+        f"the oracle's output differs (expected: the fixture's, got: the oracle's): {mismatch.message}",
+        "/expect/output" + mismatch.pointer,
+    )
 
 
 def fixture_files(tool_id: str, version: str) -> list[Path]:
