@@ -186,14 +186,23 @@ def decimals_up_to_20(contract: dict) -> None:
     contract["input_schema"]["properties"]["decimals"]["maximum"] = 20
 
 
+def reworded(contract: dict) -> None:
+    contract["description"] = "Reworded."
+    contract["semantics"][0] = "The input is " + contract["semantics"][0].removeprefix("Input is ")
+
+
 def test_additive_with_a_minor_bump_and_editorial_with_a_patch_pass_from_any_folder(checkout):
     edit_contract(checkout, "bleu-corpus-compute@1.0.0", "1.1.0", decimals_up_to_20)
-    edit_contract(checkout, "bleu-ngrams-count@1.0.0", "1.0.1", lambda c: c.__setitem__("description", "Reworded."))
-    commit(checkout, "decimals up to 20; a description reworded")
-    result = run_action(checkout)
+    edit_contract(checkout, "bleu-ngrams-count@1.0.0", "1.0.1", reworded)
+    line = json.loads((checkout / "contracts" / "bleu-ngrams-count" / "1.0.1.json").read_text())["semantics"][0]
+    allow = {"editorial": [{"contract": "bleu-ngrams-count", "text": line, "reason": "wording only"}]}
+    (checkout / "reviewed allow-list.json").write_text(json.dumps(allow), encoding="utf-8")
+    commit(checkout, "decimals up to 20; a description and a semantics line reworded")
+    result = run_action(checkout, allow="reviewed allow-list.json")
     assert result.returncode == 0, result.stdout
     assert "additive change 1.0.0 -> 1.1.0: requires a minor bump, given minor" in result.stdout
     assert "editorial change 1.0.0 -> 1.0.1: requires a patch bump, given patch" in result.stdout
+    assert "semantics line changed (allow-listed as editorial: wording only)" in result.stdout
     assert "contract gate: PASS (0 of 2 changed contract file(s) failed)" in result.stdout
 
     # the same command from a folder deep inside the checkout, on a change not even committed
@@ -253,7 +262,8 @@ def test_the_oracle_and_fixtures_are_revalidated_against_every_changed_contract(
     assert re.search(fixture_input, chrf_pp), chrf_pp
     assert "16 is greater than the maximum of 8" in chrf_pp
 
-    # a reworded description: every fixture still agrees with the oracle under it
+    # a draft's description reworded: no bump required, and every fixture still agrees with the oracle under it
+    assert "PASS  contracts/chrf-components/1.0.1.json  editorial change of a draft 1.0.0 -> 1.0.1" in result.stdout
     components = section(result.stdout, "contracts/chrf-components/1.0.1.json")
     assert components.startswith("== contracts/chrf-components/1.0.1.json: PASS")
     checked = r"oracle and fixtures: [1-9]\d* fixture case\(s\) of chrf-components@1\.0\.1 checked .*, 0 failed"

@@ -48,6 +48,10 @@ def register(subparsers) -> None:
         "gate",
         help="the whole gate of a change (CI): lint, classify against --base and enforce the bumps, "
         "re-validate the oracle and fixtures",
+        description="Every contract file changed since the merge base of REV and HEAD (the working tree, "
+        "committed or not) of the checkout holding this package's contracts/: linted, classified against "
+        "the base with the version bump it requires enforced, the oracle and the golden fixtures "
+        "re-validated against it. Exit 0 pass, 1 a gate failure, 2 a usage error.",
     )
     gate.add_argument("--base", required=True, metavar="REV", help="e.g. origin/main (fetched already)")
     gate.add_argument("--allow", metavar="FILE", help="allow-list marking changed semantics lines editorial")
@@ -137,7 +141,7 @@ def _changes(checkout, args) -> tuple[str, list[str], list[dict]]:
 def run_changed(args) -> int:
     """Every contract file of the working folder's checkout changed since --base: linted and classified."""
     from conformance.gate.change_set import judge
-    from conformance.gate.checkout import CheckoutError, checkout_around
+    from conformance.gate.checkout import CheckoutError, checkout_around, tool_version
 
     try:
         checkout = checkout_around(Path.cwd())
@@ -146,12 +150,12 @@ def run_changed(args) -> int:
         print(f"conformance contracts changed: {exc}", file=sys.stderr)
         return 2
     if args.affected_tools:
-        print(",".join(f"{p.parent.name}@{p.stem}" for p in map(Path, changed) if checkout.path(str(p)).is_file()))
+        print(",".join("@".join(tool_version(path)) for path in changed if checkout.path(path).is_file()))
         return 0
     verdicts = [judge(checkout, base, path, allow=allow, revalidating=False) for path in changed]
     if args.format == "json":
         print(json.dumps([v.report.to_dict() for v in verdicts if v.report], indent=2, ensure_ascii=False))
-    else:
+    elif verdicts:
         print("\n".join(v.text() for v in verdicts))
     failed = any(v.failed for v in verdicts)
     print(f"{len(changed)} changed contract file(s); {'VIOLATIONS' if failed else 'OK'}")

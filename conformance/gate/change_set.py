@@ -9,10 +9,9 @@ version file with the highest earlier version of its tool there; a new tool is l
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
-from conformance.gate.checkout import Checkout, predecessor, read_at
-from conformance.gate.diff import DiffReport, diff_contracts
+from conformance.gate.checkout import Checkout, predecessor, read_at, tool_version
+from conformance.gate.diff import DRAFT, DiffReport, diff_contracts
 from conformance.gate.findings import Finding
 from conformance.gate.lint import lint_contract, read_contract
 from conformance.gate.revalidate import Revalidation, revalidate
@@ -29,13 +28,13 @@ class ContractVerdict:
     notes: int = 0  # lint's info findings, counted only
     baseline: str = ""  # REV:path it was compared with; "" for a new tool
     report: DiffReport | None = None
+    draft: bool = False  # a draft before and after: it may change without a bump
     revalidation: Revalidation | None = None
     problem: str = ""  # why it could not be judged (removed, unreadable)
 
     @property
     def label(self) -> str:
-        path = PurePosixPath(self.path)
-        return f"{path.parent.name}@{path.stem}"
+        return "@".join(tool_version(self.path))
 
     @property
     def lint_errors(self) -> int:
@@ -55,6 +54,8 @@ class ContractVerdict:
         if self.report is None:
             return "new tool: linted only" if not self.problem else self.problem
         report = self.report
+        if self.draft:
+            return f"{report.change_class} change of a draft {report.old_version} -> {report.new_version}: no bump required"
         return (
             f"{report.change_class} change {report.old_version} -> {report.new_version}: "
             f"requires a {report.required_bump} bump, given {report.actual_bump}"
@@ -128,9 +129,9 @@ def judge(checkout: Checkout, base: str, relative: str, *, allow: list[dict], re
         return verdict
     if isinstance(old, dict):
         verdict.report = diff_contracts(old, new, old_label=verdict.baseline, new_label=relative, allow=allow)
+        verdict.draft = old.get("status") == DRAFT and new.get("status") == DRAFT
     elif verdict.baseline:
         verdict.problem = f"{verdict.baseline} is not a contract object: the change cannot be classified"
     if revalidating and not any(f.rule in UNLOADABLE for f in findings if f.severity == "error"):
-        tool_id, version = PurePosixPath(relative).parent.name, PurePosixPath(relative).stem
-        verdict.revalidation = revalidate(tool_id, version)
+        verdict.revalidation = revalidate(*tool_version(relative))
     return verdict

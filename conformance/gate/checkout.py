@@ -98,6 +98,12 @@ def is_contract_file(relative: str, checkout: Checkout) -> bool:
     return path.suffix == ".json" and path.parent.parent.as_posix() == checkout.contracts
 
 
+def tool_version(relative: str) -> tuple[str, str]:
+    """(tool id, version) of ``<contracts>/<tool-id>/<version>.json``."""
+    path = PurePosixPath(relative)
+    return path.parent.name, path.stem
+
+
 def changed_contract_files(checkout: Checkout, base: str) -> list[str]:
     """Every contract file (relative to top) that differs from ``base``: changed, removed or new."""
     listings = (
