@@ -1,8 +1,13 @@
-"""The contract gate: `conformance contracts lint` and `conformance contracts diff`.
+"""The contract gate: `conformance contracts lint | diff | changed | gate`.
 
 lint.py checks one contract; diff.py classifies the change between two versions
-(schema_diff.py for the schemas) and checks the version bump. Exit 0 ok, 1 a
-violation (an error finding, or a bump smaller than the change requires), 2 usage.
+(schema_diff.py for the schemas) and checks the version bump; checkout.py reads the
+git checkout (the base, the changed files); revalidate.py holds the oracle and the
+golden fixtures to a changed contract; change_set.py judges every changed file with
+them (`changed`: lint and classify; `gate`: also re-validate, the whole CI step, on
+the checkout that holds the package's own contracts/). Exit 0 ok, 1 a violation (an
+error finding, a bump smaller than the change requires, a fixture the oracle and the
+new contract disagree on), 2 usage.
 """
 
 from __future__ import annotations
@@ -39,6 +44,18 @@ def register(subparsers) -> None:
         help="only print the changed TOOL@VERSION list, comma-separated (for `run --tools`)",
     )
     changed.set_defaults(func=run_changed)
+    gate = sub.add_parser(
+        "gate",
+        help="the whole gate of a change (CI): lint, classify against --base and enforce the bumps, "
+        "re-validate the oracle and fixtures",
+        description="Every contract file changed since the merge base of REV and HEAD (the working tree, "
+        "committed or not) of the checkout holding this package's contracts/: linted, classified against "
+        "the base with the version bump it requires enforced, the oracle and the golden fixtures "
+        "re-validated against it. Exit 0 pass, 1 a gate failure, 2 a usage error.",
+    )
+    gate.add_argument("--base", required=True, metavar="REV", help="e.g. origin/main (fetched already)")
+    gate.add_argument("--allow", metavar="FILE", help="allow-list marking changed semantics lines editorial")
+    gate.set_defaults(func=run_gate)
     parser.set_defaults(func=lambda args: (parser.print_help(sys.stderr), 2)[1])
 
 
@@ -112,63 +129,64 @@ def run_diff(args) -> int:
     return 1 if report.violations else 0
 
 
-def _predecessor(base: str, path: Path) -> str | None:
-    """REV:path of the highest version of the same tool in `base` that is below path's version."""
-    from conformance.gate.diff import parse_semver
+def _changes(checkout, args) -> tuple[str, list[str], list[dict]]:
+    """(merge base, changed contract files, allow-list) or CheckoutError / OSError / ValueError."""
+    from conformance.gate.checkout import changed_contract_files, merge_base
+    from conformance.gate.diff import load_allow_list
 
-    proc = subprocess.run(
-        ["git", "ls-tree", "--name-only", base, f"{path.parent.as_posix()}/"], capture_output=True, text=True
-    )
-    mine = parse_semver(path.stem)
-    earlier = [(parse_semver(Path(name).stem), name) for name in proc.stdout.splitlines()]
-    earlier = [(v, name) for v, name in earlier if v is not None and mine is not None and v < mine]
-    return f"{base}:{max(earlier)[1]}" if earlier else None
+    base = merge_base(checkout, args.base)
+    return base, changed_contract_files(checkout, base), load_allow_list(args.allow)
 
 
 def run_changed(args) -> int:
-    """Every contracts/*/*.json changed since --base: new files are linted, changed ones linted and diffed."""
-    from conformance.gate.diff import diff_contracts, load_allow_list
-    from conformance.gate.lint import lint_paths
+    """Every contract file of the working folder's checkout changed since --base: linted and classified."""
+    from conformance.gate.change_set import judge
+    from conformance.gate.checkout import CheckoutError, checkout_around, tool_version
 
-    proc = subprocess.run(
-        ["git", "diff", "--name-only", f"{args.base}...HEAD", "--", "contracts"], capture_output=True, text=True
-    )
-    if proc.returncode != 0:
-        print(f"conformance contracts changed: git diff failed: {proc.stderr.strip()}", file=sys.stderr)
-        return 2
     try:
-        allow = load_allow_list(args.allow)
-    except (OSError, ValueError) as exc:
+        checkout = checkout_around(Path.cwd())
+        base, changed, allow = _changes(checkout, args)
+    except (CheckoutError, OSError, ValueError) as exc:
         print(f"conformance contracts changed: {exc}", file=sys.stderr)
         return 2
-    changed = [Path(line) for line in proc.stdout.splitlines() if line.endswith(".json")]
     if args.affected_tools:
-        print(",".join(f"{p.parent.name}@{p.stem}" for p in changed if p.is_file()))
+        print(",".join("@".join(tool_version(path)) for path in changed if checkout.path(path).is_file()))
         return 0
-    status, reports = 0, []
-    for path in changed:
-        if not path.is_file():
-            print(f"REMOVED  {path}: a published contract version must not be deleted")
-            status = 1
-            continue
-        findings = [f for f in lint_paths([path]) if f.severity != "info"]
-        for finding in findings:
-            print(finding.line())
-        status |= any(f.severity == "error" for f in findings)
-        old_spec = f"{args.base}:{path.as_posix()}"
-        old, _ = read_contract_source(old_spec)
-        if old is None:  # a new version file: compare it with the latest earlier version in the base
-            old_spec = _predecessor(args.base, path)
-            if old_spec is None:
-                print(f"NEW      {path}: a new tool, linted only")
-                continue
-            old, _ = read_contract_source(old_spec)
-        new = json.loads(path.read_text(encoding="utf-8"))
-        report = diff_contracts(old, new, old_label=old_spec, new_label=str(path), allow=allow)
-        reports.append(report.to_dict())
-        print(report.text() if args.format == "text" else "")
-        status |= bool(report.violations)
+    verdicts = [judge(checkout, base, path, allow=allow, revalidating=False) for path in changed]
     if args.format == "json":
-        print(json.dumps(reports, indent=2, ensure_ascii=False))
-    print(f"{len(changed)} changed contract file(s); {'OK' if status == 0 else 'VIOLATIONS'}")
-    return int(status)
+        print(json.dumps([v.report.to_dict() for v in verdicts if v.report], indent=2, ensure_ascii=False))
+    elif verdicts:
+        print("\n".join(v.text() for v in verdicts))
+    failed = any(v.failed for v in verdicts)
+    print(f"{len(changed)} changed contract file(s); {'VIOLATIONS' if failed else 'OK'}")
+    return int(failed)
+
+
+def run_gate(args) -> int:
+    """The whole gate for a change of the project's contracts (the package's own checkout)."""
+    from conformance.gate.change_set import judge
+    from conformance.gate.checkout import CheckoutError, checkout_holding, same_work_tree
+
+    try:
+        checkout = same_work_tree(checkout_holding(contracts_dir()), Path.cwd())
+        base, changed, allow = _changes(checkout, args)
+    except (CheckoutError, OSError, ValueError) as exc:
+        print(f"conformance contracts gate: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"contract gate: {checkout.top / checkout.contracts} against {args.base} (merge base {base[:12]}): "
+        f"{len(changed)} contract file(s) changed"
+    )
+    if not changed:
+        print("contract gate: PASS (no contract file changed: nothing to check)")
+        return 0
+    verdicts = [judge(checkout, base, path, allow=allow, revalidating=True) for path in changed]
+    for verdict in verdicts:
+        print(f"\n{verdict.text()}")
+    print("\nsummary:")
+    print("\n".join("  " + verdict.summary() for verdict in verdicts))
+    failed = sum(verdict.failed for verdict in verdicts)
+    print(
+        f"contract gate: {'FAIL' if failed else 'PASS'} ({failed} of {len(verdicts)} changed contract file(s) failed)"
+    )
+    return 1 if failed else 0

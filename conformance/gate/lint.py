@@ -285,13 +285,17 @@ def _label(path: Path) -> str:
         return str(path)
 
 
+def read_contract(path: Path, label: str) -> tuple[Any, list[Finding]]:
+    """The parsed file, or None and the finding saying why it cannot be read."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8")), []
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return None, [Finding("error", label, "", "json", f"cannot read the contract: {exc}")]
+
+
 def lint_paths(paths: list[Path]) -> list[Finding]:
     findings: list[Finding] = []
     for path in paths:
-        try:
-            contract = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            findings.append(Finding("error", _label(path), "", "json", f"cannot read the contract: {exc}"))
-            continue
-        findings += lint_contract(contract, _label(path), path)
+        contract, unreadable = read_contract(path, _label(path))
+        findings += unreadable or lint_contract(contract, _label(path), path)
     return findings
