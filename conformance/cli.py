@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from conformance import __version__
@@ -42,6 +43,24 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("replay", "conformance.replay", "re-send a saved failing case to its target and show the diff"),
     ("diff", "conformance.commands.diff_command", "what changed between two runs: new, fixed and still failing groups"),
 ]
+
+
+# The commands that draw cases with Hypothesis. Its labels of strategies (conformance/strategies/base.py,
+# ``composite``) hash strings, and they steer how it mutates and shrinks examples: the same seed gives the
+# same cases, failures and counts in every process (one run, its -n workers, each --shard on each machine)
+# only under one PYTHONHASHSEED. Such a command run from the command line re-executes itself once under
+# this one; the others (exec, which a cmd: target starts once per case, above all) never pay for it.
+GENERATING = {"run", "crosscheck", "matrix"}
+HASH_SEED = "0"
+
+
+def fix_hash_seed(command: str | None) -> None:
+    """Re-execute this interpreter, with its own arguments, under PYTHONHASHSEED=HASH_SEED (a generating
+    command whose process hashes strings otherwise; POSIX only: elsewhere exec does not replace the process)."""
+    if command in GENERATING and os.environ.get("PYTHONHASHSEED") != HASH_SEED and os.name == "posix":
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execve(sys.executable, sys.orig_argv, {**os.environ, "PYTHONHASHSEED": HASH_SEED})
 
 
 def chosen_command(argv: list[str]) -> str | None:
@@ -79,8 +98,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is None:
+    if argv is None:  # from the command line (in-process callers pass their arguments)
         argv = sys.argv[1:]
+        fix_hash_seed(chosen_command(argv))
     parser = build_parser(chosen_command(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -17,6 +17,7 @@ concluded exits as the diff says (0 or 1).
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -24,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from conformance import parallel, progress
+from conformance.cli import HASH_SEED
 from conformance.engine import EXIT_UNCONCLUDED, PROFILES, PropertySpec, RunOptions, Session, UsageError, parse_tools
 from conformance.engine.options import DEFAULT_REPORT_DIR
 from conformance.engine.properties import DEFAULT_MAX_FAILURES, NotServed, Unhealthy
@@ -350,6 +352,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(run, "conformance-run")
     if run.controller:
         config.pluginmanager.register(run.controller, "conformance-processes")
+        # its processes, started after this, draw the cases: under the hash seed of `conformance run`
+        # (conformance/cli.py, fix_hash_seed), they draw and shrink as its one process does
+        os.environ["PYTHONHASHSEED"] = HASH_SEED
     run.sigterm.install()
 
 

@@ -8,11 +8,14 @@ the oracle under every reading of the open points) or "reject with this code".
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import event, settings
+from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 import conformance.strategies.aim_counts as aim_counts
@@ -26,6 +29,31 @@ INVALID_INPUT = Expectation("error", "invalid_input")
 LIMIT_EXCEEDED = Expectation("error", "limit_exceeded")
 # The contract leaves the code open (a rule that is both a schema rule and a named limit).
 ANY_ERROR = Expectation("error", "any")
+
+
+def composite(function: Callable[..., Any]) -> Callable[..., SearchStrategy[Any]]:
+    """``hypothesis.strategies.composite``, with a label that is the same in every process.
+
+    Hypothesis labels a composite strategy by the repr of its function's constants, and labels steer
+    how it mutates and shrinks examples. A comprehension or lambda inside the function is a constant
+    whose repr holds its memory address, so two processes labelled one strategy differently and the
+    same seed could shrink to different cases: a run over ``-n`` workers or ``--shard``s would not
+    report what the one-process run does. The function Hypothesis sees is a wrapper whose one
+    varying constant is the strategy's qualified name (a keyword default), so its label depends on
+    that name and on ``PYTHONHASHSEED`` alone, which ``conformance run`` fixes (conformance/cli.py).
+    """
+    name = f"{function.__module__}.{function.__qualname__}"
+
+    def definition(draw: Any, *args: Any, _strategy_name: str = name, **kwargs: Any) -> Any:
+        return function(draw, *args, **kwargs)
+
+    return functools.wraps(function)(st.composite(definition))
+
+
+def sampled_by_index(values: tuple) -> SearchStrategy[Any]:
+    """``sampled_from(values)`` drawn by index: sampled_from labels itself (``composite`` says why labels
+    matter) by its elements' hashes, and the hash of None is its address before Python 3.12."""
+    return st.integers(0, len(values) - 1).map(values.__getitem__)
 
 
 @dataclass(frozen=True)

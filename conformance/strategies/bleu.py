@@ -27,8 +27,10 @@ from conformance.strategies.base import (
     Family,
     aimed,
     case,
+    composite,
     input_schema,
     limits,
+    sampled_by_index,
 )
 
 Tokens = list[str]
@@ -115,7 +117,7 @@ def with_options(hypotheses: list[Tokens], references: list[list[Tokens]], optio
 # --- valid: hypotheses built from the references ---------------------------------
 
 
-@st.composite
+@composite
 def derived_hypothesis(draw, references: list[Tokens]) -> tuple[Tokens, str]:
     """A hypothesis made from one reference by one aimed edit, and the edit's name."""
     base = draw(st.sampled_from(references))
@@ -145,7 +147,7 @@ def derived_hypothesis(draw, references: list[Tokens]) -> tuple[Tokens, str]:
     return [], "is empty"
 
 
-@st.composite
+@composite
 def derived_segment(draw) -> tuple[Tokens, list[Tokens], str]:
     references = draw(st.lists(st.lists(word_tokens(), max_size=10), min_size=1, max_size=4))
     hypothesis, how = draw(derived_hypothesis(references))
@@ -153,7 +155,7 @@ def derived_segment(draw) -> tuple[Tokens, list[Tokens], str]:
 
 
 def shared_ngrams(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
-    @st.composite
+    @composite
     def build(draw):
         segments = draw(st.lists(derived_segment(), min_size=1, max_size=4))
         payload = with_options([s[0] for s in segments], [s[1] for s in segments], draw(options))
@@ -166,7 +168,7 @@ def shared_ngrams(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
 def clipping(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
     """One n-gram, several references holding it different numbers of times, a hypothesis repeating it."""
 
-    @st.composite
+    @composite
     def build(draw):
         ngram = draw(st.lists(st.sampled_from(("the", "cat", "a b", "\u00e9")), min_size=1, max_size=3))
         reference_counts = draw(st.lists(st.integers(0, 4), min_size=1, max_size=8))
@@ -194,7 +196,7 @@ def clipping(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
 def token_identity(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
     """Variants of confusable token sequences on the two sides: only exact equality matches."""
 
-    @st.composite
+    @composite
     def build(draw):
         groups = draw(st.lists(st.sampled_from(CONFUSABLE_GROUPS), min_size=1, max_size=3))
         context = st.lists(st.sampled_from(WORDS), max_size=2)
@@ -217,7 +219,7 @@ def token_identity(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
 def short_and_empty(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
     """Hypotheses shorter than n, empty hypotheses and empty references, with large max_order."""
 
-    @st.composite
+    @composite
     def build(draw):
         chosen = dict(draw(options))
         max_order = draw(st.integers(2, 8))
@@ -238,7 +240,7 @@ def short_and_empty(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
 def segment_boundaries(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
     """N-grams never cross segments: a reference n-gram split across two hypothesis segments."""
 
-    @st.composite
+    @composite
     def build(draw):
         phrase = draw(st.lists(st.sampled_from(WORDS), min_size=2, max_size=5))
         cut = draw(st.integers(1, len(phrase) - 1))
@@ -253,7 +255,7 @@ def segment_boundaries(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
 def reference_lengths(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
     """The closest reference length: ties to the shorter, all shorter, all longer, c = 0, r = 0."""
 
-    @st.composite
+    @composite
     def build(draw):
         rows = []
         for _ in range(draw(st.integers(1, 3))):
@@ -451,7 +453,7 @@ def boundary_families(
     limit = limits(tool_id, version)
     max_token_code_points = input_schema(tool_id, version)["properties"]["hypotheses"]["items"]["items"]["maxLength"]
 
-    @st.composite
+    @composite
     def max_segments(draw):
         past = draw(st.booleans())
         count = limit["max_segments"] + (1 if past else 0)
@@ -462,7 +464,7 @@ def boundary_families(
         expect = ANY_ERROR if past else EXPECT_OUTPUT  # maxItems mirrors max_segments (A6)
         return case(payload, expect, f"{count} segments (max_segments {limit['max_segments']})")
 
-    @st.composite
+    @composite
     def max_references(draw):
         past = draw(st.booleans())
         count = limit["max_references_per_segment"] + (1 if past else 0)
@@ -474,7 +476,7 @@ def boundary_families(
         expect = ANY_ERROR if past else EXPECT_OUTPUT  # maxItems mirrors max_references_per_segment (A6)
         return case(payload, expect, f"{count} references in one segment (max {limit['max_references_per_segment']})")
 
-    @st.composite
+    @composite
     def token_bytes(draw):
         past = draw(st.booleans())
         size = limit["max_token_bytes"] + (1 if past else 0)
@@ -506,7 +508,7 @@ def boundary_families(
             f"a token of {size} UTF-8 bytes and {len(token)} code points in {where} (max_token_bytes {limit['max_token_bytes']})",
         )
 
-    @st.composite
+    @composite
     def total_tokens(draw):
         past = draw(st.booleans())
         segments = draw(st.sampled_from((1, 7, 100, 1000)))
@@ -525,7 +527,7 @@ def boundary_families(
         payload = with_options(hypotheses, references, draw(large_input_options))
         return case(payload, expect, f"{what} over {segments} segments (max_total_tokens {limit['max_total_tokens']})")
 
-    @st.composite
+    @composite
     def total_token_bytes(draw):
         past = draw(st.booleans())
         width = draw(st.sampled_from((1, 2, 3, 4)))
@@ -554,7 +556,7 @@ def boundary_families(
             f"({width}-byte characters)",
         )
 
-    @st.composite
+    @composite
     def max_order_extremes(draw):
         segment = draw(derived_segment())
         max_order = draw(st.sampled_from((1, 8)))
@@ -635,14 +637,14 @@ def not_an_object() -> Family:
     return Family(
         "invalid/not-an-object",
         "invalid",
-        st.sampled_from(NON_OBJECTS).map(
+        sampled_by_index(NON_OBJECTS).map(
             lambda value: case(value, INVALID_INPUT, f"top level is {value!r}, not an object")
         ),
         "the input is an array, string, number, null or boolean",
     )
 
 
-@st.composite
+@composite
 def ordinary_corpus(draw) -> dict:
     """A small valid input with at least one token on each side of every segment."""
     segments = draw(st.integers(1, 3))
@@ -795,7 +797,7 @@ def invalid_families(
 ) -> list[Family]:
     limit = limits(tool_id, version)
 
-    @st.composite
+    @composite
     def schema(draw):
         payload = {**draw(ordinary_corpus()), **{k: v for k, v in draw(options).items() if v is not None}}
         mutation = draw(st.sampled_from(SCHEMA_MUTATIONS + option_mutations))
@@ -803,7 +805,7 @@ def invalid_families(
         aimed(SCHEMA_RULE_BROKEN.get(mutation, OPTION_BROKEN))
         return case(payload, INVALID_INPUT, f"breaks one schema rule: {what}")
 
-    @st.composite
+    @composite
     def segment_counts(draw):
         payload = {**draw(ordinary_corpus()), **{k: v for k, v in draw(options).items() if v is not None}}
         hypotheses, references = payload["hypotheses"], payload["references"]
@@ -814,7 +816,7 @@ def invalid_families(
             payload, INVALID_INPUT, f"{len(hypotheses)} hypothesis segments but {len(references)} reference segments"
         )
 
-    @st.composite
+    @composite
     def over_limits(draw):
         # the totals (max_total_tokens, max_total_token_bytes) are exceeded in boundary/, where
         # one case is as costly as it needs to be; here every case stays small

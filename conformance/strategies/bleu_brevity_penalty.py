@@ -10,7 +10,17 @@ from hypothesis import strategies as st
 
 from conformance.strategies import aiming, bleu, keys, magnitudes, widths
 from conformance.strategies.aiming import integral_float, option
-from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, aimed, case, limits
+from conformance.strategies.base import (
+    EXPECT_OUTPUT,
+    INVALID_INPUT,
+    LIMIT_EXCEEDED,
+    Family,
+    aimed,
+    case,
+    composite,
+    limits,
+    sampled_by_index,
+)
 
 DECIMALS = st.one_of(st.none(), st.integers(0, 15), st.sampled_from(range(16)))
 
@@ -22,7 +32,7 @@ def with_options(candidates: list, references: list, decimals) -> dict:
     return payload
 
 
-@st.composite
+@composite
 def segment(draw, largest: int = 60) -> tuple[int, list[int]]:
     """A candidate length and its reference lengths: ties on both sides, all shorter, all longer, equal."""
     c = draw(st.integers(0, largest))
@@ -42,7 +52,7 @@ def segment(draw, largest: int = 60) -> tuple[int, list[int]]:
 
 
 def lengths_family() -> st.SearchStrategy:
-    @st.composite
+    @composite
     def build(draw):
         rows = draw(st.lists(segment(), min_size=1, max_size=6))
         payload = with_options([c for c, _ in rows], [refs for _, refs in rows], draw(DECIMALS))
@@ -54,7 +64,7 @@ def lengths_family() -> st.SearchStrategy:
 def ratio_family() -> st.SearchStrategy:
     """c <= r over every magnitude of r/c, so exp(1 - r/c) runs from 1 down to underflow."""
 
-    @st.composite
+    @composite
     def build(draw):
         c = draw(st.integers(1, 2000))
         r = draw(st.one_of(st.integers(c, c + 10), st.integers(c, 40 * c), st.just(1_048_576)))
@@ -65,7 +75,7 @@ def ratio_family() -> st.SearchStrategy:
 
 
 def zero_lengths_family() -> st.SearchStrategy:
-    @st.composite
+    @composite
     def build(draw):
         segments = draw(st.integers(1, 4))
         references = [draw(st.lists(st.integers(0, 5), min_size=1, max_size=3)) for _ in range(segments)]
@@ -76,7 +86,7 @@ def zero_lengths_family() -> st.SearchStrategy:
 
 
 def every_decimals() -> st.SearchStrategy:
-    @st.composite
+    @composite
     def build(draw):
         c = draw(st.integers(1, 50))
         payload = with_options([c], [[c + draw(st.integers(1, 20))]], draw(st.integers(0, 15)))
@@ -88,7 +98,7 @@ def every_decimals() -> st.SearchStrategy:
 def integers_as_floats() -> st.SearchStrategy:
     """Lengths and decimals written with a fraction: "4.0 is the integer 4"."""
 
-    @st.composite
+    @composite
     def build(draw):
         rows = draw(st.lists(segment(), min_size=1, max_size=4))
         candidates = [float(c) if draw(st.booleans()) else c for c, _ in rows]
@@ -104,7 +114,7 @@ def integers_as_floats() -> st.SearchStrategy:
 def boundary_families(tool_id: str, version: str) -> list[Family]:
     limit = limits(tool_id, version)
 
-    @st.composite
+    @composite
     def max_segments(draw):
         past = draw(st.booleans())
         count = limit["max_segments"] + (1 if past else 0)
@@ -116,7 +126,7 @@ def boundary_families(tool_id: str, version: str) -> list[Family]:
             f"{count} segments (max_segments {limit['max_segments']})",
         )
 
-    @st.composite
+    @composite
     def max_references(draw):
         past = draw(st.booleans())
         count = limit["max_references_per_segment"] + (1 if past else 0)
@@ -128,7 +138,7 @@ def boundary_families(tool_id: str, version: str) -> list[Family]:
             f"{count} reference lengths in one segment (max {limit['max_references_per_segment']})",
         )
 
-    @st.composite
+    @composite
     def max_length(draw):
         past = draw(st.booleans())
         length = limit["max_length"] + (1 if past else 0)
@@ -148,7 +158,7 @@ def boundary_families(tool_id: str, version: str) -> list[Family]:
             f"sums up to {segments} x {limit['max_length']}",
         )
 
-    @st.composite
+    @composite
     def decimals_extremes(draw):
         rows = draw(st.lists(segment(), min_size=1, max_size=3))
         payload = with_options(
@@ -228,12 +238,12 @@ MUTATIONS: tuple[Mutation, ...] = tuple(RULE_BROKEN)
 def invalid_families(tool_id: str, version: str) -> list[Family]:
     limit = limits(tool_id, version)
 
-    @st.composite
+    @composite
     def ordinary(draw) -> dict:
         rows = draw(st.lists(segment(), min_size=1, max_size=4))
         return with_options([c for c, _ in rows], [list(refs) or [0] for _, refs in rows], draw(DECIMALS))
 
-    @st.composite
+    @composite
     def schema(draw):
         payload = draw(ordinary())
         mutation = draw(st.sampled_from(MUTATIONS))
@@ -241,7 +251,7 @@ def invalid_families(tool_id: str, version: str) -> list[Family]:
         aimed(RULE_BROKEN[mutation])
         return case(payload, INVALID_INPUT, f"breaks one rule of a field: {what}")
 
-    @st.composite
+    @composite
     def segment_counts(draw):
         payload = draw(ordinary())
         if draw(st.booleans()):
@@ -255,7 +265,7 @@ def invalid_families(tool_id: str, version: str) -> list[Family]:
             f"{len(payload['reference_lengths'])} reference lists",
         )
 
-    @st.composite
+    @composite
     def stated_order(draw):
         """Two rules broken: the first in the stated order decides."""
         which = draw(st.sampled_from(("counts-before-segments", "field-before-length", "field-before-counts")))
@@ -276,7 +286,7 @@ def invalid_families(tool_id: str, version: str) -> list[Family]:
         Family(
             "invalid/not-an-object",
             "invalid",
-            st.sampled_from(bleu.NON_OBJECTS).map(
+            sampled_by_index(bleu.NON_OBJECTS).map(
                 lambda value: case(value, INVALID_INPUT, f"top level is {value!r}, not an object")
             ),
             "the input is an array, string, number, null or boolean",

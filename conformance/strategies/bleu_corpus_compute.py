@@ -7,13 +7,13 @@ from hypothesis import strategies as st
 
 from conformance.strategies import aiming, bleu, magnitudes
 from conformance.strategies.aiming import option
-from conformance.strategies.base import EXPECT_OUTPUT, Family, case
+from conformance.strategies.base import EXPECT_OUTPUT, Family, case, composite
 
 OPTIONS = st.fixed_dictionaries({"max_order": bleu.MAX_ORDERS, "decimals": st.one_of(st.none(), st.integers(0, 15))})
 
 
 def decimals_family(values: st.SearchStrategy[int]) -> st.SearchStrategy:
-    @st.composite
+    @composite
     def build(draw):
         hypothesis, references, how = draw(bleu.derived_segment())
         decimals = draw(values)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies import aiming, bleu, keys, limit_forms
 from conformance.strategies.aiming import accepted, option, rejected
-from conformance.strategies.base import EXPECT_OUTPUT, LIMIT_EXCEEDED, Family, case, limits
+from conformance.strategies.base import EXPECT_OUTPUT, LIMIT_EXCEEDED, Family, case, composite, limits
 from oracle import bleu_ngrams_count as oracle_ngrams
 from oracle.validation import output_size as compact_output_size
 
@@ -68,7 +68,7 @@ def smallest_count_over(prefix: str, segments: int, max_output_bytes: int) -> in
     return low
 
 
-@st.composite
+@composite
 def output_size(draw, max_output_bytes: int):
     """Detail "ngrams" with max_order 8 over distinct tokens: about 700-900 bytes of compact JSON per token.
 
@@ -139,7 +139,7 @@ def output_size_forms(max_output_bytes: int) -> Family:
     )
 
 
-@st.composite
+@composite
 def every_detail(draw):
     hypothesis, references, how = draw(bleu.derived_segment())
     detail = draw(st.sampled_from(DETAILS))

@@ -24,8 +24,10 @@ from conformance.strategies.base import (
     Family,
     aimed,
     case,
+    composite,
     input_schema,
     limits,
+    sampled_by_index,
 )
 
 Tokens = list[str]
@@ -61,7 +63,7 @@ def matching_prefix_orders(options: st.SearchStrategy[dict]) -> st.SearchStrateg
     """Hypotheses whose matches stop at order L: chunks of L reference tokens between unseen tokens,
     so m_n > 0 up to L and 0 above (k of the NIST counter at 1, 2, 3 for L = 1, 2, 3 at max_order 4)."""
 
-    @st.composite
+    @composite
     def build(draw):
         reference = [f"w{i}" for i in range(draw(st.integers(4, 12)))]
         longest = draw(st.integers(0, 5))
@@ -85,7 +87,7 @@ def matching_prefix_orders(options: st.SearchStrategy[dict]) -> st.SearchStrateg
 def integers_as_floats(options: st.SearchStrategy[dict]) -> st.SearchStrategy:
     """Every integer option written with a fraction: "4.0 is the integer 4"."""
 
-    @st.composite
+    @composite
     def build(draw):
         hypothesis, references, how = draw(bleu.derived_segment())
         chosen = {key: value for key, value in draw(options).items() if value is not None}
@@ -179,7 +181,7 @@ def with_required_options(tool_id: str, version: str):
 def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dict]) -> list[Family]:
     limit = limits(tool_id, version)
 
-    @st.composite
+    @composite
     def max_references(draw):
         past = draw(st.booleans())
         count = limit["max_references_per_segment"] + (1 if past else 0)
@@ -192,7 +194,7 @@ def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dic
             f"{count} references (max_references_per_segment {limit['max_references_per_segment']})",
         )
 
-    @st.composite
+    @composite
     def token_bytes(draw):
         past = draw(st.booleans())
         size = limit["max_token_bytes"] + (1 if past else 0)
@@ -210,7 +212,7 @@ def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dic
             f"a token of {size} UTF-8 bytes and {len(token)} code points",
         )
 
-    @st.composite
+    @composite
     def total_tokens(draw):
         past = draw(st.booleans())
         total = limit["max_total_tokens"] + (1 if past else 0)
@@ -232,7 +234,7 @@ def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dic
             f"(max_total_tokens {limit['max_total_tokens']})",
         )
 
-    @st.composite
+    @composite
     def total_token_bytes(draw):
         past = draw(st.booleans())
         total = limit["max_total_token_bytes"] + (1 if past else 0)
@@ -249,7 +251,7 @@ def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dic
             f"{limit['max_total_token_bytes']})",
         )
 
-    @st.composite
+    @composite
     def max_order_extremes(draw):
         hypothesis, references, how = draw(bleu.derived_segment())
         max_order = draw(st.sampled_from((1, 8, 1.0, 8.0)))  # "4.0 is the integer 4"
@@ -322,7 +324,7 @@ NON_OBJECTS = ([], [{"hypothesis": ["a"], "references": [["a"]]}], "hypothesis",
 Mutation = Callable[[dict, Callable], str]
 
 
-@st.composite
+@composite
 def ordinary_segment(draw) -> dict:
     hypothesis = draw(st.lists(st.sampled_from(bleu.WORDS), min_size=1, max_size=4))
     references = draw(st.lists(st.lists(st.sampled_from(bleu.WORDS), min_size=1, max_size=4), min_size=1, max_size=3))
@@ -426,7 +428,7 @@ def invalid_families(
     def ordinary(draw) -> dict:
         return {**draw(ordinary_segment()), **{k: v for k, v in draw(options).items() if v is not None}}
 
-    @st.composite
+    @composite
     def schema(draw):
         payload = ordinary(draw)
         mutation = draw(st.sampled_from(SCHEMA_MUTATIONS + option_mutations + (_missing_key(required),)))
@@ -438,7 +440,7 @@ def invalid_families(
         )
         return case(payload, INVALID_INPUT, f"breaks one rule of a field: {what}")
 
-    @st.composite
+    @composite
     def over_limits(draw):
         payload = ordinary(draw)
         which = draw(st.sampled_from(("token-bytes", "token-code-points", "references")))
@@ -452,7 +454,7 @@ def invalid_families(
             ]
         return case(payload, LIMIT_EXCEEDED, f"{which} over its limit")
 
-    @st.composite
+    @composite
     def stated_order(draw):
         """A broken field and a broken limit at once: "then the limits" -- the field decides."""
         payload = ordinary(draw)
@@ -462,7 +464,7 @@ def invalid_families(
         aimed(STATED_ORDER_FIELD.get(mutation, bleu.OPTION_BROKEN) + " with 9 references")
         return case(payload, INVALID_INPUT, f"{what} and 9 references: the fields are checked before the limits")
 
-    @st.composite
+    @composite
     def lone_surrogates(draw):
         payload = ordinary(draw)
         surrogate = draw(st.sampled_from(("\ud800", "\udbff", "\udc00", "\udfff", "\udc00\ud800")))
@@ -495,7 +497,7 @@ def invalid_families(
             Family(
                 "invalid/not-an-object",
                 "invalid",
-                st.sampled_from(NON_OBJECTS).map(
+                sampled_by_index(NON_OBJECTS).map(
                     lambda value: case(value, INVALID_INPUT, f"top level is {value!r}, not an object")
                 ),
                 "the input is an array, string, number, null or boolean",

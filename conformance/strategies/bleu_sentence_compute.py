@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies import aiming, bleu, bleu_sentence, magnitudes
 from conformance.strategies.aiming import integral_float, option
-from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, Family, case, input_schema
+from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, Family, case, composite, input_schema
 
 METHODS = ("none", "chen-cherry-1", "chen-cherry-2", "chen-cherry-3")
 OPTIONS = st.fixed_dictionaries(
@@ -24,7 +24,7 @@ OPTIONS = st.fixed_dictionaries(
 def every_combination() -> st.SearchStrategy:
     """Each smoothing x effective_order x decimals on hypotheses shorter and longer than max_order."""
 
-    @st.composite
+    @composite
     def build(draw):
         hypothesis, references, how = draw(bleu.derived_segment())
         options = {
@@ -43,7 +43,7 @@ def zero_match_orders() -> st.SearchStrategy:
     """Matches up to order L = 0..4 only, at max_order 4..8 and at least 4 tokens: the first
     zero-match order at 1 (m_1 = 0), 2, 3, 4 or 5, so chen-cherry-3's k runs 1, 2, 3, ... there."""
 
-    @st.composite
+    @composite
     def build(draw):
         longest = draw(st.integers(0, 4))
         reference = [f"w{i}" for i in range(12)]
@@ -69,7 +69,7 @@ def short_hypotheses(method: str) -> st.SearchStrategy:
     """Hypotheses shorter than max_order that copy the start of the reference (m_1 > 0): orders
     without n-grams, with and mostly without effective_order, under one smoothing method."""
 
-    @st.composite
+    @composite
     def build(draw):
         max_order = draw(st.integers(2, 8))
         reference = [f"w{i}" for i in range(draw(st.integers(max_order, 10)))]
@@ -94,7 +94,7 @@ def bad_options() -> st.SearchStrategy:
     """smoothing missing (it is required) or not one of the four names, effective_order not a boolean,
     decimals out of range: half of the cases leave smoothing out."""
 
-    @st.composite
+    @composite
     def build(draw):
         payload = {**draw(bleu_sentence.ordinary_segment()), "smoothing": draw(st.sampled_from(METHODS))}
         if draw(st.booleans()):

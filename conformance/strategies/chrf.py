@@ -34,7 +34,9 @@ from conformance.strategies.base import (
     Family,
     aimed,
     case,
+    composite,
     limits,
+    sampled_by_index,
 )
 
 # with names of JavaScript's built-in object properties: counting n-grams in a plain `{}` breaks on them
@@ -103,7 +105,7 @@ def with_options(draw, hypotheses: list[str], references: list[str], beta=None) 
     return payload
 
 
-@st.composite
+@composite
 def derived_words(draw, reference: list[str]) -> tuple[list[str], str]:
     """Hypothesis words made from the reference's words by one aimed edit."""
     edit = draw(st.sampled_from(("copy", "reorder", "drop", "repeat", "recase", "punctuate", "typo", "empty")))
@@ -135,7 +137,7 @@ def derived_words(draw, reference: list[str]) -> tuple[list[str], str]:
 
 
 def derived_texts() -> st.SearchStrategy:
-    @st.composite
+    @composite
     def build(draw):
         rows = []
         for _ in range(draw(st.integers(1, 4))):
@@ -158,7 +160,7 @@ def whitespace_family(whitespace: tuple[str, ...]) -> st.SearchStrategy:
     separator = st.lists(st.sampled_from(whitespace), min_size=1, max_size=3).map("".join)
     near_miss = st.sampled_from(WHITESPACE_NEAR_MISSES)
 
-    @st.composite
+    @composite
     def text(draw, words: list[str]) -> str:
         if draw(st.integers(0, 4)) == 0:  # one text using every whitespace code point in turn
             separators = [whitespace[i % len(whitespace)] for i in range(max(0, len(words) - 1))]
@@ -168,7 +170,7 @@ def whitespace_family(whitespace: tuple[str, ...]) -> st.SearchStrategy:
         edges = st.one_of(st.just(""), separator)
         return draw(edges) + join_words(words, separators) + draw(edges)
 
-    @st.composite
+    @composite
     def build(draw):
         hypotheses, references = [], []
         for _ in range(draw(st.integers(1, 3))):
@@ -194,7 +196,7 @@ def punctuation_family() -> st.SearchStrategy:
     """ASCII marks at word ends, starts, both, alone and doubled; non-ASCII marks never split."""
     mark = st.sampled_from(ASCII_PUNCTUATION)
 
-    @st.composite
+    @composite
     def word(draw) -> str:
         base = draw(st.sampled_from(WORDS + ("x", "\U0001d4b3", "don't", "e.g")))
         shape = draw(
@@ -219,7 +221,7 @@ def punctuation_family() -> st.SearchStrategy:
             "plain": base,
         }[shape]
 
-    @st.composite
+    @composite
     def build(draw):
         hypotheses, references = [], []
         for _ in range(draw(st.integers(1, 3))):
@@ -271,7 +273,7 @@ def unicode_family() -> st.SearchStrategy:
     )
     combining = st.sampled_from(COMBINING_MARKS)
 
-    @st.composite
+    @composite
     def word(draw) -> str:
         shape = draw(st.sampled_from(("piece", "in-word", "combining", "plain", "astral-alone")))
         if shape == "piece":
@@ -285,7 +287,7 @@ def unicode_family() -> st.SearchStrategy:
             return draw(st.sampled_from(ASTRAL_CHARACTERS))
         return draw(st.sampled_from(WORDS))
 
-    @st.composite
+    @composite
     def build(draw):
         hypotheses, references = [], []
         for _ in range(draw(st.integers(1, 3))):
@@ -307,7 +309,7 @@ def lowercase_family() -> st.SearchStrategy:
     variants = {w: [v for v in (w, w.lower(), w.upper(), w.title()) if lowercase_safe(v)] for w in CASED_WORDS}
     words = [w for w in CASED_WORDS if w in variants[w]]
 
-    @st.composite
+    @composite
     def build(draw):
         hypotheses, references = [], []
         for _ in range(draw(st.integers(1, 3))):
@@ -332,7 +334,7 @@ def missing_order_family() -> st.SearchStrategy:
     """Open point A4 on purpose: a segment whose reference lacks an order its hypothesis has,
     beside a segment that has it on both sides (readings computed by the comparison)."""
 
-    @st.composite
+    @composite
     def build(draw):
         short_reference = draw(st.sampled_from(("a", "ab", "cat", "abcde", "the", "x.", "")))
         lacking = (
@@ -360,7 +362,7 @@ def short_and_empty_family() -> st.SearchStrategy:
         ("", "a", "ab", "abc de", "the", "cat.", "!", "\U0001f600", "x y", "abcdef", "abcdefg")
     )
 
-    @st.composite
+    @composite
     def build(draw):
         count = draw(st.integers(1, 4))
         hypotheses = [draw(short_text) for _ in range(count)]
@@ -371,7 +373,7 @@ def short_and_empty_family() -> st.SearchStrategy:
     return build()
 
 
-@st.composite
+@composite
 def every_beta(draw):
     beta = draw(st.integers(1, 16))
     hypotheses = ["the cat sat on the mat", draw(st.sampled_from(("a dog", "", "the mat")))]
@@ -383,7 +385,7 @@ def every_beta(draw):
 def integers_as_floats(extra: dict | None = None) -> st.SearchStrategy:
     """beta (and the given options) written with a fraction, for contracts that state "4.0 is the integer 4"."""
 
-    @st.composite
+    @composite
     def build(draw):
         built = draw(derived_texts())
         payload = {**built.input, "beta": float(draw(st.integers(1, 16))), **(extra or {})}
@@ -397,7 +399,7 @@ def surrogate_bytes(tool_id: str, version: str) -> st.SearchStrategy:
     past it counting the surrogate as 3 bytes (at: invalid_input for the surrogate; past: limit_exceeded)."""
     limit = limits(tool_id, version)["max_text_bytes"]
 
-    @st.composite
+    @composite
     def build(draw):
         past = draw(st.booleans())
         surrogate = draw(st.sampled_from(LONE_SURROGATES[:4]))
@@ -432,7 +434,7 @@ def boundary_families(tool_id: str, version: str, segments_expect: Expectation =
     """``segments_expect``: the code of 257 segments (a contract that states it, or "any": open point A6)."""
     limit = limits(tool_id, version)
 
-    @st.composite
+    @composite
     def max_segments(draw):
         past = draw(st.booleans())
         count = limit["max_segments"] + (1 if past else 0)
@@ -441,7 +443,7 @@ def boundary_families(tool_id: str, version: str, segments_expect: Expectation =
         expect = segments_expect if past else EXPECT_OUTPUT  # maxItems mirrors max_segments (A6)
         return case(payload, expect, f"{count} segments (max_segments {limit['max_segments']})")
 
-    @st.composite
+    @composite
     def text_bytes(draw):
         past = draw(st.booleans())
         total = limit["max_text_bytes"] + (1 if past else 0)
@@ -473,7 +475,7 @@ def boundary_families(tool_id: str, version: str, segments_expect: Expectation =
             f"max_text_bytes {limit['max_text_bytes']})",
         )
 
-    @st.composite
+    @composite
     def beta_extremes(draw):
         beta = draw(st.sampled_from((1, 16)))
         built = draw(derived_texts())
@@ -521,7 +523,7 @@ NON_OBJECTS = ([], [{"hypotheses": ["a"], "references": ["a"]}], "the cat", 1, 0
 LONE_SURROGATES = ("\ud800", "\udbff", "\udc00", "\udfff", "\udc00\ud800")
 
 
-@st.composite
+@composite
 def ordinary_texts(draw) -> dict:
     count = draw(st.integers(1, 3))
     hypotheses = [" ".join(draw(st.lists(st.sampled_from(WORDS), max_size=5))) for _ in range(count)]
@@ -538,7 +540,7 @@ def invalid_families(
     """``unknown_keys``: keys the contract's schema does not name; ``segments_expect`` as for the boundaries."""
     limit = limits(tool_id, version)
 
-    @st.composite
+    @composite
     def schema(draw):
         payload = draw(ordinary_texts())
         rule = draw(
@@ -571,7 +573,7 @@ def invalid_families(
             what = f"required key {side!r} is missing"
         return case(payload, INVALID_INPUT, f"breaks one schema rule: {what}")
 
-    @st.composite
+    @composite
     def segment_counts(draw):
         payload = draw(ordinary_texts())
         side = draw(st.sampled_from(("hypotheses", "references")))
@@ -582,7 +584,7 @@ def invalid_families(
             f"{len(payload['hypotheses'])} hypotheses but {len(payload['references'])} references",
         )
 
-    @st.composite
+    @composite
     def lone_surrogates(draw):
         payload = draw(ordinary_texts())
         side = draw(st.sampled_from(("hypotheses", "references")))
@@ -598,7 +600,7 @@ def invalid_families(
             f"{side}[{i}] holds the lone surrogate(s) {surrogate.encode('unicode_escape').decode()}",
         )
 
-    @st.composite
+    @composite
     def over_limits(draw):
         if draw(st.booleans()):
             count = draw(st.integers(limit["max_segments"] + 1, limit["max_segments"] + 300))
@@ -616,7 +618,7 @@ def invalid_families(
             Family(
                 "invalid/not-an-object",
                 "invalid",
-                st.sampled_from(NON_OBJECTS).map(
+                sampled_by_index(NON_OBJECTS).map(
                     lambda v: case(v, INVALID_INPUT, f"top level is {v!r}, not an object")
                 ),
                 "the input is an array, string, number, null or boolean",

@@ -10,12 +10,21 @@ from hypothesis import strategies as st
 from conformance.strategies import aiming, chrf, keys, limit_forms, magnitudes, widths
 from conformance.strategies.aiming import integral_float, option
 from conformance.strategies.alphabets import contract_whitespace
-from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, LIMIT_EXCEEDED, Family, aimed, case, limits
+from conformance.strategies.base import (
+    EXPECT_OUTPUT,
+    INVALID_INPUT,
+    LIMIT_EXCEEDED,
+    Family,
+    aimed,
+    case,
+    composite,
+    limits,
+)
 
 UNKNOWN_KEYS = ("metric", "Beta", "lowercase ", "tokenize", "", "charOrder", "word_orders", "__proto__", "constructor")
 
 
-@st.composite
+@composite
 def orders(draw) -> dict:
     """char_order 0..10 and word_order 0..4, not both 0 after the defaults (6 and 0), each may be omitted."""
     while True:
@@ -47,7 +56,7 @@ def with_orders(family: Family) -> Family:
 def order_extremes() -> st.SearchStrategy:
     """Every corner of the orders on texts shorter and longer than the orders."""
 
-    @st.composite
+    @composite
     def build(draw):
         char_order, word_order = draw(st.sampled_from(((0, 1), (0, 4), (1, 0), (10, 0), (10, 4), (1, 1), (6, 2))))
         hypotheses = [draw(st.sampled_from(("a", "ab cd", "the cat sat on the mat", "", "abcdefghijk lmn")))]
@@ -76,7 +85,7 @@ BAD_OPTIONS = (
 
 
 def bad_options() -> st.SearchStrategy:
-    @st.composite
+    @composite
     def build(draw):
         payload = draw(chrf.ordinary_texts())
         rule = draw(st.sampled_from(("char_order", "word_order", "whitespace", "no-orders")))
@@ -101,7 +110,7 @@ def kept_whitespace_and_words(whitespace: tuple[str, ...]) -> st.SearchStrategy:
     """whitespace true with word orders: every whitespace code point between words (it stays in
     the character n-grams; word tokens never depend on it)."""
 
-    @st.composite
+    @composite
     def build(draw):
         words = draw(st.lists(st.sampled_from(chrf.WORDS), min_size=2, max_size=5))
         separators = [draw(st.sampled_from(whitespace)) for _ in range(len(words) - 1)]
@@ -121,7 +130,7 @@ def kept_whitespace_and_words(whitespace: tuple[str, ...]) -> st.SearchStrategy:
 
 
 def order_bounds() -> st.SearchStrategy:
-    @st.composite
+    @composite
     def build(draw):
         payload = draw(chrf.ordinary_texts())
         key, value = draw(

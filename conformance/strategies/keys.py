@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
-from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, Family, aimed, case
+from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, Family, aimed, case, composite
 
 Tokens = list[str]
 
@@ -34,7 +34,7 @@ SEPARATORS = ("", " ", ",", "|", "_", "-", "/", ":", ";", ".", "\t", "\u0000", "
 ATOMS = ("a", "b", "c", "ab", "bc", "the", "cat", "x", "de")
 
 
-@st.composite
+@composite
 def joined_pair(draw, order: int, separators: tuple[str, ...] = SEPARATORS) -> tuple[Tokens, Tokens, str]:
     """Two different n-grams of ``order`` tokens that join with the drawn separator to one string.
 
@@ -57,7 +57,7 @@ def joined_key_collisions(options: st.SearchStrategy[dict]) -> Family:
     """Reference and hypothesis n-grams (orders 2..8) that join to one string: one pair joined by
     "" (a + b), one by " ", one by "," (`join()`'s default) and one by another separator, in every case."""
 
-    @st.composite
+    @composite
     def build(draw):
         order = draw(st.integers(2, 8))
         separators = ("", " ", ",", draw(st.sampled_from(SEPARATORS[3:])))
@@ -112,7 +112,7 @@ def vocabulary(size: int) -> Tokens:
     return [f"t{i:04d}" for i in range(size)]
 
 
-@st.composite
+@composite
 def last_token_neighbours(draw, sizes: tuple[int, ...]) -> tuple[Tokens, Tokens, int, int]:
     """(hypothesis, reference, max_order, vocabulary size): the reference lists the vocabulary in
     order; the hypothesis is the reference with adjacent tokens swapped at spaced positions, so its
@@ -139,7 +139,7 @@ def last_token_family(options: dict, sizes: tuple[int, ...] = HUNDREDS) -> Famil
     category = "valid" if sizes == HUNDREDS else "boundary"
     name = f"{category}/last-token-neighbours" if sizes == HUNDREDS else "boundary/large-vocabulary"
 
-    @st.composite
+    @composite
     def build(draw):
         hypothesis, reference, max_order, size = draw(last_token_neighbours(sizes))
         chosen = {**options, "max_order": max_order}
@@ -176,7 +176,7 @@ def joined_word_ngrams(word_orders: st.SearchStrategy[int], extra: Callable[[int
     """``extra(order)``: the tool's options for word n-grams of ``order`` (chrF++ has bigrams only)."""
     """Hypothesis and reference word n-grams that join to one string with a different split."""
 
-    @st.composite
+    @composite
     def build(draw):
         order = draw(word_orders)
         if draw(st.integers(0, 3)) == 0:
@@ -229,7 +229,7 @@ def property_named_keys(valid_inputs: st.SearchStrategy[dict]) -> Family:
     """A valid input plus one unknown key named like an inherited property: invalid_input
     (every input schema has additionalProperties false, and the contracts reject unknown keys)."""
 
-    @st.composite
+    @composite
     def build(draw):
         payload = dict(draw(valid_inputs))
         key = draw(st.sampled_from(PROPERTY_NAMES))
@@ -259,7 +259,7 @@ def is_array_index(token: str) -> bool:
 def numeric_tokens_family(options: st.SearchStrategy[dict]) -> Family:
     """Word tokens first, then numeric strings, in hypotheses whose n-gram rows follow first occurrence."""
 
-    @st.composite
+    @composite
     def build(draw):
         hypotheses, references = [], []
         for _ in range(draw(st.integers(1, 3))):

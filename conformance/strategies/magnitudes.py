@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from conformance.strategies.base import EXPECT_OUTPUT, Family, aimed, case
+from conformance.strategies.base import EXPECT_OUTPUT, Family, aimed, case, composite
 from oracle.jsnumber import to_fixed
 
 # values m * 10^-k, k = 0..12; k = 3 and 4 (a BLEU around 1e-3, a penalty of exp(-7)) more often
@@ -65,7 +65,7 @@ def lengths_for(c: int, value: float) -> int:
 def penalty_magnitudes(max_length: int) -> Family:
     """bleu-brevity-penalty: a penalty in a drawn decade, over 1 to 4 segments, with decimals 1..15."""
 
-    @st.composite
+    @composite
     def build(draw):
         target = target_value(draw)
         segments = draw(st.integers(1, 4))
@@ -98,7 +98,7 @@ def split_total(total: int, weights: list[int]) -> list[int]:
     return shares
 
 
-@st.composite
+@composite
 def scored_segment(draw) -> tuple[list[str], list[str], int, float]:
     """(hypothesis, reference, max_order, about the BLEU): a matched run of a tokens and b unmatched
     tokens, against the run and filler making the reference long enough for a drawn decade."""
@@ -117,7 +117,7 @@ def scored_segment(draw) -> tuple[list[str], list[str], int, float]:
 def bleu_magnitudes(options: st.SearchStrategy[dict]) -> Family:
     """BLEU and its brevity penalty in drawn decades, decimals 1..15."""
 
-    @st.composite
+    @composite
     def build(draw):
         hypothesis, reference, max_order, about = draw(scored_segment())
         chosen = {key: value for key, value in draw(options).items() if value is not None}
@@ -183,7 +183,7 @@ def six_decimal_ties(extra: st.SearchStrategy[dict], largest_h: int = 1500) -> F
         "above-50": [t for t in found if tie_score(*t) >= 50],
     }
 
-    @st.composite
+    @composite
     def build(draw):
         where = draw(st.sampled_from(sorted(groups)))
         beta, h = draw(st.sampled_from(groups[where]))

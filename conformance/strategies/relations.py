@@ -35,7 +35,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from conformance.steps import BURST, SEQUENCE, step_dict
-from conformance.strategies.base import EXPECT_OUTPUT, Family, GeneratedCase, aimed, input_schema, semantics
+from conformance.strategies.base import EXPECT_OUTPUT, Family, GeneratedCase, aimed, composite, input_schema, semantics
 from oracle.errors import ContractError
 from oracle.registry import tool, tool_keys
 
@@ -133,7 +133,7 @@ def _option_value(prop: dict) -> st.SearchStrategy:
     return st.integers(prop.get("minimum", 0), min(prop.get("maximum", 8), prop.get("minimum", 0) + 8))
 
 
-@st.composite
+@composite
 def small_input(draw, tool_id: str, version: str, segments: int = 1) -> dict:
     """A small input the oracle accepts, of at least ``segments`` segments where the tool has several."""
     props, required = _properties(tool_id, version), input_schema(tool_id, version).get("required", [])
@@ -252,7 +252,7 @@ _operation = st.tuples(st.integers(0, 2), st.integers(0, 255), st.sampled_from(C
 
 
 def sequence(tool_id: str, version: str) -> st.SearchStrategy[GeneratedCase]:
-    @st.composite
+    @composite
     def draw_sequence(draw) -> GeneratedCase:
         first = draw(small_input(tool_id, version))
         steps, own = [_step(tool_id, version, first, "the first input")], [first]
@@ -282,7 +282,7 @@ def sequence(tool_id: str, version: str) -> st.SearchStrategy[GeneratedCase]:
 
 
 def burst(tool_id: str, version: str) -> st.SearchStrategy[GeneratedCase]:
-    @st.composite
+    @composite
     def draw_burst(draw) -> GeneratedCase:
         inputs = draw(
             st.lists(
@@ -352,7 +352,7 @@ def relation(
 ) -> st.SearchStrategy[GeneratedCase]:
     """The input (``prepare`` may shape it for the relation) and the inputs related to it, sent in order."""
 
-    @st.composite
+    @composite
     def draw_related(draw) -> GeneratedCase:
         at = draw(st.integers(0, 7))
         x = draw(small_input(tool_id, version, segments))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.strategies.base import EXPECT_OUTPUT, Family, aimed, case
+from conformance.strategies.base import EXPECT_OUTPUT, Family, aimed, case, composite
 
 Tokens = list[str]
 
@@ -80,7 +80,7 @@ def wide_counts_family(
     combinations = (("one-ngram", "hypothesis"), ("one-ngram", "reference"), ("many-segments", "hypothesis"))
     assert INT16_LIMIT + (max_segments or len(SMALL_SIDE)) <= max_total_tokens  # A1: both sides counted
 
-    @st.composite
+    @composite
     def build(draw):
         layout, big_side = draw(st.sampled_from(combinations if max_segments else combinations[:2]))
         hypotheses, references, description = wide_token_corpus(layout, big_side, max_segments or 1)
@@ -114,7 +114,7 @@ WIDTH_SIDES = tuple(
 def wide_lengths_family(max_length: int, max_segments: int, decimals: st.SearchStrategy) -> Family:
     """Candidate or reference lengths whose sum (c or r) crosses 2^15, 2^16 or 2^20, the other side small."""
 
-    @st.composite
+    @composite
     def build(draw):
         boundary, big_side = draw(st.sampled_from(WIDTH_SIDES))
         segments = draw(st.sampled_from((1, 2, 3, 40))) if boundary < max_length else draw(st.sampled_from((2, 3, 40)))
@@ -191,7 +191,7 @@ def wide_texts_family(max_text_bytes: int, options_by_unit: dict[str, dict] | No
         for big, small, _ in (wide_text(unit, max_text_bytes) for unit, _ in TEXT_CASES)
     )
 
-    @st.composite
+    @composite
     def build(draw):
         unit, big_side = draw(st.sampled_from(TEXT_CASES))
         big_text, small_text, count = wide_text(unit, max_text_bytes)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import NOT_MODELLED
+from conformance.strategies.base import composite
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER, SegmentStatistics, corpus_sums, segment_statistics
 from oracle.jsnumber import round_to_fixed
 from oracle.validation import format_path
@@ -41,14 +42,14 @@ def _token_list(with_probes: bool, max_size: int = 7):
     return st.lists(token, max_size=max_size)
 
 
-@st.composite
+@composite
 def _sized_token_list(draw, with_probes: bool, max_size: int) -> list[str]:
     """A token list whose length is drawn first, evenly over 0..max_size (plain lists are mostly short)."""
     token = st.sampled_from(PLAIN_TOKENS + PROBE_TOKENS if with_probes else PLAIN_TOKENS)
     return [draw(token) for _ in range(draw(st.integers(0, max_size)))]
 
 
-@st.composite
+@composite
 def bleu_inputs(draw, **fixed) -> dict:
     """A valid BLEU input: 1-4 segments of 0-7 tokens, 1-3 references, any max_order; ``fixed`` options added."""
     # One input in five has probe tokens: the rest stay comparable with sacreBLEU.
@@ -73,7 +74,7 @@ HYPOTHESIS_SHAPES = ("free", "copy", "one token replaced", "foreign token every 
 FOREIGN_TOKEN = "z"  # in no reference: PLAIN_TOKENS and PROBE_TOKENS do not hold it
 
 
-@st.composite
+@composite
 def sentence_inputs(draw, max_references: int = 8, **options) -> dict:
     """A valid one-segment BLEU input: a hypothesis of 0-14 tokens, 1-``max_references`` references of 0-7, any
     max_order.

@@ -8,12 +8,13 @@ from hypothesis import strategies as st
 from conformance.crosscheck.adapters.bleu import library_answer, sacrebleu_bleu
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Agreement, Check, Divergence
+from conformance.strategies.base import composite
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER
 
 MAX_LENGTH = 1048576  # "every length at most 1048576"
 
 
-@st.composite
+@composite
 def length_inputs(draw) -> dict:
     """1-5 segments of 1-8 reference lengths; a candidate length drawn freely, equal to one of its references'
     (c_i = r_i), or one off one (a tie between two references when both neighbours are there).

@@ -31,6 +31,7 @@ from conformance.crosscheck.adapters.bleu import (
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import NOT_MODELLED, Agreement, Check, Divergence
 from conformance.implementations import npm_bleu_score, rounded
+from conformance.strategies.base import composite
 from oracle.bleu_score import SMOOTHING_METHODS, smoothed_precisions
 from oracle.bleu_sentence_compute import TOOL
 
@@ -259,7 +260,7 @@ INHERITED_METHODS = frozenset(OBJECT_PROTOTYPE_NAMES) - {PROTO}
 NOT_INHERITED = ("prototype", "length")
 
 
-@st.composite
+@composite
 def npm_bleu_score_inputs(draw) -> dict:
     """Inputs bleu-score expresses (one reference, smoothing none) where each of the tokens a, b, c stays, or is
     renamed to __proto__, to a method of Object.prototype, or to a name a plain object does not inherit (one time

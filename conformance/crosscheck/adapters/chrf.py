@@ -9,6 +9,7 @@ from functools import cache
 from hypothesis import strategies as st
 
 from conformance.crosscheck.comparison import Comparison
+from conformance.strategies.base import composite
 from oracle import chrf
 
 # chrF texts: letters that repeat (shared character n-grams), every kind of
@@ -40,7 +41,7 @@ def _chrf_text():
     return st.lists(st.one_of(letters, letters, characters), max_size=12).map("".join)
 
 
-@st.composite
+@composite
 def chrf_inputs(draw) -> dict:
     """A valid chrF input: 1-3 segments of 0-12 code points, any beta and lowercase."""
     segments = draw(st.integers(1, 3))
@@ -103,7 +104,7 @@ def _edited(draw, reference: str) -> str:
     return reference[:at] + character + reference[at + (edit == "replace") :]
 
 
-@st.composite
+@composite
 def _related_text(draw) -> str:
     """Like _chrf_text, of 0-20 code points, the length drawn first (longer texts than a list's usual
     draw): room for ten-character and four-word n-grams."""
@@ -113,7 +114,7 @@ def _related_text(draw) -> str:
     return "".join(draw(st.lists(characters, min_size=length, max_size=length)))
 
 
-@st.composite
+@composite
 def _related_segment(draw) -> tuple[str, str]:
     """(hypothesis, reference): drawn independently (what shrinking goes to), or the hypothesis a copy or a
     one-edit variant of the reference."""
@@ -124,7 +125,7 @@ def _related_segment(draw) -> tuple[str, str]:
     return (reference if relation == "copy" else _edited(draw, reference)), reference
 
 
-@st.composite
+@composite
 def related_chrf_inputs(draw) -> dict:
     """A valid chrF input like chrf_inputs (1-3 segments, texts of up to 20 code points), drawn segment by
     segment (so shrinking drops whole segments), whose hypotheses may be copies or one-edit variants of their

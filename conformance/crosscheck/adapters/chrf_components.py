@@ -34,6 +34,7 @@ from conformance.crosscheck.adapters.chrf import (
 )
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import NOT_MODELLED, Agreement, Check, Divergence
+from conformance.strategies.base import composite
 from oracle import chrf
 from oracle.chrf_components import DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER, TOOL, orders
 
@@ -47,7 +48,7 @@ ORDER_PAIRS = FIRST_PAIRS + [
 ]
 
 
-@st.composite
+@composite
 def components_inputs(draw) -> dict:
     """A related chrF input with one of the 54 valid (char_order, word_order) -- 0..10 and 0..4, not both 0 --
     each key omitted when it is its default (sometimes), and whitespace omitted, true or false."""
