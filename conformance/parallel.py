@@ -10,6 +10,12 @@ their case ids in the one report directory) and hands its report.json document b
 (xdist's ``workeroutput``); the controller merges them (reports/merge.py, as ``merge-reports``)
 into the one record every report is rendered from.
 
+Each process also writes its document to the run's directory (``write_document``), with its pid
+from its start: a SIGTERM reaches the controller alone, which sends it on to every process
+(``Controller.relay``); each ends as a one-process run does on SIGTERM (its partial report, its
+target closed) and the controller, which no longer hears xdist's messages, merges the documents
+found there: the partial report of the whole run, marked interrupted.
+
 The processes share one stop file: a process whose breaker trips, or the controller after the
 first failure under ``-x``, writes it, and every process reads it after each test, so a dead
 target or ``-x`` ends every process, not only the one that saw it (the run ends with exit 3, its
@@ -19,8 +25,11 @@ remaining checks skipped as after a trip in one process).
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -29,6 +38,8 @@ SEED = "conformance_seed"
 STOP_FILE = "conformance_stop_file"
 SHARES = "conformance_shares"
 DOCUMENT = "conformance_document"
+DIRECTORY = "conformance_directory"  # the run's directory: the stop file, each process's pid and document
+RELAY_SECONDS = 5.0  # after a relayed SIGTERM, how long the controller waits for the processes' documents
 GROUP = "share-{}"  # the xdist_group of a share
 EXIT_FIRST = "exitfirst"  # the stop file's stopped_by after a failure under -x
 
@@ -102,6 +113,7 @@ class Controller:
     def pytest_configure_node(self, node) -> None:
         node.workerinput[SEED] = self.seed
         node.workerinput[STOP_FILE] = str(self.stop_file.path)
+        node.workerinput[DIRECTORY] = self.directory
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
@@ -109,8 +121,34 @@ class Controller:
         output = getattr(node, "workeroutput", {}) or {}
         if DOCUMENT in output:
             self.documents[name] = json.loads(output[DOCUMENT])
+        elif self._document_file(name).exists():
+            self.documents[name] = json.loads(self._document_file(name).read_text(encoding="utf-8"))
         else:
             self.lost.append(f"process {name} ended without its report" + (f": {error}" if error else ""))
+
+    def _document_file(self, name: str) -> Path:
+        return Path(self.directory) / f"document-{name}.json"
+
+    def relay(self, signum: int = signal.SIGTERM) -> None:
+        """Send the signal on to every process still running, wait (at most RELAY_SECONDS) for each one's
+        document, and take the documents written: the controller's loop, which hears xdist, has ended."""
+        started = {path.name.removeprefix("pid-"): int(path.read_text()) for path in Path(self.directory).glob("pid-*")}
+        waiting = [name for name in started if name not in self.documents]
+        for name in waiting:
+            try:
+                os.kill(started[name], signum)
+            except OSError:  # it has ended already
+                pass
+        deadline = time.monotonic() + RELAY_SECONDS
+        while any(not self._document_file(name).exists() for name in waiting) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for name in waiting:
+            if self._document_file(name).exists():
+                self.documents[name] = json.loads(self._document_file(name).read_text(encoding="utf-8"))
+            else:
+                self.lost.append(
+                    f"process {name} did not write its report within {RELAY_SECONDS:.0f} s of {signal.Signals(signum).name}"
+                )
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if self.exit_first and report.failed:
@@ -121,6 +159,19 @@ class Controller:
 
     def close(self) -> None:
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def announce(config: pytest.Config) -> None:
+    """A process of -n, at its start: its pid in the run's directory (for ``Controller.relay``)."""
+    (Path(config.workerinput[DIRECTORY]) / f"pid-{config.workerinput['workerid']}").write_text(str(os.getpid()))
+
+
+def write_document(config: pytest.Config, text: str) -> None:
+    """A process of -n, at its end: its report.json document beside the pids, whole or absent."""
+    path = Path(config.workerinput[DIRECTORY]) / f"document-{config.workerinput['workerid']}.json"
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
 
 
 def after_test(config: pytest.Config, session: pytest.Session, health) -> None:

@@ -219,6 +219,8 @@ class ConformanceRun:
         """Ctrl-C, or SIGTERM (conformance.termination): the session ends early, its report marked."""
         if not (self.controller and parallel.stopped_by_scheduler(excinfo.value)):
             self.interrupted = interruption(excinfo.value)
+        if self.controller and self.interrupted == "SIGTERM":  # it reached this process alone
+            self.controller.relay()
 
     def finish(self, session: pytest.Session) -> None:
         self.sigterm.hold()  # the reports get written whatever comes now
@@ -235,7 +237,9 @@ class ConformanceRun:
 
         document = report_document.build_document(record)
         if self.worker:  # the controller merges the processes' documents and writes the reports
-            self.config.workeroutput[parallel.DOCUMENT] = report_document.dump_report_json(document)
+            text = report_document.dump_report_json(document)
+            self.config.workeroutput[parallel.DOCUMENT] = text
+            parallel.write_document(self.config, text)
             return
         if self.controller:
             document = self.merged(document)
@@ -355,6 +359,8 @@ def pytest_configure(config: pytest.Config) -> None:
         # its processes, started after this, draw the cases: under the hash seed of `conformance run`
         # (conformance/cli.py, fix_hash_seed), they draw and shrink as its one process does
         os.environ["PYTHONHASHSEED"] = HASH_SEED
+    if run.worker:
+        parallel.announce(config)
     run.sigterm.install()
 
 

@@ -15,6 +15,8 @@ unit tests in test_runner_units.py check over 8,000 calls), are marked slow.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 import time
 
@@ -100,6 +102,46 @@ def test_jsonl_target_hanging_on_every_fourth_request_is_stopped_by_the_failure_
     rate = f"5 of the last 20 calls were transport errors (the breaker trips at 25% of the last {health.WINDOW_CALLS}"
     assert_stopped_by_the_breaker(code, output, report, elapsed, rate, per_call=TIMEOUT + 5)
     assert report["header"]["breaker"]["calls"] == health.MINIMUM_CALLS
+    assert_none_left(commands)
+
+
+def test_a_breaker_tripping_in_a_process_of_n_stops_the_whole_run(commands, tmp_path):
+    """-n 2: each process's own jsonl process hangs from its fourth request; the breaker of the process that
+    trips first stops the other through the shared stop file, and the merged report says the breaker stopped
+    the run (exit 3, its reason), the cases after it not sent, no target process left."""
+    started = time.monotonic()
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "run",
+            "--target",
+            commands.jsonl("after", 3),
+            "--tools",
+            BP,
+            "--fixtures-only",
+            "--timeout",
+            str(TIMEOUT),
+            "--seed",
+            "1",
+            "-n",
+            "2",
+            "--report-dir",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    elapsed = time.monotonic() - started
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert done.returncode == 3, done.stdout[-3000:] + done.stderr[-3000:]
+    assert report["header"]["stopped_by"] == "breaker" and report["header"]["processes"] == 2
+    assert "of the last 20 calls were transport errors" in report["unhealthy_reason"], report["unhealthy_reason"]
+    assert f"TARGET UNHEALTHY, run stopped: {report['unhealthy_reason'][:60]}" in done.stdout
+    assert report["totals"]["skipped"] > 50, "the cases after the trip were not sent"
+    assert elapsed < GENEROUS_SECONDS + 30  # two interpreters and their imports besides
     assert_none_left(commands)
 
 

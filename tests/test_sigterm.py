@@ -37,8 +37,8 @@ class Stopped:
     commands: FaultyCommands
 
 
-def run_until_hung(target: str, commands: FaultyCommands, hung, sig: int) -> Stopped:
-    """Start `conformance run`, wait until ``hung()`` says the target hangs on a call, send ``sig``."""
+def run_until_hung(target: str, commands: FaultyCommands, hung, sig: int, *options: str) -> Stopped:
+    """Start `conformance run OPTIONS`, wait until ``hung()`` says the target hangs on a call, send ``sig``."""
     process = subprocess.Popen(
         [
             sys.executable,
@@ -56,6 +56,7 @@ def run_until_hung(target: str, commands: FaultyCommands, hung, sig: int) -> Sto
             "1",
             "--report-dir",
             str(commands.directory / "out"),
+            *options,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -85,6 +86,9 @@ def scenario(name: str, base: Path) -> Stopped:
     hung = lambda: commands.hung  # noqa: E731
     if name == "jsonl-sigterm":
         return run_until_hung(commands.jsonl("after", 3), commands, hung, signal.SIGTERM)
+    if name == "jsonl-sigterm-processes":  # -n 2: each process's jsonl process hangs on its fourth request
+        both_hung = lambda: len(commands.pids()) >= 4  # noqa: E731 (two jsonl processes, a sleep child each)
+        return run_until_hung(commands.jsonl("after", 3), commands, both_hung, signal.SIGTERM, "-n", "2")
     if name == "jsonl-sigint":
         return run_until_hung(commands.jsonl("after", 3), commands, hung, signal.SIGINT)
     if name == "cmd-sigterm":
@@ -93,7 +97,7 @@ def scenario(name: str, base: Path) -> Stopped:
         return run_until_hung(server.url, commands, lambda: server.requests_seen >= 4, signal.SIGTERM)
 
 
-SCENARIOS = ("jsonl-sigterm", "cmd-sigterm", "http-sigterm", "jsonl-sigint")
+SCENARIOS = ("jsonl-sigterm", "cmd-sigterm", "http-sigterm", "jsonl-sigint", "jsonl-sigterm-processes")
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +113,7 @@ def reports(run: Stopped) -> dict[str, str]:
     return {kind: (run.report_dir / name).read_text(encoding="utf-8") for kind, name in names.items()}
 
 
-@pytest.mark.parametrize("name", ["jsonl-sigterm", "cmd-sigterm", "http-sigterm"])
+@pytest.mark.parametrize("name", ["jsonl-sigterm", "cmd-sigterm", "http-sigterm", "jsonl-sigterm-processes"])
 def test_sigterm_stops_the_run_at_once_with_a_partial_report_marked_interrupted(stopped, name):
     run = stopped[name]
     assert run.returncode == 143, (run.stdout[-2000:], run.stderr[-2000:])
@@ -118,7 +122,8 @@ def test_sigterm_stops_the_run_at_once_with_a_partial_report_marked_interrupted(
     written = reports(run)
     report = json.loads(written["json"])
     assert report["exit_code"] == 143 and report["header"]["interrupted"] == "SIGTERM"
-    assert report["totals"]["passed"] == 2, "the checks done before the signal are kept"  # preflight, 2 cases
+    # each process's preflight and two cases, the checks done before the signal, are kept (merged, under -n)
+    assert report["totals"]["passed"] == (4 if name.endswith("processes") else 2), report["totals"]
     assert '<property name="interrupted" value="SIGTERM" />' in written["junit"]
     assert "INTERRUPTED BY SIGTERM: the run did not finish" in written["markdown"]
     assert "INTERRUPTED BY SIGTERM: the run did not finish" in written["html"]
@@ -126,7 +131,7 @@ def test_sigterm_stops_the_run_at_once_with_a_partial_report_marked_interrupted(
     assert "stopped by SIGTERM" in run.stdout
 
 
-@pytest.mark.parametrize("name", ["jsonl-sigterm", "cmd-sigterm", "jsonl-sigint"])
+@pytest.mark.parametrize("name", ["jsonl-sigterm", "cmd-sigterm", "jsonl-sigint", "jsonl-sigterm-processes"])
 def test_no_process_of_the_target_outlives_the_run(stopped, name):
     pids = stopped[name].commands.pids()
     assert len(pids) >= 2, "the target and its child recorded themselves"
