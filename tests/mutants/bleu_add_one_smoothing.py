@@ -1,9 +1,10 @@
 """Add-one smoothing of the precisions of orders n >= 2 (Lin and Och / NLTK method 2 style)."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuCorpusCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

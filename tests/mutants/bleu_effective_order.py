@@ -1,9 +1,10 @@
 """Uses effective order (sacreBLEU sentence-BLEU style): orders with no hypothesis n-grams are left out instead of making bleu 0."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuCorpusCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

@@ -1,9 +1,10 @@
 """Smooths zero matches (sacreBLEU "floor", epsilon 0.1) instead of returning exactly 0."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuCorpusCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

@@ -1,9 +1,10 @@
 """Forgets the 1/N weight: bleu = bp * exp(sum of ln p_n) (the product of the precisions)."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuCorpusCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

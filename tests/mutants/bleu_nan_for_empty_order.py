@@ -1,9 +1,10 @@
 """Only guards m_n = 0 when l_n > 0: an order with l_n = 0 gives 0/0 = NaN (as in JavaScript) instead of bleu 0."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuCorpusCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

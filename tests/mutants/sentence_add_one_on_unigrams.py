@@ -1,8 +1,9 @@
 """bleu-sentence-compute: chen-cherry-2 adds one to the unigram precision too: p_1 = (m_1 + 1) / (l_1 + 1)."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
 from independent.sentence import Precision
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

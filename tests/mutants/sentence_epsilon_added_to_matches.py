@@ -1,9 +1,10 @@
 """bleu-sentence-compute: chen-cherry-1 adds epsilon 0.1 to every m_n, p_n = (m_n + 0.1) / l_n, instead of
 using 0.1 / l_n only where m_n = 0."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
 from independent.sentence import Precision
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

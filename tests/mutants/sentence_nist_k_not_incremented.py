@@ -1,9 +1,10 @@
 """bleu-sentence-compute: chen-cherry-3 never increases k: every order with m_n = 0 gets 1 / (2 l_n)
 instead of 1 / (2^k l_n) with k = 1, 2, 3, ..."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
 from independent.sentence import Precision
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

@@ -1,8 +1,9 @@
 """bleu-sentence-compute: chen-cherry-2 reports the smoothed m_n + 1 and l_n + 1 (n >= 2) in matches and
 totals, as sacreBLEU's add-k does; the contract reports the raw counts."""
 
-CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
+
+CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):
