@@ -12,8 +12,8 @@ class CorpusCompute(BleuCorpusCompute):
         if bp == 0.0 or matches[0] == 0:
             return 0.0
         log_sum = math.log(matches[0] / totals[0])
-        for m, l in zip(matches[1:], totals[1:]):
-            log_sum += math.log((m + 1) / (l + 1))
+        for m, total in zip(matches[1:], totals[1:]):
+            log_sum += math.log((m + 1) / (total + 1))
         return bp * math.exp(log_sum / len(matches))
 
 

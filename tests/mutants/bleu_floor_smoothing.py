@@ -12,8 +12,8 @@ class CorpusCompute(BleuCorpusCompute):
         if bp == 0.0:
             return 0.0
         log_sum = 0.0
-        for m, l in zip(matches, totals):
-            log_sum += math.log((m if m else 0.1) / l) if l else math.log(0.1)
+        for m, total in zip(matches, totals):
+            log_sum += math.log((m if m else 0.1) / total) if total else math.log(0.1)
         return bp * math.exp(log_sum / len(matches))
 
 

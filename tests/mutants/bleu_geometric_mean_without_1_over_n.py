@@ -11,7 +11,7 @@ class CorpusCompute(BleuCorpusCompute):
     def score(self, bp, matches, totals):
         if bp == 0.0 or 0 in matches:
             return 0.0
-        return bp * math.exp(sum(math.log(m / l) for m, l in zip(matches, totals)))
+        return bp * math.exp(sum(math.log(m / total) for m, total in zip(matches, totals)))
 
 
 execute = Implementation(corpus_compute=CorpusCompute()).execute

@@ -12,12 +12,12 @@ class CorpusCompute(BleuCorpusCompute):
         if bp == 0.0:
             return 0.0
         log_sum = 0.0
-        for m, l in zip(matches, totals):
-            if l == 0:
+        for m, total in zip(matches, totals):
+            if total == 0:
                 return math.nan
             if m == 0:
                 return 0.0
-            log_sum += math.log(m / l)
+            log_sum += math.log(m / total)
         return bp * math.exp(log_sum / len(matches))
 
 

@@ -10,8 +10,8 @@ class SentenceCompute(BleuSentenceCompute):
     def precisions(self, matches, totals, method):
         out = super().precisions(matches, totals, method)
         if method == "chen-cherry-2":
-            m, l = matches[0], totals[0]
-            out[0] = Precision(m + 1, l + 1, (m + 1) / (l + 1))
+            m, total = matches[0], totals[0]
+            out[0] = Precision(m + 1, total + 1, (m + 1) / (total + 1))
         return out
 
 

@@ -11,7 +11,9 @@ class SentenceCompute(BleuSentenceCompute):
     def precisions(self, matches, totals, method):
         if method != "chen-cherry-1":
             return super().precisions(matches, totals, method)
-        return [Precision(m + 0.1, l, (m + 0.1) / l if l else float("nan")) for m, l in zip(matches, totals)]
+        return [
+            Precision(m + 0.1, total, (m + 0.1) / total if total else float("nan")) for m, total in zip(matches, totals)
+        ]
 
 
 execute = Implementation(sentence_compute=SentenceCompute()).execute

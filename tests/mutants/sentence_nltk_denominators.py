@@ -9,7 +9,7 @@ CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 class SentenceCompute(BleuSentenceCompute):
     def precisions(self, matches, totals, method):
-        floored = [max(1, l) for l in totals]
+        floored = [max(1, total) for total in totals]
         return super().precisions(matches, floored, method)
 
 

@@ -10,7 +10,7 @@ class SentenceCompute(BleuSentenceCompute):
     def output(self, payload, bleu, bp, c, r, max_order, used, method, matches, totals):
         if method == "chen-cherry-2":
             matches = matches[:1] + [m + 1 for m in matches[1:]]
-            totals = totals[:1] + [l + 1 for l in totals[1:]]
+            totals = totals[:1] + [total + 1 for total in totals[1:]]
         return super().output(payload, bleu, bp, c, r, max_order, used, method, matches, totals)
 
 
