@@ -22,6 +22,7 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,6 +46,16 @@ def is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
+# pytest-xdist sets workerinput (from the controller) and workeroutput (back to it) on a process's
+# Config at run time; pytest's Config declares neither, so each is read here alone.
+def worker_input(config: pytest.Config) -> dict[str, Any]:
+    return config.workerinput  # type: ignore[attr-defined]  # set by pytest-xdist, undeclared by pytest
+
+
+def worker_output(config: pytest.Config) -> dict[str, Any]:
+    return config.workeroutput  # type: ignore[attr-defined]  # set by pytest-xdist, undeclared by pytest
+
+
 def is_controller(config: pytest.Config) -> bool:
     """pytest-xdist runs this session's tests in other processes (-n N with N >= 1)."""
     return (
@@ -55,12 +66,12 @@ def is_controller(config: pytest.Config) -> bool:
 
 
 def processes(config: pytest.Config) -> int:
-    return int(config.workerinput["workercount"]) if is_worker(config) else int(config.option.numprocesses)
+    return int(worker_input(config)["workercount"]) if is_worker(config) else int(config.option.numprocesses)
 
 
 def worker_seed(config: pytest.Config) -> int | None:
     """The seed the controller chose (None outside a process of -n)."""
-    return config.workerinput.get(SEED) if is_worker(config) else None
+    return worker_input(config).get(SEED) if is_worker(config) else None
 
 
 def group_mark(share: int) -> pytest.MarkDecorator:
@@ -126,7 +137,7 @@ class Controller:
 def after_test(config: pytest.Config, session: pytest.Session, health) -> None:
     """In a process of -n, after each test: tell the others of a trip, and stop when told to
     (a trip elsewhere trips this process's breaker with the same reason: its remaining checks are skipped)."""
-    stop_file = StopFile(config.workerinput[STOP_FILE])
+    stop_file = StopFile(worker_input(config)[STOP_FILE])
     if health.unhealthy:
         stop_file.stop(health.reason, health.stopped_by)
         return
