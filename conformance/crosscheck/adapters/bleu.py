@@ -11,6 +11,7 @@ import logging
 import warnings
 from contextlib import contextmanager
 from functools import cache
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -313,7 +314,7 @@ def every_ngram_matched(payload: dict) -> bool:
     return any(totals) and all(m == total for m, total in zip(matches, totals) if total)
 
 
-BLEU_ABOVE_ONE = dict(
+BLEU_ABOVE_ONE: dict[str, Any] = dict(
     libraries=("sacrebleu",),
     out_of_bounds=True,
     fields=("bleu within output_schema",),
@@ -390,7 +391,7 @@ def torchmetrics_bleu_comparison(payload: dict, expected: dict) -> Comparison:
     comparison.close(
         "bleu",
         expected["bleu"],
-        torchmetrics_bleu(*torchmetrics_segments(payload), max_order(payload), torchmetrics_smooth(payload)),
+        torchmetrics_bleu(*torchmetrics_segments(payload), max_order(payload), bool(torchmetrics_smooth(payload))),
     )
     return comparison
 
@@ -399,7 +400,9 @@ def torchmetrics_bleu_comparison(payload: dict, expected: dict) -> Comparison:
 def torchmetrics_bleu_output(payload: dict) -> dict:
     """torchmetrics' bleu_score of the input, as a partial output."""
     return {
-        "bleu": torchmetrics_bleu(*torchmetrics_segments(payload), max_order(payload), torchmetrics_smooth(payload))
+        "bleu": torchmetrics_bleu(
+            *torchmetrics_segments(payload), max_order(payload), bool(torchmetrics_smooth(payload))
+        )
     }
 
 
