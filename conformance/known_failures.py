@@ -55,6 +55,7 @@ def parse(data: object, source: str = "known-failures file") -> list[KnownFailur
                 detail = f"got {schemas.json_type(data)}"
             raise KnownFailuresError(f"{source}: expected {SHAPE}; {detail}")
         raise KnownFailuresError(f"{source}: {schemas.explain(error)}")
+    assert isinstance(data, dict)  # the schema holds: an object
     entries, seen = [], set()
     for index, entry in enumerate(data["known_failures"]):
         target = entry.get("target")

@@ -31,6 +31,7 @@ import signal
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,6 +57,16 @@ def is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
+# pytest-xdist sets workerinput (from the controller) and workeroutput (back to it) on a process's
+# Config at run time; pytest's Config declares neither, so each is read here alone.
+def worker_input(config: pytest.Config) -> dict[str, Any]:
+    return config.workerinput  # type: ignore[attr-defined]  # set by pytest-xdist, undeclared by pytest
+
+
+def worker_output(config: pytest.Config) -> dict[str, Any]:
+    return config.workeroutput  # type: ignore[attr-defined]  # set by pytest-xdist, undeclared by pytest
+
+
 def is_controller(config: pytest.Config) -> bool:
     """pytest-xdist runs this session's tests in other processes (-n N with N >= 1)."""
     return (
@@ -66,12 +77,12 @@ def is_controller(config: pytest.Config) -> bool:
 
 
 def processes(config: pytest.Config) -> int:
-    return int(config.workerinput["workercount"]) if is_worker(config) else int(config.option.numprocesses)
+    return int(worker_input(config)["workercount"]) if is_worker(config) else int(config.option.numprocesses)
 
 
 def worker_seed(config: pytest.Config) -> int | None:
     """The seed the controller chose (None outside a process of -n)."""
-    return config.workerinput.get(SEED) if is_worker(config) else None
+    return worker_input(config).get(SEED) if is_worker(config) else None
 
 
 def group_mark(share: int) -> pytest.MarkDecorator:
@@ -163,12 +174,12 @@ class Controller:
 
 def announce(config: pytest.Config) -> None:
     """A process of -n, at its start: its pid in the run's directory (for ``Controller.relay``)."""
-    (Path(config.workerinput[DIRECTORY]) / f"pid-{config.workerinput['workerid']}").write_text(str(os.getpid()))
+    (Path(worker_input(config)[DIRECTORY]) / f"pid-{worker_input(config)['workerid']}").write_text(str(os.getpid()))
 
 
 def write_document(config: pytest.Config, text: str) -> None:
     """A process of -n, at its end: its report.json document beside the pids, whole or absent."""
-    path = Path(config.workerinput[DIRECTORY]) / f"document-{config.workerinput['workerid']}.json"
+    path = Path(worker_input(config)[DIRECTORY]) / f"document-{worker_input(config)['workerid']}.json"
     temporary = path.with_suffix(".tmp")
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
@@ -177,7 +188,7 @@ def write_document(config: pytest.Config, text: str) -> None:
 def after_test(config: pytest.Config, session: pytest.Session, health) -> None:
     """In a process of -n, after each test: tell the others of a trip, and stop when told to
     (a trip elsewhere trips this process's breaker with the same reason: its remaining checks are skipped)."""
-    stop_file = StopFile(config.workerinput[STOP_FILE])
+    stop_file = StopFile(worker_input(config)[STOP_FILE])
     if health.unhealthy:
         stop_file.stop(health.reason, health.stopped_by)
         return

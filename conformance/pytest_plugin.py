@@ -168,7 +168,7 @@ class ConformanceRun:
         self.options = options
         self.interrupted = ""  # the signal that interrupted the session, if one did
         self.sigterm = SigtermHandler()
-        self.controller = parallel.Controller(config, options.seed) if parallel.is_controller(config) else None
+        self.controller = parallel.Controller(config, options.run_seed) if parallel.is_controller(config) else None
         self.pytest_session: pytest.Session | None = None
         self._shares_sent: set[int] = set()  # a process of -n: the shares whose fixture cases it prefetched
 
@@ -178,7 +178,7 @@ class ConformanceRun:
 
     @property
     def seed(self) -> int:
-        return self.options.seed
+        return self.options.run_seed
 
     def run_fixture_case(self, case: Case) -> None:
         if self.worker:
@@ -238,11 +238,11 @@ class ConformanceRun:
         document = report_document.build_document(record)
         if self.worker:  # the controller merges the processes' documents and writes the reports
             text = report_document.dump_report_json(document)
-            self.config.workeroutput[parallel.DOCUMENT] = text
+            parallel.worker_output(self.config)[parallel.DOCUMENT] = text
             parallel.write_document(self.config, text)
             return
         if self.controller:
-            document = self.merged(document)
+            document = self.merged(document, self.controller)
             self.controller.close()
         document = report_document.with_baseline(document, self.session.baseline)
         paths = write_document(report_document.validated(document), self.options.report_dir, self.options.junit)
@@ -252,13 +252,13 @@ class ConformanceRun:
         self.summarise(document, paths)
         session.exitstatus = baseline.run_exit_code(document["exit_code"], document.get("baseline_diff"))
 
-    def merged(self, own: dict) -> dict:
+    def merged(self, own: dict, controller: parallel.Controller) -> dict:
         """-n: the processes' documents as one run's (this process's own, which ran no check, last:
         its start, its harness errors, its interruption)."""
         from conformance.engine.session import check_order
         from conformance.reports.merge import MergeError, merge_documents
 
-        documents = [*self.controller.worker_documents(), own]
+        documents = [*controller.worker_documents(), own]
         try:
             merged = merge_documents(documents, check_order(self.options.tools), own["header"]["command"])
         except MergeError as exc:  # the processes ran overlapping checks: the suite itself broke

@@ -51,6 +51,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -62,6 +63,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import oracle
 from conformance.jsonio import dump_json, parse_json
@@ -99,11 +101,13 @@ class ApiError(Exception):
         self.headers = headers
 
 
-def json_response(status: int, body: Any, headers: dict | None = None) -> Response:
+def json_response(status: int, body: Any, headers: Mapping[str, str] | None = None) -> Response:
     return Response(dump_json(body).encode("utf-8"), status_code=status, headers=headers, media_type="application/json")
 
 
-def error_response(request: Request, status: int, code: str, message: str, headers: dict | None = None) -> Response:
+def error_response(
+    request: Request, status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+) -> Response:
     request.scope["conformance.error_code"] = code
     return json_response(status, {"error": {"code": code, "message": message}}, headers)
 
@@ -249,16 +253,16 @@ async def on_unexpected_error(request: Request, exc: Exception) -> Response:
 class RequestLogMiddleware:
     """One log line per request: client, method, path, status, bytes sent, time, error code."""
 
-    def __init__(self, app):
+    def __init__(self, app: ASGIApp):
         self.app = app
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         started = time.perf_counter()
         sent = {"status": 0, "bytes": 0}
 
-        async def send_and_count(message):
+        async def send_and_count(message: Message) -> None:
             if message["type"] == "http.response.start":
                 sent["status"] = message["status"]
             elif message["type"] == "http.response.body":
@@ -334,9 +338,7 @@ async def run_in_worker(tool_id: str, version: str, body: bytes) -> tuple[int, b
     if _execute_limiter is None:  # created inside the running loop
         _execute_limiter = anyio.CapacityLimiter(2 * _workers)
     async with _execute_limiter:
-        if _pool is None:
-            start_worker_pool(_workers)
-        pool = _pool
+        pool = _pool if _pool is not None else start_worker_pool(_workers)
         try:
             return await asyncio.wrap_future(pool.submit(execute_body, tool_id, version, body))
         except BrokenProcessPool:
@@ -352,7 +354,7 @@ async def read_mcp_body(request: Request) -> bytes:
     return await read_capped_body(request)
 
 
-def build_app() -> Starlette:
+def build_app() -> ASGIApp:
     from conformance.mcp_server import mcp_endpoint  # the MCP SDK is imported only to serve
 
     tool_path = "/v1/tools/{tool_id}/versions/{version}"

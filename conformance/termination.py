@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
 
 
 class Terminated(KeyboardInterrupt):
@@ -23,7 +26,7 @@ class SigtermHandler:
     """SIGTERM as a KeyboardInterrupt in the main thread, from ``install`` until ``hold`` or ``restore``."""
 
     def __init__(self) -> None:
-        self.previous = None
+        self.previous: Callable[[int, FrameType | None], Any] | int | None = None  # what signal.signal returns
         self.armed = False
 
     def install(self) -> None:

@@ -242,7 +242,7 @@ def exact_bleu(c: int, r: int, matches: list[int], totals: list[int]) -> tuple[D
     with localcontext() as ctx:
         ctx.prec = 60
         bp = Decimal(1) if c > r else (Decimal(1) - Decimal(r) / Decimal(c)).exp()
-        logs = sum((Decimal(m) / Decimal(l)).ln() for m, l in zip(matches, totals))
+        logs = sum((Decimal(m) / Decimal(total)).ln() for m, total in zip(matches, totals))
         return bp, bp * (logs / len(matches)).exp()
 
 
@@ -293,22 +293,31 @@ def test_any_libm_within_four_ulps_passes(counts_, log_ulps, exp_ulps, divide_by
     expected = output_of(c, r, matches, totals)
     bp = 1.0 if c > r else nudge(math.exp(1 - r / c), exp_ulps)
     log_sum = 0.0
-    for m, l in zip(matches, totals):
-        log_sum += nudge(math.log(m), log_ulps) - nudge(math.log(l), -log_ulps)
+    for m, total in zip(matches, totals):
+        log_sum += nudge(math.log(m), log_ulps) - nudge(math.log(total), -log_ulps)
     argument = log_sum / len(matches) if divide_by_n else (1 / len(matches)) * log_sum
     bleu = bp * nudge(math.exp(argument), exp_ulps)
     assert float_verdict(expected, bleu, bp) is None
 
 
 WRONG_FORMULAS = {
-    "bp exp(1 - c/r)": lambda c, r, m, l: (math.exp(1 - c / r) if c <= r else 1.0, None),
-    "no 1/N": lambda c, r, m, l: (None, math.exp(sum(math.log(a / b) for a, b in zip(m, l)))),
-    "1/(N+1)": lambda c, r, m, l: (None, math.exp(sum(math.log(a / b) for a, b in zip(m, l)) / (len(m) + 1))),
-    "log10": lambda c, r, m, l: (None, math.exp(sum(math.log10(a / b) for a, b in zip(m, l)) / len(m))),
-    "mean of precisions": lambda c, r, m, l: (None, sum(a / b for a, b in zip(m, l)) / len(m)),
-    "add-one smoothing": lambda c, r, m, l: (
+    "bp exp(1 - c/r)": lambda c, r, matches, totals: (math.exp(1 - c / r) if c <= r else 1.0, None),
+    "no 1/N": lambda c, r, matches, totals: (None, math.exp(sum(math.log(a / b) for a, b in zip(matches, totals)))),
+    "1/(N+1)": lambda c, r, matches, totals: (
         None,
-        math.exp(sum(math.log((a + 1) / (b + 1)) for a, b in zip(m, l)) / len(m)),
+        math.exp(sum(math.log(a / b) for a, b in zip(matches, totals)) / (len(matches) + 1)),
+    ),
+    "log10": lambda c, r, matches, totals: (
+        None,
+        math.exp(sum(math.log10(a / b) for a, b in zip(matches, totals)) / len(matches)),
+    ),
+    "mean of precisions": lambda c, r, matches, totals: (
+        None,
+        sum(a / b for a, b in zip(matches, totals)) / len(matches),
+    ),
+    "add-one smoothing": lambda c, r, matches, totals: (
+        None,
+        math.exp(sum(math.log((a + 1) / (b + 1)) for a, b in zip(matches, totals)) / len(matches)),
     ),
 }
 
@@ -559,12 +568,12 @@ def test_a_near_miss_of_the_smoothing_fails(method, wrong):
         "smoothing": method,
     }
     output = oracle.execute(SENTENCE, V, payload)
-    m, l = output["matches"], output["totals"]
+    matches, totals = output["matches"], output["totals"]
     if wrong == "0.1 added to m_n":
-        precisions = [(mi + 0.1, li) for mi, li in zip(m, l)]
+        precisions = [(mi + 0.1, li) for mi, li in zip(matches, totals)]
     elif wrong == "add-one on unigrams too":
-        precisions = [(mi + 1, li + 1) for mi, li in zip(m, l)]
+        precisions = [(mi + 1, li + 1) for mi, li in zip(matches, totals)]
     else:
-        precisions = [(mi, li) if mi else (1, 2 * li) for mi, li in zip(m, l)]
+        precisions = [(mi, li) if mi else (1, 2 * li) for mi, li in zip(matches, totals)]
     bleu = output["brevity_penalty"] * math.exp(sum(math.log(a / d) for a, d in precisions) / len(precisions))
     assert compare.check(case_of(SENTENCE, payload), result({**output, "bleu": bleu})).outcome == "failed"

@@ -192,7 +192,10 @@ def bleu_token_totals(payload) -> tuple[int, int, int, int]:
     """(hypothesis tokens, all tokens, hypothesis UTF-8 bytes, all UTF-8 bytes) of a well-formed BLEU input."""
     hyp = [t for h in payload["hypotheses"] for t in h]
     ref = [t for refs in payload["references"] for r in refs for t in r]
-    size = lambda tokens: sum(len(t.encode("utf-8")) for t in tokens)
+
+    def size(tokens):
+        return sum(len(t.encode("utf-8")) for t in tokens)
+
     return len(hyp), len(hyp) + len(ref), size(hyp), size(hyp) + size(ref)
 
 

@@ -356,9 +356,10 @@ def test_cli_exit_codes(tmp_path):
     new = tmp_path / "new.json"
     old.write_text(json.dumps(published(CHRF)))
     new.write_text(json.dumps(edited(CHRF, _set(("limits", "max_text_bytes"), 1024), version="1.1.0")))
-    run = lambda *a: subprocess.run(
-        [sys.executable, "-m", "conformance", "contracts", *a], capture_output=True, text=True
-    )
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "conformance", "contracts", *args], capture_output=True, text=True)
+
     result = run("diff", str(old), str(new))
     assert result.returncode == 1 and "limit-lowered" in result.stdout and "requires a major bump" in result.stdout
     new.write_text(json.dumps(edited(CHRF, _set(("limits", "max_text_bytes"), 1024), version="2.0.0")))
@@ -374,13 +375,15 @@ def test_cli_exit_codes(tmp_path):
 
 
 def test_changed_since_base_diffs_a_new_version_against_its_predecessor(tmp_path):
-    git = lambda *a: subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *a],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    def git(*args):
+        return subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+
     folder = tmp_path / "contracts" / "chrf-plus-plus-compute"
     folder.mkdir(parents=True)
     (folder / "1.0.0.json").write_text(json.dumps(published(CHRF)))
@@ -392,12 +395,15 @@ def test_changed_since_base_diffs_a_new_version_against_its_predecessor(tmp_path
     (folder / "1.1.0.json").write_text(json.dumps(lowered))
     git("add", "-A")
     git("commit", "-qm", "lower a limit with a minor bump")
-    run = lambda *a: subprocess.run(
-        [sys.executable, "-m", "conformance", "contracts", "changed", "--base", "HEAD~1", *a],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "conformance", "contracts", "changed", "--base", "HEAD~1", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+
     result = run()
     assert result.returncode == 1, result.stdout + result.stderr
     assert "limit-lowered" in result.stdout and "requires a major bump" in result.stdout

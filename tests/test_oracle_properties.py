@@ -259,7 +259,7 @@ def test_bleu_follows_the_formula(payload):
         # bleu^N = bp^N * prod(m_n / l_n), in exact arithmetic up to the float inputs
         n_orders = len(matches)
         product = Fraction(output["brevity_penalty"]) ** n_orders * math.prod(
-            Fraction(m, l) for m, l in zip(matches, totals)
+            Fraction(m, total) for m, total in zip(matches, totals)
         )
         assert math.isclose(output["bleu"] ** n_orders, float(product), rel_tol=1e-12)
 

@@ -307,8 +307,8 @@ def test_health_answers_while_big_requests_run(server):
     # 1000 segments, hypothesis and 4 references of 10 tokens each: 50,000 tokens, exactly at
     # max_total_tokens even counting references (A1: every reading accepts it).
     big = {
-        "hypotheses": [["w%d" % ((i * 7 + j) % 97) for j in range(10)] for i in range(1000)],
-        "references": [[["w%d" % ((i + r + j) % 97) for j in range(10)] for r in range(4)] for i in range(1000)],
+        "hypotheses": [[f"w{(i * 7 + j) % 97}" for j in range(10)] for i in range(1000)],
+        "references": [[[f"w{(i + r + j) % 97}" for j in range(10)] for r in range(4)] for i in range(1000)],
     }
     statuses: list[int] = []
 
@@ -332,7 +332,7 @@ def test_health_answers_while_big_requests_run(server):
 
 
 def test_one_log_line_per_request(server, session):
-    marker = "/healthz?log-marker=%d" % time.monotonic_ns()
+    marker = f"/healthz?log-marker={time.monotonic_ns()}"
     for _ in range(3):
         session.get(server[0] + marker)
     time.sleep(0.2)

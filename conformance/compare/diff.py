@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from conformance.jsonio import json_pointer
@@ -65,7 +66,7 @@ def _kind(value: Any) -> str:
 
 
 def first_difference(
-    expected: Any, actual: Any, pointer: str = "", skip_top_level: set = frozenset()
+    expected: Any, actual: Any, pointer: str = "", skip_top_level: AbstractSet[str] = frozenset()
 ) -> Mismatch | None:
     """Exact structural comparison: numbers by value (1 == 1.0), never a boolean for a number."""
     if isinstance(expected, dict):

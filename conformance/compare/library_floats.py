@@ -101,7 +101,7 @@ def compare_library_float(pointer: str, exact: Fraction, actual: Any, scale: flo
     )
 
 
-def on_percent_scale(output: Any, library_floats: dict) -> Any:
+def on_percent_scale(output: Any, library_floats: dict | None) -> Any:
     """The answer with each library float on the 0..100 scale the catalogue's models give a chrF score in
     (a float on 0..1, scale 1, times 100: the same float a model computes as 100 * its library's value).
     ``library_floats``: pointer class -> scale, as a response's ``expressed`` records it."""

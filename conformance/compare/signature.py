@@ -160,9 +160,10 @@ def _divergence(case: dict, pointer: str, response: dict | None, kind: str, impl
     on 0..1 is compared on the models' 0..100 scale."""
     from conformance.crosscheck.catalogue import explaining_failure  # the catalogue's second use
 
-    output = response.get("result") if response else None
+    if not response:
+        return None  # no answer: no output a library's could be
     try:
-        output = on_percent_scale(output, (response.get("expressed") or {}).get("library_floats"))
+        output = on_percent_scale(response.get("result"), (response.get("expressed") or {}).get("library_floats"))
         return explaining_failure(
             case["tool_id"],
             case["input"],

@@ -30,6 +30,7 @@ from conformance.compare.partial import judge_partial
 from conformance.compare.schema import output_schema_error
 from conformance.jsonio import parse_json
 from conformance.model import NOT_APPLICABLE, Case, Mismatch, TargetResponse, Verdict
+from oracle.bleu_score import ScoreTerms
 from oracle.errors import ContractError
 from oracle.tool import Tool
 
@@ -190,7 +191,9 @@ def output_differences(
     exact = first_difference(expected, actual, "", skip_top_level=set(float_fields))
     if not isinstance(actual, dict) or any(field not in actual for field in float_fields):
         return [exact] if exact else []  # the structural difference says it
-    terms = tool.float_terms(payload, statistics or expected) if float_fields else None
+    if not float_fields:
+        return [exact] if exact else []
+    terms = _float_terms(tool, payload, statistics or expected)
     floats = [
         found
         for field in float_fields
@@ -206,11 +209,18 @@ def output_differences(
     return [*own, *([exact] if exact else []), *derived]
 
 
+def _float_terms(tool: Tool, payload: Any, output: dict) -> ScoreTerms:
+    """The exact statistics the tool's float fields are computed from (a tool with float fields has them)."""
+    if tool.float_terms is None:
+        raise TypeError(f"{tool.id}@{tool.version} has float fields but no float_terms")
+    return tool.float_terms(payload, output)
+
+
 def _follows_from_own_statistics(tool: Tool, payload: Any, actual: dict, field: str) -> bool:
     """Is the target's value of a float field what the contract's formula gives for the target's own
     counts and lengths (so that a difference in those explains it)? Unknown counts as yes."""
     try:
-        terms = tool.float_terms(payload, actual)
+        terms = _float_terms(tool, payload, actual)
         return compare_float_field(field, payload, actual, terms, actual[field]) is None
     except (ArithmeticError, ValueError, TypeError, KeyError, IndexError):  # statistics too wrong to use
         return True

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 REL_TOL = 1e-9
@@ -44,7 +45,7 @@ class Comparison:
     def exact(self, name: str, contract_value: Any, library_value: Any) -> None:
         self._record(name, contract_value, library_value, contract_value == library_value)
 
-    def close(self, name: str, contract_value: float, library_value: float) -> None:
+    def close(self, name: str, contract_value: float | Fraction, library_value: float) -> None:
         agree = math.isclose(float(contract_value), float(library_value), rel_tol=REL_TOL, abs_tol=0.0)
         self._record(name, contract_value, library_value, agree)
 

@@ -37,6 +37,14 @@ class Check:
 NOT_MODELLED = None  # what a library_output gives for an input it cannot model
 
 
+def _top_level_field(pattern: str) -> str:
+    """The output field a Comparison name pattern is about ("segments[0].totals" -> "segments")."""
+    found = re.match(r"[a-z_]+", pattern)
+    if found is None:
+        raise ValueError(f"a divergence's field pattern starts with an output field's name, not {pattern!r}")
+    return found.group()
+
+
 @dataclass(frozen=True)
 class Divergence:
     """A known way a library departs from a contract.
@@ -79,7 +87,7 @@ class Divergence:
     def output_fields(self) -> frozenset[str]:
         """The top-level output fields it can change ("bleu * 100" and "segments[0].totals" name bleu
         and segments)."""
-        return frozenset(re.match(r"[a-z_]+", pattern).group() for pattern in self.fields)
+        return frozenset(_top_level_field(pattern) for pattern in self.fields)
 
     @property
     def contract_clause(self) -> str:

@@ -82,6 +82,12 @@ class RunOptions:
             self.seed = random.SystemRandom().randrange(2**32)
         self.report_dir = Path(self.report_dir)
 
+    @property
+    def run_seed(self) -> int:
+        """The run's seed: the one given, else the one __post_init__ chose."""
+        assert self.seed is not None  # __post_init__ always sets one
+        return self.seed
+
     def selection(self) -> dict:
         """What restricted the run's cases, for the report header (nothing when nothing did)."""
         chosen = {

@@ -17,9 +17,17 @@ from collections.abc import Iterable
 from typing import Protocol
 
 
+class _Family(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
 class _Property(Protocol):
-    id: str
-    family: object
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def family(self) -> _Family: ...
 
 
 def split_patterns(text: str | None) -> list[str]:

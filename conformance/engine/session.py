@@ -20,7 +20,8 @@ import signal
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from conformance import compare, known_failures, steps
 from conformance.compare.readings import ReadingsLog
@@ -31,7 +32,7 @@ from conformance.engine.properties import NotServed, PropertyRun, Unhealthy, run
 from conformance.engine.selection import select_families, unmatched_patterns
 from conformance.engine.shards import FIXTURE_COST, assign, property_cost
 from conformance.hypothesis_profiles import run_settings
-from conformance.model import Case, CaseResult, Expectation, RunRecord, TargetResponse, Verdict
+from conformance.model import Case, CaseResult, Expectation, Outcome, RunRecord, TargetResponse, Verdict
 from conformance.targets import TargetSpecError, make_target
 from oracle.registry import tool_keys
 
@@ -97,18 +98,31 @@ def apply_known(result: CaseResult, known: known_failures.KnownFailure | None) -
     return result
 
 
-class Events:
-    """What a session reports as it goes (the console progress line listens); all no-ops here."""
+class Events(Protocol):
+    """What a session reports as it goes (the console progress line, conformance/progress.py, listens)."""
 
     def case_done(self, tool_id: str, outcome: str) -> None: ...
     def group_done(self, label: str, counts: dict[str, int]) -> None: ...
     def property_started(self, property_id: str) -> None: ...
 
 
+class NoEvents:
+    """Events nobody listens to: all no-ops."""
+
+    def case_done(self, tool_id: str, outcome: str) -> None:
+        pass
+
+    def group_done(self, label: str, counts: dict[str, int]) -> None:
+        pass
+
+    def property_started(self, property_id: str) -> None:
+        pass
+
+
 class Session:
     def __init__(self, options: RunOptions, events: Events | None = None):
         self.options = options
-        self.events = events or Events()
+        self.events: Events = events or NoEvents()
         self.known_entries = self._load_known_failures(options.known_failures)
         self.baseline = self._load_baseline(options.baseline)
         self._check_families()
@@ -137,7 +151,7 @@ class Session:
 
     @property
     def seed(self) -> int:
-        return self.options.seed
+        return self.options.run_seed
 
     # -- set-up -------------------------------------------------------------------------
 
@@ -250,9 +264,11 @@ class Session:
         or breaking difference stops the run unless --allow-contract-drift."""
         if self.health.unhealthy:
             return
-        self.drift = check_drift(self.target, [tool for tool in self.options.tools if not self._not_served(*tool)])
-        if any(finding.blocking for finding in self.drift or ()) and not self.options.allow_contract_drift:
-            self.health.trip(stop_reason(self.drift), CONTRACT_DRIFT)
+        drift = self.drift = check_drift(
+            self.target, [tool for tool in self.options.tools if not self._not_served(*tool)]
+        )
+        if drift and any(finding.blocking for finding in drift) and not self.options.allow_contract_drift:
+            self.health.trip(stop_reason(drift), CONTRACT_DRIFT)
 
     def prefetch(self, cases: list[Case]) -> None:
         """With --workers N > 1, send the fixture cases N at a time (their judgements then read the answers)."""
@@ -291,7 +307,7 @@ class Session:
             return CaseResult(case, "skipped", f"not run: the run stopped early ({self.health.reason})")
         return CaseResult(case, *self._judged(case, response), response)
 
-    def _judged(self, case: Case, response: TargetResponse) -> tuple[str, str, Any]:
+    def _judged(self, case: Case, response: TargetResponse) -> tuple[Outcome, str, Any]:
         """(outcome, message, mismatch) of one answer, noting the open points' readings it took."""
         expected = compare.expect(case)
         verdict = compare.judge(case, expected, response)
@@ -546,6 +562,9 @@ class Session:
             **versions,
         )
 
-    def write_known_failures(self) -> Any:
+    def write_known_failures(self) -> Path:
+        """This run's deviations as a known-failures file, at --write-known-failures."""
+        if self.options.write_known_failures is None:
+            raise UsageError("no --write-known-failures path to write the known failures to")
         entries = known_failures.entries_from_run(self.results, property_id_of_case)
         return known_failures.write(self.options.write_known_failures, entries)

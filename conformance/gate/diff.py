@@ -33,7 +33,7 @@ CONTRACT_KEYS = (*RULE_FIELDS, "status", *EDITORIAL_FIELDS)
 
 def parse_semver(text: str) -> tuple[int, int, int] | None:
     match = SEMVER.match(text) if isinstance(text, str) else None
-    return tuple(int(match.group(i)) for i in (1, 2, 3)) if match else None
+    return (int(match.group(1)), int(match.group(2)), int(match.group(3))) if match else None
 
 
 def version_bump(old: str, new: str) -> str:
@@ -78,7 +78,7 @@ def load_allow_list(path: str | None) -> list[dict]:
     return entries
 
 
-def _allowed(allow: list[dict], contract_id: str, text: str) -> dict | None:
+def _allowed(allow: list[dict], contract_id: str, text: str | None) -> dict | None:
     for entry in allow:
         if entry["text"] == text and entry.get("contract", contract_id) == contract_id:
             return entry
@@ -157,7 +157,7 @@ def diff_examples(old: list, new: list) -> list[Change]:
     new_by_input = {json.dumps(e.get("input"), sort_keys=True): e for e in new if isinstance(e, dict)}
     for i, example in enumerate(new):
         key = json.dumps(example.get("input"), sort_keys=True) if isinstance(example, dict) else None
-        previous = old_by_input.get(key)
+        previous = old_by_input.get(key) if key is not None else None
         if previous is None:
             changes.append(Change("editorial", pointer("examples", i), "example-added", "example added"))
         elif previous.get("output") != example.get("output"):

@@ -150,9 +150,15 @@ def lint_contract(contract: Any, label: str, path: Path | None = None) -> list[F
 
 def _lint_examples(contract: dict, label: str, validators: dict) -> list[Finding]:
     findings = []
-    examples = contract.get("examples") if isinstance(contract.get("examples"), list) else []
+    examples = contract.get("examples")
+    if not isinstance(examples, list):
+        examples = []
     tool_id, version = contract.get("id"), contract.get("version")
-    runs_oracle = isinstance(tool_id, str) and isinstance(version, str) and oracle.implemented(tool_id, version)
+    tool = (
+        oracle.tool(tool_id, version)
+        if isinstance(tool_id, str) and isinstance(version, str) and oracle.implemented(tool_id, version)
+        else None
+    )
     if not examples:
         findings.append(Finding("warning", label, pointer("examples"), "has-examples", "no examples"))
     for i, example in enumerate(examples):
@@ -179,9 +185,9 @@ def _lint_examples(contract: dict, label: str, validators: dict) -> list[Finding
                             f"not valid under {side}: {error.message[:200]}",
                         )
                     )
-        if runs_oracle:
+        if tool is not None:
             try:
-                actual = oracle.execute(tool_id, version, example["input"])
+                actual = tool.execute(example["input"])
             except oracle.ContractError as exc:
                 findings.append(
                     Finding(
@@ -195,7 +201,7 @@ def _lint_examples(contract: dict, label: str, validators: dict) -> list[Finding
                 continue
             # the suite's own comparison policy: exact fields exact, libm-dependent floats within
             # their error bound (an example computed by another runtime's exp/log must not fail lint)
-            mismatch = compare_output(oracle.tool(tool_id, version), example["input"], actual, example["output"])
+            mismatch = compare_output(tool, example["input"], actual, example["output"])
             if mismatch is not None:
                 findings.append(
                     Finding(
@@ -206,7 +212,7 @@ def _lint_examples(contract: dict, label: str, validators: dict) -> list[Finding
                         f"the oracle's output differs: {mismatch.message}",
                     )
                 )
-    if examples and not runs_oracle and isinstance(tool_id, str):
+    if examples and tool is None and isinstance(tool_id, str):
         findings.append(
             Finding(
                 "info",
@@ -221,7 +227,9 @@ def _lint_examples(contract: dict, label: str, validators: dict) -> list[Finding
 
 def _lint_limits(contract: dict, label: str) -> list[Finding]:
     findings = []
-    limits = contract.get("limits") if isinstance(contract.get("limits"), dict) else {}
+    limits = contract.get("limits")
+    if not isinstance(limits, dict):
+        limits = {}
     places = limit_places(contract)
     for name, value in limits.items():
         keyword = LIMIT_KEYWORDS.get(name)

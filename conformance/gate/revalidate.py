@@ -71,6 +71,7 @@ def _oracle_findings(tool: Any, where: str, base: str, raw: dict) -> list[Findin
         return finding(f"the oracle raised {type(exc).__name__}: {str(exc)[:200]}")
     if expect.kind == "error":
         return finding(f"the oracle answers an input the fixture expects rejected ({expect.error_code})")
+    assert expect.output is not None  # an output expectation holds the fixture's (schema-checked) output
     mismatch = compare_output(tool, raw["input"], expect.output, actual)
     if mismatch is None:
         return []

@@ -82,7 +82,9 @@ class Partial:
 
     def resolve(self, output_schema: dict) -> tuple[dict, Expressed]:
         """(the answer as plain JSON, with each LibraryFloat's value; what it expresses and does not)."""
-        fields, absent, floats = set(), set(), {}
+        fields: set[str] = set()
+        absent: set[str] = set()
+        floats: dict[str, float] = {}
         answer = _unwrapped(self.output, output_schema, "", fields, absent, floats)
         return answer, Expressed(tuple(sorted(fields)), tuple(sorted(absent - fields)), dict(sorted(floats.items())))
 

@@ -14,6 +14,8 @@ are not the counts (matches, totals), which are not expressed. It has no effecti
 
 from __future__ import annotations
 
+from typing import cast
+
 from conformance.crosscheck.adapters.bleu import max_order
 from conformance.implementations import Implementation, NotApplicable, Partial, rounded
 
@@ -55,10 +57,12 @@ def computed(payload: dict, hypotheses: list, references: list) -> Partial:
         smooth=False,
         ref_len_method="closest",
     )
+    # bleuscore's stub types every value of the result as float | list[float] | int; these two are floats
+    bleu, brevity_penalty = cast(float, result["bleu"]), cast(float, result["brevity_penalty"])
     return Partial(
         {
-            "bleu": rounded(payload, result["bleu"]),
-            "brevity_penalty": rounded(payload, result["brevity_penalty"]),
+            "bleu": rounded(payload, bleu),
+            "brevity_penalty": rounded(payload, brevity_penalty),
             "candidate_length": result["translation_length"],
             "reference_length": result["reference_length"],
         }

@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import threading
 from pathlib import Path
+from typing import IO
 
 from conformance.crosscheck.adapters.bleu import max_order
 from conformance.implementations import Implementation, NotApplicable, Partial, rounded
@@ -94,36 +95,38 @@ class _Bridge:
     """The Node.js process behind the package: started on first use, one call at a time."""
 
     def __init__(self) -> None:
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
 
     def ask(self, request: dict) -> float | None:
         with self._lock:
-            if self._process is None or self._process.poll() is not None:
-                self._process = subprocess.Popen(
+            process = self._process
+            if process is None or process.poll() is not None:
+                process = self._process = subprocess.Popen(
                     ["node", str(BRIDGE / "bridge.mjs")],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.DEVNULL,
                     cwd=BRIDGE,
                 )
-            self._process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
-            self._process.stdin.flush()
-            answer = json.loads(self._read_line())
+            assert process.stdin is not None and process.stdout is not None  # both piped above
+            process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
+            process.stdin.flush()
+            answer = json.loads(self._read_line(process.stdout))
         if "error" in answer:
             raise RuntimeError(f"bleu-score threw: {answer['error']}")
         return answer["score"]
 
-    def _read_line(self) -> bytes:
+    def _read_line(self, stdout: IO[bytes]) -> bytes:
         """One answer line, within ANSWER_SECONDS and ANSWER_BYTES (the process is ended otherwise)."""
         line = b""
         with selectors.DefaultSelector() as selector:
-            selector.register(self._process.stdout, selectors.EVENT_READ)
+            selector.register(stdout, selectors.EVENT_READ)
             while not line.endswith(b"\n"):
                 if not selector.select(ANSWER_SECONDS) or len(line) > ANSWER_BYTES:
                     self.close()
                     raise RuntimeError("bleu-score's bridge gave no answer line in time")
-                chunk = os.read(self._process.stdout.fileno(), ANSWER_BYTES)
+                chunk = os.read(stdout.fileno(), ANSWER_BYTES)
                 if not chunk:
                     self.close()
                     raise RuntimeError("bleu-score's bridge exited")

@@ -62,7 +62,7 @@ def cause(message: str) -> str:
 def run_cell(implementation: str, tool: str, report: dict) -> dict:
     """The cell of one tool the implementation was run on, from its report.json."""
     mine = [check for check in checks(report) if check.tool == tool]
-    counts = Counter()
+    counts: Counter[str] = Counter()
     causes: dict[str, dict[str, int]] = {}
     judged, not_expressed = set(), set()
     for check in mine:
@@ -112,7 +112,8 @@ def expressed_fields(check) -> tuple[list[str], list[str]]:
     a fixture case's response its declaration; ([], []) for whole answers."""
     if "judged_fields" in check.summary:
         return check.summary["judged_fields"], check.summary.get("not_expressed", [])
-    fields, absent = [], []
+    fields: list[str] = []
+    absent: list[str] = []
     for result in check.results:
         expressed = (result.get("response") or {}).get("expressed")
         if expressed:

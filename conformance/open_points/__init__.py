@@ -107,6 +107,8 @@ def run_reading(tool: Tool, payload: Any, chosen: list[OpenPoint]) -> Behaviour:
     variant, data = tool, payload
     try:
         for point in chosen:
+            if point.alternative is None:
+                raise ValueError(f"{point.id}: no other reading to run")
             variant, data = point.alternative(variant, data)
         output = variant.execute(data)
     except ContractError as error:

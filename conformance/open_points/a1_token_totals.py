@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import math
+import sys
 from collections.abc import Mapping
 
 from conformance.open_points.inputs import bleu_token_lists, bleu_tokens
@@ -13,7 +13,8 @@ from oracle.validation import BLEU_TOKEN_LIMITS, Rule, bleu_token_limits, utf8_l
 
 def hypothesis_only_totals(payload: dict, limits: Mapping[str, int]) -> None:
     """The other reading: per-token bytes for every token, the totals over hypothesis tokens only."""
-    bleu_token_limits(payload, {**limits, "max_total_tokens": math.inf, "max_total_token_bytes": math.inf})
+    no_limit = sys.maxsize  # more tokens and bytes than any input can hold
+    bleu_token_limits(payload, {**limits, "max_total_tokens": no_limit, "max_total_token_bytes": no_limit})
     bleu_token_limits({"hypotheses": payload["hypotheses"], "references": []}, limits)
 
 

@@ -61,9 +61,10 @@ def failure_groups(problems: list[dict], implementation: str = "") -> list[dict]
         cause = _cause(result, implementation)
         signature = cause.signature if cause is not None else _unexplained_signature(result)
         divergence = cause.divergence.id if cause is not None and cause.divergence is not None else ""
-        group = groups.get((*signature, divergence))
+        key = (*signature, divergence)
+        group = groups.get(key)
         if group is None:
-            group = groups[(*signature, divergence)] = _new_group(result, signature, cause)
+            group = groups[key] = _new_group(result, signature, cause)
         group["members"].append(result["case"]["case_id"])
         if input_size(result) < group["_smallest_size"]:
             _take_smallest(group, result)

@@ -181,7 +181,7 @@ def _value_pieces(value: Any, indent: int | None, level: int) -> Iterator[str]:
             return
         inner = "\n" + " " * (indent * (level + 1)) if indent else ""
         yield opening
-        items = value.items() if is_object else enumerate(value)
+        items = value.items() if isinstance(value, dict) else enumerate(value)
         for position, (key, item) in enumerate(items):
             yield ("," if position else "") + inner
             if is_object:

@@ -630,7 +630,15 @@ def boundary_features() -> dict[str, aiming.Features]:
 
 # --- invalid: exactly one rule broken ------------------------------------------------
 
-NON_OBJECTS = ([], [{"hypotheses": [["a"]], "references": [[["a"]]]}], "hypotheses", 0, 3.5, None, True)
+NON_OBJECTS: tuple[object, ...] = (
+    [],
+    [{"hypotheses": [["a"]], "references": [[["a"]]]}],
+    "hypotheses",
+    0,
+    3.5,
+    None,
+    True,
+)
 
 
 def not_an_object() -> Family:
@@ -879,7 +887,7 @@ def invalid_families(
     )
 
 
-def over_token_limits(max_token_bytes: int, max_code_points: int) -> aiming.Features:
+def over_token_limits(max_token_bytes: int, max_code_points: int) -> dict[str, aiming.Predicate]:
     return {
         "a token over max_token_bytes within maxLength code points": any_token(
             lambda t: bytes_of(t) > max_token_bytes and len(t) <= max_code_points

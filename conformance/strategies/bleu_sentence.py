@@ -22,6 +22,7 @@ from conformance.strategies.base import (
     INVALID_INPUT,
     LIMIT_EXCEEDED,
     Family,
+    GeneratedCase,
     aimed,
     case,
     composite,
@@ -64,7 +65,7 @@ def matching_prefix_orders(options: st.SearchStrategy[dict]) -> st.SearchStrateg
     so m_n > 0 up to L and 0 above (k of the NIST counter at 1, 2, 3 for L = 1, 2, 3 at max_order 4)."""
 
     @composite
-    def build(draw):
+    def build(draw: st.DrawFn) -> GeneratedCase:
         reference = [f"w{i}" for i in range(draw(st.integers(4, 12)))]
         longest = draw(st.integers(0, 5))
         hypothesis: Tokens = []
@@ -320,7 +321,7 @@ def boundary_families(tool_id: str, version: str, options: st.SearchStrategy[dic
 
 # --- invalid -----------------------------------------------------------------------------
 
-NON_OBJECTS = ([], [{"hypothesis": ["a"], "references": [["a"]]}], "hypothesis", 0, 3.5, None, True)
+NON_OBJECTS: tuple[object, ...] = ([], [{"hypothesis": ["a"], "references": [["a"]]}], "hypothesis", 0, 3.5, None, True)
 Mutation = Callable[[dict, Callable], str]
 
 

@@ -8,7 +8,15 @@ from hypothesis import strategies as st
 
 from conformance.strategies import aiming, bleu, bleu_sentence, magnitudes
 from conformance.strategies.aiming import integral_float, option
-from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, Family, case, composite, input_schema
+from conformance.strategies.base import (
+    EXPECT_OUTPUT,
+    INVALID_INPUT,
+    Family,
+    GeneratedCase,
+    case,
+    composite,
+    input_schema,
+)
 
 METHODS = ("none", "chen-cherry-1", "chen-cherry-2", "chen-cherry-3")
 OPTIONS = st.fixed_dictionaries(
@@ -44,7 +52,7 @@ def zero_match_orders() -> st.SearchStrategy:
     zero-match order at 1 (m_1 = 0), 2, 3, 4 or 5, so chen-cherry-3's k runs 1, 2, 3, ... there."""
 
     @composite
-    def build(draw):
+    def build(draw: st.DrawFn) -> GeneratedCase:
         longest = draw(st.integers(0, 4))
         reference = [f"w{i}" for i in range(12)]
         hypothesis: list[str] = []

@@ -518,7 +518,7 @@ def _texts(generated) -> list[str]:
 
 # --- invalid: exactly one rule broken --------------------------------------------
 
-NON_OBJECTS = ([], [{"hypotheses": ["a"], "references": ["a"]}], "the cat", 1, 0.5, None, False)
+NON_OBJECTS: tuple[object, ...] = ([], [{"hypotheses": ["a"], "references": ["a"]}], "the cat", 1, 0.5, None, False)
 
 LONE_SURROGATES = ("\ud800", "\udbff", "\udc00", "\udfff", "\udc00\ud800")
 

@@ -243,12 +243,10 @@ WIDE_ORDERS = {"one-word": {}, "words": {"char_order": 10, "word_order": 4, "whi
 
 def representation_families(tool_id: str, version: str) -> list[Family]:
     """Counts past 2^15, word n-grams joining alike, exact ties (whitespace removed: it keeps the tie), names."""
-    word_orders = lambda order: st.fixed_dictionaries(
-        {
-            "word_order": st.integers(order, 4),  # noqa: E731
-            "char_order": st.integers(0, 10),
-        }
-    )
+
+    def word_orders(order: int) -> st.SearchStrategy[dict[str, int]]:
+        return st.fixed_dictionaries({"word_order": st.integers(order, 4), "char_order": st.integers(0, 10)})
+
     without_whitespace = orders().map(lambda chosen: {k: v for k, v in chosen.items() if k != "whitespace"})
     return [
         widths.wide_texts_family(limits(tool_id, version)["max_text_bytes"], WIDE_ORDERS),

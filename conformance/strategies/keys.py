@@ -222,7 +222,7 @@ PROPERTY_NAMES = (
     "prototype",
     "length",
 )
-PROPERTY_VALUES = (None, True, 1, 0, "x", [], {}, {"a": 1}, ["the"])
+PROPERTY_VALUES: tuple[object, ...] = (None, True, 1, 0, "x", [], {}, {"a": 1}, ["the"])
 
 
 def property_named_keys(valid_inputs: st.SearchStrategy[dict]) -> Family:

@@ -267,9 +267,9 @@ def sequence(tool_id: str, version: str) -> st.SearchStrategy[GeneratedCase]:
                     step = _step(tool_id, version, changed, f"{aim}, from input {own.index(earlier) + 1}")
                     own.append(changed)
             elif kind == 2:
-                found = other_tools(tool_id, version, earlier, value)
-                if found:
-                    other_id, other_version, converted = found[value % len(found)]
+                conversions = other_tools(tool_id, version, earlier, value)
+                if conversions:
+                    other_id, other_version, converted = conversions[value % len(conversions)]
                     aim = OTHER_TOOL
                     step = _step(other_id, other_version, converted, f"{aim} ({other_id})")
             if step is None:

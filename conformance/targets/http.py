@@ -49,6 +49,7 @@ import shlex
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -200,7 +201,8 @@ class _TransportRetry(Retry):
         try:
             return super().increment(*args, **kwargs)
         except urllib3.exceptions.MaxRetryError as exhausted:
-            exhausted.retries_made = len(self.history)
+            # an attribute of our own on urllib3's exception (which declares none), read by retries_made below
+            setattr(exhausted, "retries_made", len(self.history))
             raise
 
 
@@ -393,7 +395,7 @@ class HttpTarget:
         )
         response = (
             exchange.transport_error()
-            if exchange.failure
+            if exchange.failure or exchange.status is None  # (no failure: a status came)
             else classify(exchange.status, exchange.data, exchange.content_type, exchange.started)
         )
         if exchange.cut and response.kind != "result":
@@ -483,7 +485,7 @@ class HttpTarget:
             watchdog.cut()
 
 
-def _causes(exc: BaseException):
+def _causes(exc: BaseException | None) -> Iterator[BaseException]:
     """The exception, then what it wraps (requests -> urllib3's MaxRetryError -> its reason), innermost last."""
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:

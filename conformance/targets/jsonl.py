@@ -159,8 +159,11 @@ class _LineProcess:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
-        self.stderr = _StderrTail(self.process.stderr.fileno())
-        self.stdin_fd, self.stdout_fd = self.process.stdin.fileno(), self.process.stdout.fileno()
+        stdin, stdout, stderr = self.process.stdin, self.process.stdout, self.process.stderr
+        assert stdin is not None and stdout is not None and stderr is not None  # all three piped above
+        self._stdin_pipe, self._stdout_pipe, self._stderr_pipe = stdin, stdout, stderr
+        self.stderr = _StderrTail(stderr.fileno())
+        self.stdin_fd, self.stdout_fd = stdin.fileno(), stdout.fileno()
         for fd in (self.stdin_fd, self.stdout_fd):
             os.set_blocking(fd, False)
             _widen_pipe(fd)
@@ -284,7 +287,7 @@ class _LineProcess:
 
     def end_input(self) -> None:
         try:
-            self.process.stdin.close()
+            self._stdin_pipe.close()
         except OSError:
             pass
 
@@ -310,10 +313,10 @@ class _LineProcess:
         self.selector.close()
         if self.exit_fd is not None:
             os.close(self.exit_fd)
-        self.process.stdout.close()
+        self._stdout_pipe.close()
         self.stderr.thread.join(timeout=1)  # the kill closed the pipe's other end: the drain sees its end
         if not self.stderr.thread.is_alive():  # (a child that left the group may hold it open: leave it be)
-            self.process.stderr.close()
+            self._stderr_pipe.close()
 
 
 class JsonlTarget:

@@ -69,8 +69,9 @@ import threading
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import httpx2
@@ -197,7 +198,8 @@ class _WireTap(httpx2.AsyncBaseTransport):
             await response.aclose()
             headers = [(name, value) for name, value in response.headers.items() if name.lower() != "content-length"]
             return httpx2.Response(response.status_code, headers=headers, content=b"", request=request)
-        response.stream = _CappedStream(response.stream, exchange, self.max_bytes)
+        # httpx2 types a response's stream as sync or async; an async transport's is always async
+        response.stream = _CappedStream(cast(httpx2.AsyncByteStream, response.stream), exchange, self.max_bytes)
         if not 200 <= response.status_code < 300:
             # The SDK reads no body of an error page; the report quotes its start, so it is read here.
             try:
@@ -287,8 +289,9 @@ def tool_result_envelope(result: Any) -> tuple[str, Any]:
         return "structuredContent", result["structuredContent"]
     content = result.get("content")
     blocks = content if isinstance(content, list) else []
-    texts = [block.get("text") for block in blocks if isinstance(block, dict) and block.get("type") == "text"]
-    if not texts or not all(isinstance(text, str) for text in texts):
+    found = [block.get("text") for block in blocks if isinstance(block, dict) and block.get("type") == "text"]
+    texts = [text for text in found if isinstance(text, str)]
+    if not texts or len(texts) < len(found):
         return "", "the tool result has neither structuredContent nor text content"
     text = "".join(texts)  # a long JSON text may come in several blocks
     try:
@@ -302,7 +305,7 @@ def tool_result_text(result: Any) -> str:
     """What an isError tool result without an error body says: its text content, else its JSON."""
     content = result.get("content") if isinstance(result, dict) else None
     texts = (
-        [block.get("text") for block in content if isinstance(block, dict) and isinstance(block.get("text"), str)]
+        [text for block in content if isinstance(block, dict) and isinstance(text := block.get("text"), str)]
         if isinstance(content, list)
         else []
     )
@@ -455,7 +458,7 @@ class _Session:
     """One open SDK client. anyio binds its task group to the task that entered it, so a task of
     its own enters it, holds it open until ``close`` and exits it."""
 
-    def __init__(self, make_client):
+    def __init__(self, make_client: Callable[[], Client]) -> None:
         self._make_client = make_client
         self._stop = asyncio.Event()
         self.client: Client | None = None
@@ -489,6 +492,13 @@ class _Session:
         self._stop.set()
         if self._task is not None and not self._task.done() and self.client is None:
             self._task.cancel()  # still opening: nobody waits for it
+
+    @property
+    def open_client(self) -> Client:
+        """The client of a session ``open`` returned."""
+        if self.client is None:
+            raise RuntimeError("the MCP session is not open")
+        return self.client
 
     async def closed(self) -> None:
         if self._task is not None:
@@ -622,7 +632,7 @@ class McpTarget:
                     session = await self._checkout()
                     cursor = None
                     for _ in range(MAX_LIST_PAGES):
-                        page = await session.client.list_tools(cursor=cursor)
+                        page = await session.open_client.list_tools(cursor=cursor)
                         tools += page.tools
                         cursor = page.next_cursor
                         if not cursor or any(tool.name == TOOL_NAME for tool in page.tools):
@@ -649,7 +659,7 @@ class McpTarget:
         try:
             with anyio.fail_after(self.timeout):
                 session = await self._checkout()
-                await session.client.call_tool(TOOL_NAME, arguments)  # its answer is read from the wire
+                await session.open_client.call_tool(TOOL_NAME, arguments)  # its answer is read from the wire
         except TimeoutError:
             failure = "timeout"
         except Exception as exc:  # the SDK's view of a failure; the wire says what it was
@@ -739,8 +749,8 @@ def environment_proxy(url: str) -> str | None:
 
 def describe(exc: BaseException) -> str:
     """The innermost useful reason of an exception (task groups wrap them), one line, bounded."""
-    while getattr(exc, "exceptions", None):  # an exception group
-        exc = exc.exceptions[0]
+    while inner := getattr(exc, "exceptions", None):  # an exception group
+        exc = inner[0]
     cause = exc.__cause__ or exc.__context__
     text = str(exc) or (str(cause) if cause else "")
     return f"{type(exc).__name__}: {text[:300]}"

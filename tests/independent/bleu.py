@@ -223,8 +223,8 @@ class BleuCorpusCompute(BleuTool):
         if bp == 0.0 or 0 in matches:
             return 0.0
         log_sum = 0.0
-        for m, l in zip(matches, totals):
-            log_sum += math.log(m) - math.log(l)
+        for m, total in zip(matches, totals):
+            log_sum += math.log(m) - math.log(total)
         return bp * math.exp(log_sum / len(matches))
 
     def reference_length(self, payload) -> int:

@@ -165,17 +165,17 @@ class BleuSentenceCompute(SentenceTool):
         """Chen and Cherry 2014 section 2, as the contract states each method."""
         out = []
         k = 1
-        for n, (m, l) in enumerate(zip(matches, totals), start=1):
+        for n, (m, total) in enumerate(zip(matches, totals), start=1):
             if method == "chen-cherry-2" and n >= 2:
-                out.append(Precision(m + 1, l + 1, (m + 1) / (l + 1)))
+                out.append(Precision(m + 1, total + 1, (m + 1) / (total + 1)))
             elif method == "chen-cherry-1" and m == 0:
-                out.append(Precision(EPSILON, l, EPSILON / l if l else math.nan))
+                out.append(Precision(EPSILON, total, EPSILON / total if total else math.nan))
             elif method == "chen-cherry-3" and m == 0:
                 # 1 / (2^k l_n): 1/l_n scaled by 2^-k is exact in the normal range, so equally one rounding
-                out.append(Precision(1, l << k, math.ldexp(1 / l, -k) if l else math.nan))
+                out.append(Precision(1, total << k, math.ldexp(1 / total, -k) if total else math.nan))
                 k += 1
             else:
-                out.append(Precision(m, l, m / l if l else math.nan))
+                out.append(Precision(m, total, m / total if total else math.nan))
         return out
 
     def orders_used(self, precisions: list[Precision], effective_order: bool) -> int:

@@ -1,7 +1,8 @@
 """Does not enforce max_segments (1000): validates each segment but not the segment count."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from mutants._relaxed_schema import bleu_with_relaxed_schema
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 def _without_segment_limit(schema):

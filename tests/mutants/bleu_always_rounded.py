@@ -1,8 +1,9 @@
 """Rounds bleu and brevity_penalty to 4 decimals even when decimals is omitted (a display habit)."""
 
-CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, Implementation
 from independent.bleu import to_fixed_number
+
+CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

@@ -1,9 +1,10 @@
 """Brevity penalty exp(1 - c/r) instead of exp(1 - r/c)."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuCorpusCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

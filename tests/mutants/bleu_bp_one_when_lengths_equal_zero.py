@@ -1,9 +1,10 @@
 """Brevity penalty written as "1 if c >= r": gives 1 when c = r = 0, where the contract says 0."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuCorpusCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

@@ -1,11 +1,12 @@
 """Corpus BLEU answers are cached keyed by the hypotheses only: a later request with the same
 hypotheses but other references, max_order or decimals gets the first request's answer."""
 
-CLASS = "caching"  # the class of bug (benchmarks/bench_classes.py)
 import copy
 import json
 
 from independent import BleuCorpusCompute, BleuStatistics, Implementation
+
+CLASS = "caching"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

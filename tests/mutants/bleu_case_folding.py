@@ -1,7 +1,8 @@
 """Compares tokens case-insensitively (lowercases them first); the contract says exact string equality."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuStatistics, Implementation
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Statistics(BleuStatistics):

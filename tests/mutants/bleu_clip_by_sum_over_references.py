@@ -1,7 +1,8 @@
 """Clips an n-gram by the SUM of its counts over all references instead of its largest count in any single reference."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuStatistics, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Statistics(BleuStatistics):

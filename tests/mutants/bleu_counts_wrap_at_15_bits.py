@@ -1,12 +1,13 @@
 """bleu-corpus-compute: keeps candidate_length, reference_length and the corpus sums of matches and
 totals in an Int16Array, so they wrap past 32,767 (50,000 tokens need 16 bits unsigned, 17 signed)."""
 
-CLASS = "integer-width"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuCorpusCompute, Implementation
 
 from mutants._javascript import int16
+
+CLASS = "integer-width"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

@@ -1,8 +1,9 @@
 """Returns the toFixed STRING ("0.485308") instead of a JSON number."""
 
-CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, Implementation
 from independent.bleu import to_fixed_number
+
+CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

@@ -1,7 +1,8 @@
 """Rounds bleu with decimals but leaves brevity_penalty at full precision."""
 
-CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, Implementation
+
+CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

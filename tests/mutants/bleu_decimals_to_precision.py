@@ -1,7 +1,8 @@
 """Rounds with toPrecision (significant digits) instead of toFixed (digits after the point)."""
 
-CLASS = "precision-rounding"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, Implementation
+
+CLASS = "precision-rounding"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

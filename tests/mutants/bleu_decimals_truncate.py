@@ -1,9 +1,10 @@
 """Rounds with Math.floor(x * 10^d) / 10^d (truncation) instead of toFixed's nearest."""
 
-CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuCorpusCompute, Implementation
+
+CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):

@@ -1,9 +1,10 @@
 """Smooths zero matches (sacreBLEU "floor", epsilon 0.1) instead of returning exactly 0."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuCorpusCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):
@@ -11,8 +12,8 @@ class CorpusCompute(BleuCorpusCompute):
         if bp == 0.0:
             return 0.0
         log_sum = 0.0
-        for m, l in zip(matches, totals):
-            log_sum += math.log((m if m else 0.1) / l) if l else math.log(0.1)
+        for m, total in zip(matches, totals):
+            log_sum += math.log((m if m else 0.1) / total) if total else math.log(0.1)
         return bp * math.exp(log_sum / len(matches))
 
 

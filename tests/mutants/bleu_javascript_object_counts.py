@@ -2,9 +2,10 @@
 a token named like an inherited property (constructor, toString, hasOwnProperty, valueOf, __proto__) reads a
 function or Object.prototype instead of undefined, so its counts turn into NaN, and writes to __proto__ are lost."""
 
-CLASS = "plain-object-map"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, BleuStatistics, Implementation
 from independent.bleu import Row, Segment
+
+CLASS = "plain-object-map"  # the class of bug (benchmarks/bench_classes.py)
 
 INHERITED = frozenset({"__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"})
 NOT_A_NUMBER = float("nan")  # what JavaScript's arithmetic makes of a function or an object plus 1

@@ -1,9 +1,10 @@
 """Only guards m_n = 0 when l_n > 0: an order with l_n = 0 gives 0/0 = NaN (as in JavaScript) instead of bleu 0."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuCorpusCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class CorpusCompute(BleuCorpusCompute):
@@ -11,12 +12,12 @@ class CorpusCompute(BleuCorpusCompute):
         if bp == 0.0:
             return 0.0
         log_sum = 0.0
-        for m, l in zip(matches, totals):
-            if l == 0:
+        for m, total in zip(matches, totals):
+            if total == 0:
                 return math.nan
             if m == 0:
                 return 0.0
-            log_sum += math.log(m / l)
+            log_sum += math.log(m / total)
         return bp * math.exp(log_sum / len(matches))
 
 

@@ -2,10 +2,11 @@
 n-gram (a unigram by its token) and lists `Object.keys`: integer-like keys ("7", "1990") come first
 in ascending order, not in order of first occurrence."""
 
-CLASS = "plain-object-map"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuNgramsCount, BleuStatistics, Implementation
 
 from mutants._javascript import object_key_order
+
+CLASS = "plain-object-map"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class NgramsCount(BleuNgramsCount):

@@ -1,7 +1,8 @@
 """Orders the n-gram rows by order, then segment (the contract: by segment, then order, then first occurrence)."""
 
-CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuNgramsCount, BleuStatistics, Implementation
+
+CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class NgramsCount(BleuNgramsCount):

@@ -1,7 +1,8 @@
 """Sorts the n-gram rows of each segment and order alphabetically instead of by first occurrence."""
 
-CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuNgramsCount, BleuStatistics, Implementation
+
+CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class NgramsCount(BleuNgramsCount):

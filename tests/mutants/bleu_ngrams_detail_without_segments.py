@@ -1,7 +1,8 @@
 """detail "ngrams" returns the n-gram rows but not the per-segment rows it also requires."""
 
-CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuNgramsCount, BleuStatistics, Implementation
+
+CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class NgramsCount(BleuNgramsCount):

@@ -1,8 +1,9 @@
 """Keys n-grams by " ".join(tokens): tokens containing spaces collide (["a b", "c"] equals ["a", "b c"])."""
 
-CLASS = "derived-key"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuStatistics, Implementation
 from independent.bleu import Row, Segment
+
+CLASS = "derived-key"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Statistics(BleuStatistics):

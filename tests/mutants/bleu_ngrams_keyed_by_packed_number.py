@@ -2,8 +2,9 @@
 segment's vocabulary size: past 2^53 the double rounds, so n-grams of orders 5-8 over hundreds of
 distinct tokens that differ only in their last token share a key (bleu-ngrams-count, bleu-corpus-compute)."""
 
-CLASS = "derived-key"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuStatistics, Implementation
+
+CLASS = "derived-key"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Statistics(BleuStatistics):

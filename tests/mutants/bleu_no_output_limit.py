@@ -1,7 +1,8 @@
 """Never applies the 1,000,000-byte output limit of bleu-ngrams-count: answers huge detail "ngrams" outputs."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuNgramsCount, BleuStatistics, Implementation
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class NgramsCount(BleuNgramsCount):

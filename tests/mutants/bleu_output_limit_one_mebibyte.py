@@ -1,10 +1,11 @@
 """Measures the output-size limit of bleu-ngrams-count (compact JSON) against 1 MiB (1,048,576 bytes) instead of 1,000,000."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 import json
 
 from independent import BleuNgramsCount, BleuStatistics, Implementation
 from independent.bleu import Rejection
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class NgramsCount(BleuNgramsCount):

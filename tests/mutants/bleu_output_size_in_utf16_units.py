@@ -1,9 +1,10 @@
 """Measures max_output_bytes in UTF-16 code units of the compact JSON (String.length), not UTF-8 bytes."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 import json
 
 from independent import BleuNgramsCount, Implementation
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class NgramsCount(BleuNgramsCount):

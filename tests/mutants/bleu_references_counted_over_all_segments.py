@@ -1,7 +1,8 @@
 """Applies max_references_per_segment to the references of all segments together."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation, Rejection
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class AllSegments:

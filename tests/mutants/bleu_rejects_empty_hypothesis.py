@@ -1,8 +1,9 @@
 """Over-rejects: refuses a hypothesis with no tokens, which the schema allows (it scores 0)."""
 
-CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
 from independent.errors import Rejection
+
+CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class NoEmpty:

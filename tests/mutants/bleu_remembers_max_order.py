@@ -1,8 +1,9 @@
 """An omitted max_order means the max_order of the previous request (a default kept between
 requests, in the tool object) instead of 4."""
 
-CLASS = "state"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuNgramsCount, BleuStatistics, Implementation
+
+CLASS = "state"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class NgramsCount(BleuNgramsCount):

@@ -1,7 +1,8 @@
 """Validates types only: accepts max_order 9 (or 0), empty-string tokens and 9 references per segment."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from mutants._relaxed_schema import bleu_with_relaxed_schema
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 BOUNDS = ("minimum", "maximum", "minLength", "maxLength")
 

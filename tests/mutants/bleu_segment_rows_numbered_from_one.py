@@ -1,7 +1,8 @@
 """Numbers the per-segment rows from 1 instead of 0."""
 
-CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuNgramsCount, BleuStatistics, Implementation
+
+CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class NgramsCount(BleuNgramsCount):

@@ -1,7 +1,8 @@
 """Reference length r sums the SHORTEST reference of each segment instead of the closest one."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuStatistics, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Statistics(BleuStatistics):

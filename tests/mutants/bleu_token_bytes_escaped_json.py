@@ -1,9 +1,10 @@
 """Measures max_token_bytes on the token as \\u-escaped JSON (Python's json.dumps), not its UTF-8 bytes."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 import json
 
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class NgramsCount(BleuNgramsCount):

@@ -1,11 +1,12 @@
 """Measures max_total_token_bytes on the tokens as escaped JSON (quotes, backslashes, controls widened)."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 import json
 
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
 
 from mutants._bleu_totals import MeasuredTotals
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Escaped(MeasuredTotals):

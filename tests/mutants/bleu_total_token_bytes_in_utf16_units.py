@@ -1,9 +1,10 @@
 """Measures max_total_token_bytes in UTF-16 code units (JavaScript's String.length), not UTF-8 bytes."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
 
 from mutants._bleu_totals import MeasuredTotals
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Utf16(MeasuredTotals):

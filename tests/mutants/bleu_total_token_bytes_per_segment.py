@@ -1,10 +1,11 @@
 """Applies max_total_token_bytes to each segment's tokens instead of to all of them."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
 from independent.contract import utf8_bytes
 
 from mutants._bleu_totals import MeasuredTotals
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class PerSegment(MeasuredTotals):

@@ -1,9 +1,10 @@
 """Counts max_total_tokens over distinct tokens, not every occurrence."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
 
 from mutants._bleu_totals import MeasuredTotals
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Distinct(MeasuredTotals):

@@ -1,7 +1,8 @@
 """totals[n-1] adds len - n + 1 without max(0, ...): a hypothesis shorter than n contributes a negative total."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuStatistics, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Statistics(BleuStatistics):

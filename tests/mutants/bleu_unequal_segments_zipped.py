@@ -1,7 +1,8 @@
 """Does not check that hypotheses and references have equal segment counts: zips them, dropping the extras."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuCorpusCompute, BleuNgramsCount, Implementation
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Zipping:

@@ -1,9 +1,10 @@
 """Normalises tokens to NFC before comparing; the contract says no Unicode normalization."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 import unicodedata
 
 from independent import BleuStatistics, Implementation
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Statistics(BleuStatistics):

@@ -1,7 +1,8 @@
 """bleu-brevity-penalty: uses the (integer) average of a segment's reference lengths instead of the closest."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuBrevityPenalty, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class BrevityPenalty(BleuBrevityPenalty):

@@ -1,7 +1,8 @@
 """bleu-brevity-penalty: accepts decimals but never rounds: brevity_penalty stays at full precision."""
 
-CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuBrevityPenalty, Implementation
+
+CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class BrevityPenalty(BleuBrevityPenalty):

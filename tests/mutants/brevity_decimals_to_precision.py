@@ -2,11 +2,12 @@
 (digits after the point), and with toFixed(0) for decimals 0 (toPrecision(0) throws): the same for
 a penalty in [0.1, 1), wrong below 0.1."""
 
-CLASS = "precision-rounding"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuBrevityPenalty, Implementation
 from independent.fields import as_int
 
 from mutants._javascript import to_precision
+
+CLASS = "precision-rounding"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class BrevityPenalty(BleuBrevityPenalty):

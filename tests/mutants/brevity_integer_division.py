@@ -1,9 +1,10 @@
 """bleu-brevity-penalty: r/c is an integer division (C/Java int / int), so exp(1 - r//c) is 1 for c <= r < 2c."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuBrevityPenalty, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class BrevityPenalty(BleuBrevityPenalty):

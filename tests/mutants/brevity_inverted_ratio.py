@@ -1,9 +1,10 @@
 """bleu-brevity-penalty: computes exp(1 - c/r) instead of exp(1 - r/c)."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuBrevityPenalty, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class BrevityPenalty(BleuBrevityPenalty):

@@ -1,9 +1,10 @@
 """bleu-brevity-penalty: treats the schema's maxItems and maximum as schema violations (invalid_input), where
 the contract names them limits (limit_exceeded): 9 reference lengths answer invalid_input."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuBrevityPenalty, Implementation
 from independent.errors import Rejection
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class BrevityPenalty(BleuBrevityPenalty):

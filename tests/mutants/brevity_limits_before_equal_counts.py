@@ -1,9 +1,10 @@
 """bleu-brevity-penalty: checks the limits before equal segment counts (the stated order is the other way),
 so 1001 candidate lengths against 1000 reference lists answer limit_exceeded instead of invalid_input."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuBrevityPenalty, Implementation
 from independent.fields import check_integer, check_object, invalid
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class BrevityPenalty(BleuBrevityPenalty):

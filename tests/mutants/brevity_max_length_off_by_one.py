@@ -1,7 +1,8 @@
 """bleu-brevity-penalty: max_length off by one: rejects a length of exactly 1048576, which the limit allows."""
 
-CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuBrevityPenalty, Implementation
+
+CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class BrevityPenalty(BleuBrevityPenalty):

@@ -1,8 +1,9 @@
 """bleu-brevity-penalty: strictly typed integers (serde-style): rejects 12.0, which the contract says is the integer 12."""
 
-CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuBrevityPenalty, Implementation
 from independent.errors import Rejection
+
+CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class BrevityPenalty(BleuBrevityPenalty):

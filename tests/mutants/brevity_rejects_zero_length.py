@@ -1,9 +1,10 @@
 """bleu-brevity-penalty: over-rejects: lengths must be >= 1 (an empty hypothesis or reference has length 0,
 which the contract allows)."""
 
-CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuBrevityPenalty, Implementation
 from independent.errors import Rejection
+
+CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class BrevityPenalty(BleuBrevityPenalty):

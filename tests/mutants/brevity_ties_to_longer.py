@@ -1,7 +1,8 @@
 """bleu-brevity-penalty: a tie between two closest reference lengths goes to the LONGER one."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuBrevityPenalty, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class BrevityPenalty(BleuBrevityPenalty):

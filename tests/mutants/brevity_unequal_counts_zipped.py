@@ -1,7 +1,8 @@
 """bleu-brevity-penalty: no equal-segment-count check: the two lists are zipped, the longer one cut short."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuBrevityPenalty, Implementation
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class BrevityPenalty(BleuBrevityPenalty):

@@ -1,7 +1,8 @@
 """Does not enforce the 256-segment limit."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

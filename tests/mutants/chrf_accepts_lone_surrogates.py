@@ -1,7 +1,8 @@
 """Does not reject texts holding a lone surrogate (the contract's validation rejects them)."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

@@ -1,7 +1,8 @@
 """Splits and strips only ASCII whitespace (" \\t\\n\\r\\f\\v"), as a byte-oriented tokenizer would."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 ASCII_SPACE = frozenset(" \t\n\r\f\v")
 

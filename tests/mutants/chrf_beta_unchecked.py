@@ -1,7 +1,8 @@
 """Does not check beta's range: accepts beta 0 or 17 (and scores with it)."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

@@ -1,9 +1,10 @@
 """char_order + word_order below 1 is not rejected: both orders 0 answer score 0 with no statistics rows."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfComponents
 
 from mutants._chrf_family import execute_with
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(ChrfComponents):

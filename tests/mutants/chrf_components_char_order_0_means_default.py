@@ -1,9 +1,10 @@
 """char_order 0 is read as omitted (``payload.get("char_order") or 6``), so it means the default 6."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfComponents
 
 from mutants._chrf_family import execute_with
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(ChrfComponents):

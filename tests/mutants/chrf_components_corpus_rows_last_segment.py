@@ -1,9 +1,10 @@
 """The corpus rows are overwritten by each segment instead of summed, so they (and the score) are the last segment's."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfComponents
 
 from mutants._chrf_family import execute_with
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(ChrfComponents):

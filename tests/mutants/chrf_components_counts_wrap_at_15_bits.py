@@ -1,12 +1,13 @@
 """chrf-components: counts each order's hypothesis and reference n-grams in an Int16Array, so a text of
 more than 32,767 characters (65,536 bytes allow 65,536) wraps to a negative count."""
 
-CLASS = "integer-width"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf import Counts
 from independent.chrf_family import ChrfComponents
 
 from mutants._chrf_family import execute_with
 from mutants._javascript import int16
+
+CLASS = "integer-width"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(ChrfComponents):

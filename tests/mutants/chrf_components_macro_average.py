@@ -1,11 +1,12 @@
 """The corpus score is the mean of the segment scores (macro average) instead of the score of the summed rows."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from fractions import Fraction
 
 from independent.chrf_family import ChrfComponents
 
 from mutants._chrf_family import execute_with
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(ChrfComponents):

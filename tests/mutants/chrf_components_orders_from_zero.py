@@ -1,9 +1,10 @@
 """The rows' order field is numbered from 0 (char 0..char_order-1, word 0..word_order-1) instead of from 1."""
 
-CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfComponents
 
 from mutants._chrf_family import execute_with
+
+CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(ChrfComponents):

@@ -1,10 +1,11 @@
 """An order above a non-empty text's length counts the whole text as one n-gram of that order
 (``range(max(1, len - n + 1))``) instead of none."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfComponents
 
 from mutants._chrf_family import execute_with
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(ChrfComponents):

@@ -1,9 +1,10 @@
 """Measures max_text_bytes on the texts with whitespace removed (as the character n-grams see them)."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfComponents
 
 from mutants._chrf_family import execute_with
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(ChrfComponents):

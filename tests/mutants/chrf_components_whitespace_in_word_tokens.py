@@ -1,12 +1,13 @@
 """With whitespace true the word tokens are split on U+0020 alone, so every other whitespace code point
 (tab, U+00A0, U+3000, ...) stays inside the tokens: the whitespace flag leaks into the word tokenization."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from dataclasses import replace
 
 from independent.chrf_family import ChrfComponents
 
 from mutants._chrf_family import execute_with
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(ChrfComponents):

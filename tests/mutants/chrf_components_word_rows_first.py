@@ -1,9 +1,10 @@
 """The statistics rows list the word orders before the character orders (scores unchanged)."""
 
-CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfComponents
 
 from mutants._chrf_family import execute_with
+
+CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(ChrfComponents):

@@ -1,11 +1,12 @@
 """lowercase true lowercases the texts for the character n-grams only; the word tokens come from the original texts."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from dataclasses import replace
 
 from independent.chrf_family import ChrfComponents
 
 from mutants._chrf_family import execute_with
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(ChrfComponents):

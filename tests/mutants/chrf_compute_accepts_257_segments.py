@@ -1,9 +1,10 @@
 """The segment limit is off by one: 257 segments are accepted (``> 257`` instead of ``> 256``)."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 
 from mutants._chrf_family import execute_with
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(ChrfCompute):

@@ -1,9 +1,10 @@
 """An omitted beta means 3 (chrF3) instead of 2."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 
 from mutants._chrf_family import execute_with
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(ChrfCompute):

@@ -1,9 +1,10 @@
 """Lowercases code point by code point, so a final capital sigma becomes "σ" instead of "ς" (no Final_Sigma)."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 
 from mutants._chrf_family import execute_with
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(ChrfCompute):

@@ -1,9 +1,10 @@
 """Names the metric "chrF++" (copied from chrf-plus-plus-compute) instead of "chrF"; the scores are right."""
 
-CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 
 from mutants._chrf_family import execute_with
+
+CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(ChrfCompute):

@@ -1,12 +1,13 @@
 """NLTK-style: an F-beta score per effective order, then the mean of those F-scores, instead of the F-beta of the
 averaged precision and recall."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from fractions import Fraction
 
 from independent.chrf_family import ChrfCompute
 
 from mutants._chrf_family import execute_with
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(ChrfCompute):

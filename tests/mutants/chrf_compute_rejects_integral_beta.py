@@ -1,10 +1,11 @@
 """Strictly typed integers: beta 2.0 is rejected as invalid_input, though the contract says 4.0 is the integer 4."""
 
-CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 from independent.errors import Rejection
 
 from mutants._chrf_family import execute_with
+
+CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(ChrfCompute):

@@ -1,11 +1,12 @@
 """sacreBLEU's corpus sums: a segment's hypothesis n-grams of an order its reference lacks are left out of the
 corpus precision (the contract says the sums count every hypothesis n-gram)."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf import Counts
 from independent.chrf_family import ChrfCompute
 
 from mutants._chrf_family import execute_with
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(ChrfCompute):

@@ -2,12 +2,13 @@
 to spare allocations): two requests at once interleave their segments' rows. Between filling and
 reading it, the work releases the GIL (I/O, logging); a short sleep stands for it here."""
 
-CLASS = "concurrency"  # the class of bug (benchmarks/bench_classes.py)
 import time
 
 from independent.chrf_family import ChrfCompute
 
 from mutants._chrf_family import execute_with
+
+CLASS = "concurrency"  # the class of bug (benchmarks/bench_classes.py)
 
 _BUFFER: list = []  # the per-segment statistics of "the" request being computed
 

@@ -1,11 +1,12 @@
 """Measures max_text_bytes on the texts as escaped JSON (JSON.stringify's escapes), not as given."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 import json
 
 from independent.chrf_family import ChrfCompute
 
 from mutants._chrf_family import execute_with
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(ChrfCompute):

@@ -1,9 +1,10 @@
 """Measures max_text_bytes in code points instead of UTF-8 bytes."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 
 from mutants._chrf_family import execute_with
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(ChrfCompute):

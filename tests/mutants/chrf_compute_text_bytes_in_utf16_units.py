@@ -1,9 +1,10 @@
 """Measures max_text_bytes in UTF-16 code units (JavaScript's String.length), not UTF-8 bytes."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 
 from mutants._chrf_family import execute_with
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(ChrfCompute):

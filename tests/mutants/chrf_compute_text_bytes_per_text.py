@@ -1,9 +1,10 @@
 """Applies max_text_bytes to each text instead of to all texts together."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent.chrf_family import ChrfCompute
 
 from mutants._chrf_family import execute_with
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(ChrfCompute):

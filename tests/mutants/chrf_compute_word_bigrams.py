@@ -1,11 +1,12 @@
 """Scores chrF++ instead of chrF: word unigrams and bigrams enter the averages beside the six character orders."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from dataclasses import replace
 
 from independent.chrf_family import ChrfCompute
 
 from mutants._chrf_family import execute_with
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(ChrfCompute):

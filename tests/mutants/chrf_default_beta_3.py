@@ -1,7 +1,8 @@
 """An omitted beta means 3 (chrF3 habits) instead of 2."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

@@ -1,9 +1,10 @@
 """Writes score_fraction from the unreduced numerator and denominator of 100*(1+b^2)PR / (b^2 P + R)."""
 
-CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 from fractions import Fraction
 
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

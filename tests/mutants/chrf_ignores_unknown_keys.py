@@ -1,8 +1,9 @@
 """Ignores unknown keys (e.g. "char_order": 4) instead of rejecting them."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 from independent.chrf import KEYS
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

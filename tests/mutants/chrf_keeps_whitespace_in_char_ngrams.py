@@ -1,7 +1,8 @@
 """Keeps the spaces in character n-grams (chrF with whitespace, which chrF++ leaves out)."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

@@ -1,7 +1,8 @@
 """Accepts any truthy lowercase value ("true", 1) instead of requiring a JSON boolean."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

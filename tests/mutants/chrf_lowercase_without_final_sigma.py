@@ -1,7 +1,8 @@
 """Lowercases code point by code point, so a final capital sigma becomes "σ" instead of "ς" (no Final_Sigma)."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

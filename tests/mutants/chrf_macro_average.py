@@ -1,9 +1,10 @@
 """Corpus score is the mean of the segment scores (macro average) instead of the score of the summed counts."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from fractions import Fraction
 
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

@@ -1,9 +1,10 @@
 """Averages precision and recall over all 8 orders, counting an order missing on either side as 0 (no effective order)."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from fractions import Fraction
 
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

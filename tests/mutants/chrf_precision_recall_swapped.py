@@ -1,9 +1,10 @@
 """Weights precision beta^2 times more than recall: (1 + b^2) P R / (b^2 R + P), the roles swapped."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from fractions import Fraction
 
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

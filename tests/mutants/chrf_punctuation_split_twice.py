@@ -1,8 +1,9 @@
 """Splits a punctuation mark off BOTH ends of a word ("(hi)" gives "(", "hi", ")"); the contract splits at most one."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 from independent.chrf import PUNCTUATION
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

@@ -1,8 +1,9 @@
 """Over-rejects: refuses an empty hypothesis string, which the schema allows (it scores 0)."""
 
-CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 from independent.errors import Rejection
+
+CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

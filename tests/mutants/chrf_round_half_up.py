@@ -1,10 +1,11 @@
 """Rounds the six-decimal scores half UP on the exact value instead of half to even."""
 
-CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 import math
 from fractions import Fraction
 
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

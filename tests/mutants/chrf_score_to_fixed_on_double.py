@@ -1,11 +1,12 @@
 """chrF++: rounds the score and segment scores with toFixed(6) on the nearest double instead of ties to
 even on the exact value: an exact tie such as 50.1953125 (a dyadic value) goes up to 50.195313."""
 
-CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 import math
 from fractions import Fraction
 
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

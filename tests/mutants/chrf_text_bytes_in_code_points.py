@@ -1,7 +1,8 @@
 """Measures max_text_bytes in code points instead of UTF-8 bytes."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

@@ -1,7 +1,8 @@
 """Measures max_text_bytes on the lowercased texts when lowercase is true, not on the texts as given."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

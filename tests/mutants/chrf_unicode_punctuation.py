@@ -1,9 +1,10 @@
 """Treats every Unicode punctuation character (category P*) as a mark to split, not only the 32 ASCII ones."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 import unicodedata
 
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 
 def is_mark(ch):

@@ -1,11 +1,12 @@
 """chrF++: tells known input keys by `key in KNOWN` on a plain object literal, so a key named like an
 inherited property ("constructor", "toString", "__proto__", ...) passes as known and is ignored."""
 
-CLASS = "in-key-check"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 from independent.chrf import KEYS
 
 from mutants._javascript import OBJECT_PROTOTYPE_NAMES
+
+CLASS = "in-key-check"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

@@ -1,7 +1,8 @@
 """Takes character n-grams over UTF-16 code units (JavaScript string indexing) instead of code points."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 
 def utf16_units(text):

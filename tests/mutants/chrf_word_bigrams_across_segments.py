@@ -1,7 +1,8 @@
 """Counts corpus word bigrams over the concatenated segments, adding bigrams across segment boundaries."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

@@ -2,10 +2,11 @@
 `"constructor" in {}` is true, so a word named like an inherited property starts from a function and
 its counts, and every score built on them, are NaN."""
 
-CLASS = "in-key-check"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 
 from mutants._javascript import OBJECT_PROTOTYPE_NAMES
+
+CLASS = "in-key-check"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

@@ -1,9 +1,10 @@
 """chrF++: keys word bigrams by their tokens concatenated (`a + b`), so the bigram ("ab", "c") of
 "ab c" matches ("a", "bc") of "a bc"; character n-grams and word unigrams are right."""
 
-CLASS = "derived-key"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
 from independent.chrf import Counts
+
+CLASS = "derived-key"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

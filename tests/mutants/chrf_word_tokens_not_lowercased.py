@@ -1,7 +1,8 @@
 """Scores the lowercased text but reports word_tokens of the original text."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent import ChrfPlusPlus, Implementation
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Chrf(ChrfPlusPlus):

@@ -1,7 +1,8 @@
 """bleu-sentence-components: does not enforce max_references_per_segment (8): 9 references are answered."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, Implementation
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(BleuSentenceComponents):

@@ -1,7 +1,8 @@
 """bleu-sentence-components: does not reject tokens holding a lone surrogate (the contract's validation does)."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, Implementation
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(BleuSentenceComponents):

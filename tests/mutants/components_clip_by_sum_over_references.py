@@ -1,7 +1,8 @@
 """bleu-sentence-components: clips by the SUM of an n-gram's counts over all references, not the largest in one."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, BleuStatistics, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Statistics(BleuStatistics):

@@ -1,7 +1,8 @@
 """bleu-sentence-components: an omitted max_order means 3 instead of 4."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(BleuSentenceComponents):

@@ -2,10 +2,11 @@
 multiplicity) and an n-gram's reference count is multiplied by it: a duplicated reference
 doubles the clipping bound instead of leaving the largest count in any single reference alone."""
 
-CLASS = "relation"  # the class of bug (benchmarks/bench_classes.py)
 from collections import Counter
 
 from independent import BleuSentenceComponents, BleuStatistics, Implementation
+
+CLASS = "relation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Statistics(BleuStatistics):

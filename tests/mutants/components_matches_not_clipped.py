@@ -1,8 +1,9 @@
 """bleu-sentence-components: counts every hypothesis n-gram that occurs in some reference, unclipped
 (matches sums count(g), not min(count, max_reference_count))."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, BleuStatistics, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Statistics(BleuStatistics):

@@ -1,9 +1,10 @@
 """bleu-sentence-components: over-rejects: refuses an empty reference token list, which the contract allows
 (it has length 0 and competes like any other)."""
 
-CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, Implementation
 from independent.errors import Rejection
+
+CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(BleuSentenceComponents):

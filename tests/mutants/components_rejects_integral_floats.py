@@ -1,9 +1,10 @@
 """bleu-sentence-components: strictly typed max_order (serde-style): rejects 2.0, which the contract says is
 the integer 2."""
 
-CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, Implementation
 from independent.errors import Rejection
+
+CLASS = "over-rejection"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(BleuSentenceComponents):

@@ -1,7 +1,8 @@
 """bleu-sentence-components: reference_length: a tie between two closest references goes to the LONGER one."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, BleuStatistics, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Statistics(BleuStatistics):

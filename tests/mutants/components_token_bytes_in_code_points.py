@@ -1,7 +1,8 @@
 """bleu-sentence-components: measures max_token_bytes in code points instead of UTF-8 bytes."""
 
-CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, Implementation
+
+CLASS = "unicode"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(BleuSentenceComponents):

@@ -1,7 +1,8 @@
 """Counts the token totals over the tokens split on whitespace (joined, then re-split), not the tokens given."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, Implementation
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Components(BleuSentenceComponents):

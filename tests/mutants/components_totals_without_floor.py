@@ -1,7 +1,8 @@
 """bleu-sentence-components: totals[n-1] is len - n + 1 without max(0, ...): negative for a hypothesis shorter than n."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceComponents, BleuStatistics, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Statistics(BleuStatistics):

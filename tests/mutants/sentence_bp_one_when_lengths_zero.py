@@ -1,9 +1,10 @@
 """bleu-sentence-compute: brevity penalty "1 if c >= r" (sacreBLEU 2.6): c = r = 0 gives 1 where the contract says 0."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 import math
 
 from independent import BleuSentenceCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

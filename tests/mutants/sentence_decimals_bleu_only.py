@@ -1,7 +1,8 @@
 """bleu-sentence-compute: rounds bleu with decimals but leaves brevity_penalty at full precision."""
 
-CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
+
+CLASS = "rounding"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

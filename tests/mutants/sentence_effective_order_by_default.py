@@ -1,7 +1,8 @@
 """bleu-sentence-compute: an omitted effective_order means true (sacreBLEU's sentence_bleu default) instead of false."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

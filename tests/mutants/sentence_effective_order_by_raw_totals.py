@@ -1,8 +1,9 @@
 """bleu-sentence-compute: effective order counts the orders with raw l_n > 0, not the smoothed denominator,
 so chen-cherry-2 uses min(max_order, c) orders where the contract uses max_order."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

@@ -1,7 +1,8 @@
 """bleu-sentence-compute: accepts effective_order but ignores it: always uses every order up to max_order."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

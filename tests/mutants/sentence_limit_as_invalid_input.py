@@ -1,9 +1,10 @@
 """bleu-sentence-compute: treats the schema's maxItems 8 and maxLength 128 as schema violations (invalid_input),
 where the contract names them limits (limit_exceeded): 9 references answer invalid_input."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
 from independent.errors import Rejection
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

@@ -2,10 +2,11 @@
 effective_order and decimals (the stated order checks every field first), so 9 references with an unknown
 smoothing answer limit_exceeded instead of invalid_input."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
 from independent.fields import check_integer, check_object, invalid
 from independent.sentence import SMOOTHING
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

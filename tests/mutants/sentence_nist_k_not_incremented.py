@@ -1,9 +1,10 @@
 """bleu-sentence-compute: chen-cherry-3 never increases k: every order with m_n = 0 gets 1 / (2 l_n)
 instead of 1 / (2^k l_n) with k = 1, 2, 3, ..."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
 from independent.sentence import Precision
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):
@@ -12,11 +13,11 @@ class SentenceCompute(BleuSentenceCompute):
             return super().precisions(matches, totals, method)
         out = []
         k = 1
-        for m, l in zip(matches, totals):
+        for m, total in zip(matches, totals):
             if m == 0:
-                out.append(Precision(1, 2**k * l, 1 / (2**k * l) if l else float("nan")))
+                out.append(Precision(1, 2**k * total, 1 / (2**k * total) if total else float("nan")))
             else:
-                out.append(Precision(m, l, m / l if l else float("nan")))
+                out.append(Precision(m, total, m / total if total else float("nan")))
         return out
 
 

@@ -1,9 +1,10 @@
 """bleu-sentence-compute: chen-cherry-3's k starts at 0, so the first order with m_n = 0 gets 1 / l_n
 instead of 1 / (2 l_n)."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
 from independent.sentence import Precision
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):
@@ -12,12 +13,12 @@ class SentenceCompute(BleuSentenceCompute):
             return super().precisions(matches, totals, method)
         out = []
         k = 0
-        for m, l in zip(matches, totals):
+        for m, total in zip(matches, totals):
             if m == 0:
-                out.append(Precision(1, 2**k * l, 1 / (2**k * l) if l else float("nan")))
+                out.append(Precision(1, 2**k * total, 1 / (2**k * total) if total else float("nan")))
                 k += 1
             else:
-                out.append(Precision(m, l, m / l if l else float("nan")))
+                out.append(Precision(m, total, m / total if total else float("nan")))
         return out
 
 

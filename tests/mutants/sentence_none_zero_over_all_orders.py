@@ -1,8 +1,9 @@
 """bleu-sentence-compute: with "none", bleu is 0 when any m_n = 0 up to max_order, even an order effective
 order leaves out (the contract looks at n <= N' only)."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

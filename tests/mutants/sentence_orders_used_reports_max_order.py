@@ -1,7 +1,8 @@
 """bleu-sentence-compute: the score uses N' orders, but orders_used always reports max_order."""
 
-CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
+
+CLASS = "output-shape"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

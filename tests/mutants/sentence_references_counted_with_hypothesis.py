@@ -1,8 +1,9 @@
 """Counts the hypothesis among the token lists that max_references_per_segment limits."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
 from independent.fields import over_limit
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(BleuSentenceCompute):

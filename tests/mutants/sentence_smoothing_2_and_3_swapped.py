@@ -1,8 +1,9 @@
 """bleu-sentence-compute: the method table swaps two entries: "chen-cherry-2" runs the NIST geometric
 sequence (smoothing 3) and "chen-cherry-3" runs add-one (smoothing 2)."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 METHODS = {
     "none": "none",

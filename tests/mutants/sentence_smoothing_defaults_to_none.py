@@ -1,7 +1,8 @@
 """bleu-sentence-compute: treats smoothing as optional, "none" when omitted; the contract requires it."""
 
-CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
+
+CLASS = "validation"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

@@ -1,8 +1,9 @@
 """bleu-sentence-compute: no early 0 when m_1 = 0: smoothing 1 or 3 floors the unigram precision too, so a
 hypothesis sharing no token with any reference scores above 0."""
 
-CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 from independent import BleuSentenceCompute, Implementation
+
+CLASS = "semantics"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class SentenceCompute(BleuSentenceCompute):

@@ -1,9 +1,10 @@
 """Measures max_token_bytes on the token as escaped JSON (JSON.stringify's escapes), not its UTF-8 bytes."""
 
-CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 import json
 
 from independent import BleuSentenceCompute, Implementation
+
+CLASS = "limit-form"  # the class of bug (benchmarks/bench_classes.py)
 
 
 class Compute(BleuSentenceCompute):

@@ -11,6 +11,7 @@ import logging
 import warnings
 from contextlib import contextmanager
 from functools import cache
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -254,13 +255,13 @@ def empty_candidate_and_reference(payload: dict) -> bool:
 def some_order_unmatched_with_ngrams(payload: dict) -> bool:
     """Some order has m_n = 0 although l_n > 0, while another order matched (the score is exactly 0 by contract)."""
     matches, totals = corpus_counts(payload)
-    return any(matches) and any(m == 0 and l > 0 for m, l in zip(matches, totals))
+    return any(matches) and any(m == 0 and total > 0 for m, total in zip(matches, totals))
 
 
 def some_order_without_ngrams_yet_unigram_match(payload: dict) -> bool:
     """Some order has l_n = 0 (every hypothesis shorter than n) while unigrams matched."""
     matches, totals = corpus_counts(payload)
-    return matches[0] > 0 and any(l == 0 for l in totals)
+    return matches[0] > 0 and any(total == 0 for total in totals)
 
 
 def some_zero_match_order_yet_unigram_match(payload: dict) -> bool:
@@ -311,10 +312,10 @@ def every_ngram_matched(payload: dict) -> bool:
         matches, totals = statistics.matches, statistics.totals
     else:
         matches, totals = corpus_counts(payload)
-    return any(totals) and all(m == l for m, l in zip(matches, totals) if l)
+    return any(totals) and all(m == total for m, total in zip(matches, totals) if total)
 
 
-BLEU_ABOVE_ONE = dict(
+BLEU_ABOVE_ONE: dict[str, Any] = dict(
     libraries=("sacrebleu",),
     out_of_bounds=True,
     fields=("bleu within output_schema",),
@@ -391,7 +392,7 @@ def torchmetrics_bleu_comparison(payload: dict, expected: dict) -> Comparison:
     comparison.close(
         "bleu",
         expected["bleu"],
-        torchmetrics_bleu(*torchmetrics_segments(payload), max_order(payload), torchmetrics_smooth(payload)),
+        torchmetrics_bleu(*torchmetrics_segments(payload), max_order(payload), bool(torchmetrics_smooth(payload))),
     )
     return comparison
 
@@ -400,7 +401,9 @@ def torchmetrics_bleu_comparison(payload: dict, expected: dict) -> Comparison:
 def torchmetrics_bleu_output(payload: dict) -> dict:
     """torchmetrics' bleu_score of the input, as a partial output."""
     return {
-        "bleu": torchmetrics_bleu(*torchmetrics_segments(payload), max_order(payload), torchmetrics_smooth(payload))
+        "bleu": torchmetrics_bleu(
+            *torchmetrics_segments(payload), max_order(payload), bool(torchmetrics_smooth(payload))
+        )
     }
 
 
