@@ -40,6 +40,25 @@ def commands(tmp_path) -> FaultyCommands:
     return FaultyCommands(tmp_path)
 
 
+def run_arguments(target: str, report_dir: str, *options: str) -> list[str]:
+    """`conformance run` over the fixture cases of one tool, with the breaker tests' time-out."""
+    return [
+        "run",
+        "--target",
+        target,
+        "--tools",
+        BP,
+        "--fixtures-only",
+        "--timeout",
+        str(TIMEOUT),
+        "--seed",
+        "1",
+        "--report-dir",
+        report_dir,
+        *options,
+    ]
+
+
 @pytest.fixture
 def run(tmp_path, monkeypatch, capfd):
     """``conformance run ARGS`` in this process, fixture cases of one tool: (exit code, output, report.json, s)."""
@@ -47,23 +66,7 @@ def run(tmp_path, monkeypatch, capfd):
 
     def run_(target: str, *options: str) -> tuple[int, str, dict, float]:
         started = time.monotonic()
-        code = main(
-            [
-                "run",
-                "--target",
-                target,
-                "--tools",
-                BP,
-                "--fixtures-only",
-                "--timeout",
-                str(TIMEOUT),
-                "--seed",
-                "1",
-                "--report-dir",
-                "out",
-                *options,
-            ]
-        )
+        code = main(run_arguments(target, "out", *options))
         elapsed = time.monotonic() - started
         out, err = capfd.readouterr()
         return code, out + err, json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8")), elapsed
@@ -115,20 +118,7 @@ def test_a_breaker_tripping_in_a_process_of_n_stops_the_whole_run(commands, tmp_
             sys.executable,
             "-m",
             "conformance",
-            "run",
-            "--target",
-            commands.jsonl("after", 3),
-            "--tools",
-            BP,
-            "--fixtures-only",
-            "--timeout",
-            str(TIMEOUT),
-            "--seed",
-            "1",
-            "-n",
-            "2",
-            "--report-dir",
-            str(tmp_path / "out"),
+            *run_arguments(commands.jsonl("after", 3), str(tmp_path / "out"), "-n", "2"),
         ],
         capture_output=True,
         text=True,
