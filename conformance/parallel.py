@@ -89,6 +89,13 @@ def group_mark(share: int) -> pytest.MarkDecorator:
     return pytest.mark.xdist_group(GROUP.format(share))
 
 
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all, whoever reads it meanwhile (another process)."""
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
+
+
 class StopFile:
     """The file every process of a run reads after each test: why the run stops (JSON), if it does."""
 
@@ -97,9 +104,7 @@ class StopFile:
 
     def stop(self, reason: str, stopped_by: str) -> None:
         if not self.path.exists():
-            temporary = self.path.with_suffix(".tmp")
-            temporary.write_text(json.dumps({"reason": reason, "stopped_by": stopped_by}), encoding="utf-8")
-            temporary.replace(self.path)  # whole or absent, whoever reads it
+            write_whole(self.path, json.dumps({"reason": reason, "stopped_by": stopped_by}))
 
     def read(self) -> dict:
         try:
@@ -179,10 +184,7 @@ def announce(config: pytest.Config) -> None:
 
 def write_document(config: pytest.Config, text: str) -> None:
     """A process of -n, at its end: its report.json document beside the pids, whole or absent."""
-    path = Path(worker_input(config)[DIRECTORY]) / f"document-{worker_input(config)['workerid']}.json"
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
+    write_whole(Path(worker_input(config)[DIRECTORY]) / f"document-{worker_input(config)['workerid']}.json", text)
 
 
 def after_test(config: pytest.Config, session: pytest.Session, health) -> None:
