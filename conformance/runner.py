@@ -169,6 +169,9 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
         str(args.workers),
         "-p",
         "no:cacheprovider",
+        # No assertion rewriting: the suite judges with its own comparisons, not bare asserts, and
+        # rewriting every module of the package cost each process (-n N starts N + 1) seconds.
+        "--assert=plain",
     ]
     if SUITE_INI.is_file():  # the suite's own settings, whatever project the user runs it from
         argv += ["-c", str(SUITE_INI), "--rootdir", str(SUITE_INI.parent)]
