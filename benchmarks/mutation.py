@@ -24,7 +24,11 @@ answers every case in one process. Only the tools whose answers import the mutat
 survivor, the default profile's generated cases. A mutant is killed by any failing or errored
 case (exit 1) and by a target that crashes, hangs or answers garbage (exit 3: the harness could
 not conclude because the mutated oracle broke); an exit 2 is the harness's own error, recorded
-as *errored*, never as killed; cosmic-ray's timeout (the whole judgement) also kills.
+as *errored*, never as killed; cosmic-ray's timeout (the whole judgement) also kills. A
+survivor of a module whose mutants can change what the hosted API sends beyond the line
+protocol's answers (``SERVED_MODULES``: oracle/errors.py, the HTTP status of each error code)
+faces one more stage, "http": the golden fixtures against ``conformance serve`` running the
+mutated copy (``judge_served``).
 
 Before a module's mutants, the pristine scratch copy is judged by the same command: it must
 survive, or the run stops (a kill would then prove nothing). Every judged mutant is kept in
@@ -75,21 +79,33 @@ SEED = 1
 REQUEST_TIMEOUT = 10.0  # seconds per request (the harness's --timeout)
 MUTANT_TIMEOUT = 900.0  # seconds for one mutant's whole judgement (cosmic-ray's timeout: killed)
 VERDICT_PREFIX = "mutation-verdict: "  # the judge's last stdout line, kept by cosmic-ray in the session
-LAUNCHER = '''"""The line-protocol oracle over the oracle package beside this file (a mutation-testing copy)."""
+LAUNCHER_HEAD = '''"""{about} over the oracle package beside this file (a mutation-testing copy)."""
 import runpy
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))  # this folder first: its oracle/ is the one imported
+sys.path.insert(0, str(HERE))  # this folder first: its oracle/ is the one imported (also by spawned workers)
 import oracle  # noqa: E402
 
 if Path(oracle.__file__).resolve().parent != HERE / "oracle":
-    sys.exit(f"the target imported {oracle.__file__}, not the copy beside {__file__}")
+    sys.exit(f"the target imported {{oracle.__file__}}, not the copy beside {{__file__}}")
 if sys.argv[1:] == ["--where"]:  # which oracle this target runs (checked by tests/test_mutation.py)
     sys.exit(print(Path(oracle.__file__).resolve()))
-runpy.run_module("conformance.jsonl_oracle", run_name="__main__", alter_sys=True)
 '''
+LAUNCHER = LAUNCHER_HEAD.format(about="The line-protocol oracle") + (
+    'runpy.run_module("conformance.jsonl_oracle", run_name="__main__", alter_sys=True)\n'
+)
+# `conformance serve ARGS...` (its workers are spawned: they re-import this file, as __mp_main__)
+SERVE_LAUNCHER = LAUNCHER_HEAD.format(about="`conformance serve`") + (
+    'if __name__ == "__main__":\n    runpy.run_module("conformance", run_name="__main__", alter_sys=True)\n'
+)
+# Modules whose mutants can change what the hosted API sends beyond what the line protocol
+# carries: oracle/errors.py holds the HTTP status of each error code, which only `conformance
+# serve` sends. A survivor of the line-protocol stages of such a module is judged once more by
+# the golden fixtures against `conformance serve` over the mutated copy (the stage "http").
+SERVED_MODULES = frozenset({"errors"})
+SERVE_START_SECONDS = 60.0  # for the server's first line (its address), after its workers warmed up
 
 
 # --- the scratch copy and the harness that judges it ----------------------------------------
@@ -102,6 +118,7 @@ def make_scratch(scratch: Path) -> Path:
     shutil.copytree(ORACLE_DIR, scratch / "oracle", ignore=shutil.ignore_patterns("__pycache__", "_data"))
     (scratch / "contracts").symlink_to(ROOT / "contracts", target_is_directory=True)
     (scratch / "jsonl_oracle.py").write_text(LAUNCHER, encoding="utf-8")
+    (scratch / "serve_oracle.py").write_text(SERVE_LAUNCHER, encoding="utf-8")
     return scratch
 
 
@@ -117,18 +134,21 @@ def harness_env() -> dict[str, str]:
 
 
 def import_paths(scratch: Path) -> dict[str, Path]:
-    """The oracle package the target and the harness import: the copy and this tree's, or isolation failed."""
+    """The oracle package the targets (jsonl: and served) and the harness import: the copy and this tree's."""
     harness = [sys.executable, "-c", "import oracle, pathlib; print(pathlib.Path(oracle.__file__).resolve())"]
     target = [sys.executable, str(scratch / "jsonl_oracle.py"), "--where"]
+    served = [sys.executable, str(scratch / "serve_oracle.py"), "--where"]
     return {
         name: Path(
             subprocess.run(argv, cwd=ROOT, env=harness_env(), capture_output=True, text=True, check=True).stdout.strip()
         )
-        for name, argv in (("harness", harness), ("target", target))
+        for name, argv in (("harness", harness), ("target", target), ("served", served))
     }
 
 
-def harness_argv(scratch: Path, tools: list[str], profile: str, first: bool, seed: int) -> list[str]:
+def harness_argv(
+    scratch: Path, tools: list[str], profile: str, first: bool, seed: int, target: str | None = None
+) -> list[str]:
     """One stage: the fixtures and the profile's generated cases (first stage) or its generated cases alone."""
     argv = [
         sys.executable,
@@ -136,7 +156,7 @@ def harness_argv(scratch: Path, tools: list[str], profile: str, first: bool, see
         "conformance",
         "run",
         "--target",
-        target_spec(scratch),
+        target or target_spec(scratch),
         "--tools",
         ",".join(tools),
         "--profile",
@@ -184,29 +204,94 @@ def first_failure(report_dir: Path) -> tuple[str, str, str]:
     return "", "", str(record.get("unhealthy_reason") or "")[:200]
 
 
-def judge(scratch: Path, tools: list[str], profiles: tuple[str, ...] = PROFILES, seed: int = SEED) -> Verdict:
+def run_stage(scratch: Path, stage: str, argv: list[str]) -> Verdict | None:
+    """One stage of the harness: a Verdict if it ended the judgement (a kill or the harness's error), else None."""
+    done = subprocess.run(
+        argv,
+        cwd=ROOT,
+        env=harness_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+    )
+    if done.returncode in (1, 3):
+        tool, case, reason = first_failure(scratch / "report")
+        return Verdict("killed", stage, done.returncode, tool, case, reason)
+    if done.returncode != 0:
+        return Verdict("errored", stage, done.returncode, detail=done.stdout[-400:])
+    return None
+
+
+def judge(
+    scratch: Path, tools: list[str], profiles: tuple[str, ...] = PROFILES, seed: int = SEED, served: bool = False
+) -> Verdict:
     """The scratch copy (as it is now, mutated or not) judged stage by stage, stopping at the first kill."""
     for index, profile in enumerate(profiles):
-        argv = harness_argv(scratch, tools, profile, index == 0, seed)
-        done = subprocess.run(
-            argv,
-            cwd=ROOT,
-            env=harness_env(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            errors="replace",
-        )
-        if done.returncode in (1, 3):
-            tool, case, reason = first_failure(scratch / "report")
-            return Verdict("killed", profile, done.returncode, tool, case, reason)
-        if done.returncode != 0:
-            return Verdict("errored", profile, done.returncode, detail=done.stdout[-400:])
-    return Verdict("survived", ",".join(profiles))
+        verdict = run_stage(scratch, profile, harness_argv(scratch, tools, profile, index == 0, seed))
+        if verdict:
+            return verdict
+    if served:
+        verdict = judge_served(scratch, tools, seed)
+        if verdict:
+            return verdict
+    return Verdict("survived", ",".join([*profiles, *(["http"] if served else [])]))
 
 
-def judge_command(scratch: Path, tools: list[str], profiles, seed: int) -> list[str]:
+def judge_served(scratch: Path, tools: list[str], seed: int) -> Verdict | None:
+    """The stage "http": the golden fixtures against `conformance serve` running the scratch copy.
+
+    A server that does not start (the mutant broke its import, or its workers' warm-up) is a kill:
+    the mutated oracle cannot serve the hosted API."""
+    server = subprocess.Popen(
+        [sys.executable, str(scratch / "serve_oracle.py"), "serve", "--port", "0", "--workers", "1"],
+        cwd=ROOT,
+        env=harness_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,  # the server and its spawned workers end together below
+    )
+    try:
+        line = first_line(server, SERVE_START_SECONDS)  # "conformance serve: listening on http://HOST:PORT (...)"
+        address = next((word for word in line.split() if word.startswith("http://")), "")
+        if not address:
+            return Verdict("killed", "http", 3, detail=f"conformance serve did not start: {line!r}")
+        argv = harness_argv(scratch, tools, "quick", True, seed, target=address)
+        return run_stage(scratch, "http", [*argv, "--fixtures-only"])
+    finally:
+        stop_process_group(server)
+
+
+def first_line(process: subprocess.Popen, seconds: float) -> str:
+    """The first stdout line of a process, or "" if it ends or says nothing within ``seconds``."""
+    import selectors
+
+    assert process.stdout is not None  # piped above
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        if not selector.select(timeout=seconds):
+            return ""
+    return process.stdout.readline().strip()
+
+
+def stop_process_group(process: subprocess.Popen) -> None:
+    import signal
+
+    for signum, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(process.pid, signum)
+            process.wait(timeout=wait)
+            return
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def judge_command(scratch: Path, tools: list[str], profiles, seed: int, served: bool = False) -> list[str]:
     """The test command cosmic-ray runs per mutant: this script's ``judge`` (exit 0 survived, 1 killed, 2 errored)."""
     return [
         sys.executable,
@@ -220,6 +305,7 @@ def judge_command(scratch: Path, tools: list[str], profiles, seed: int) -> list[
         ",".join(profiles),
         "--seed",
         str(seed),
+        *(["--served"] if served else []),
     ]
 
 
@@ -411,7 +497,8 @@ def mark_not_run(database: Path, stem: str, triage: dict) -> int:
 def run_module(stem: str, tools: list[str], session_dir: Path, scratch: Path, args: argparse.Namespace) -> None:
     """Init (unless a session of the same source exists) and exec one module's session."""
     database, config, digest_file = (session_dir / f"{stem}{suffix}" for suffix in (".sqlite", ".toml", ".source"))
-    write_config(config, scratch / "oracle" / f"{stem}.py", judge_command(scratch, tools, args.profiles, args.seed))
+    command = judge_command(scratch, tools, args.profiles, args.seed, stem in SERVED_MODULES)
+    write_config(config, scratch / "oracle" / f"{stem}.py", command)
     if args.fresh or not database.exists() or digest_file.read_text() != source_digest(stem):
         database.unlink(missing_ok=True)
         cosmic_ray("init", str(config), str(database))
@@ -440,14 +527,15 @@ def run(args: argparse.Namespace) -> int:
     session_dir = args.work_dir / selection_name(args.tools)
     session_dir.mkdir(parents=True, exist_ok=True)
     scratch = make_scratch(args.work_dir / "scratch")
-    baselines: dict[tuple[str, ...], Verdict] = {}
+    baselines: dict[tuple, Verdict] = {}
     for stem in wanted:
         tools = [tool for tool in users[stem] if not args.tools or tool in args.tools]
         if not tools:
             print(f"{stem}: no selected tool uses it, skipped")
             continue
-        key = tuple(tools)
-        baselines[key] = baselines.get(key) or judge(scratch, tools, tuple(args.profiles), args.seed)
+        served = stem in SERVED_MODULES
+        key = (*tools, served)
+        baselines[key] = baselines.get(key) or judge(scratch, tools, tuple(args.profiles), args.seed, served)
         if baselines[key].verdict != "survived":
             print(
                 f"mutation: the unmutated oracle does not pass ({baselines[key].line()}): no mutant can be judged",
@@ -772,6 +860,7 @@ def main(argv: list[str] | None = None) -> int:
     judging = sub.add_parser("judge", help="judge the scratch copy as it is (the test command cosmic-ray runs)")
     judging.add_argument("--scratch", type=Path, required=True)
     judging.add_argument("--tools", type=split, required=True)
+    judging.add_argument("--served", action="store_true", help="then the fixtures against `conformance serve` (http)")
     for target in (parser, judging):
         target.add_argument("--profiles", type=split, default=list(PROFILES), help="stages (default quick,default)")
         target.add_argument("--seed", type=int, default=SEED)
@@ -784,7 +873,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report-only", action="store_true", help="only the report, from the kept sessions")
     args = parser.parse_args(argv)
     if args.command == "judge":
-        verdict = judge(args.scratch, args.tools, tuple(args.profiles), args.seed)
+        verdict = judge(args.scratch, args.tools, tuple(args.profiles), args.seed, args.served)
         print(verdict.line())
         return {"survived": 0, "killed": 1}.get(verdict.verdict, 2)
     return report(args) if args.report_only else run(args)

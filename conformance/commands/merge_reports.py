@@ -88,6 +88,7 @@ def run(args) -> int:
     from conformance.engine.session import check_order
     from conformance.pytest_plugin import command_line
     from conformance.reports import console, write_document
+    from conformance.reports.document import validated
     from conformance.reports.merge import MergeError, check_shards, merge_documents
 
     report_dir = Path(args.report_dir)
@@ -101,7 +102,7 @@ def run(args) -> int:
         for document, name in zip(documents, names):
             copy_reproducers(document, Path(name), report_dir)
         tools = [tuple(contract.split("@", 1)) for contract in documents[0]["header"]["contracts"]]
-        merged = merge_documents(documents, check_order(tools), command_line(), names)
+        merged = validated(merge_documents(documents, check_order(tools), command_line(), names))
     except (ReportError, MergeError) as exc:
         print(f"conformance merge-reports: {exc}", file=sys.stderr)
         return 2

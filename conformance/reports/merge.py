@@ -1,6 +1,6 @@
 """Several report.json documents of one run joined into the one report of that run.
 
-    merge_documents(documents, order, command) -> document       # validated against report.schema.json
+    merge_documents(documents, order, command) -> document       # not yet validated: its caller validates it
     check_shards(documents)                                      # --shard K/N: each share exactly once
 
 A run split into shares (``conformance run --shard K/N`` on several machines, or the processes of
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from conformance.compare.readings import merge_readings
-from conformance.reports.document import document_from_parts, property_of_case, validated
+from conformance.reports.document import document_from_parts, property_of_case
 
 # Header keys every share of one run has in common: shares that differ in one are not one run.
 AGREEING = (
@@ -85,7 +85,9 @@ def check_agreement(documents: list[dict], names: list[str]) -> None:
 
 
 def merge_documents(documents: list[dict], order: Iterable[str], command: str, names: list[str] | None = None) -> dict:
-    """The one run's report.json document (validated); ``order``: the run's check ids in run order."""
+    """The one run's report.json document; ``order``: the run's check ids in run order. Not validated here:
+    `merge-reports` validates it as it writes it, and `-n` after adding the baseline diff (validating
+    a whole run's document takes a second or more)."""
     names = names or [f"share {index}" for index in range(1, len(documents) + 1)]
     if not documents:
         raise MergeError("no report to merge")
@@ -129,7 +131,7 @@ def merge_documents(documents: list[dict], order: Iterable[str], command: str, n
         "results": [result for _, result in results],
         "readings": merge_readings([document["readings"] for document in documents], case_order),
     }
-    return validated(document_from_parts(parts))
+    return document_from_parts(parts)
 
 
 def merged_exit_code(codes: list[int]) -> int:
