@@ -22,6 +22,7 @@ from conformance.strategies.alphabets import (
     contract_whitespace,
     lowercase_safe,
     lowercase_safe_alphabet,
+    whitespace_neighbours,
 )
 from conformance.strategies.chrf_plus_plus_compute import CASED_WORDS
 
@@ -131,6 +132,26 @@ def test_whitespace_is_read_from_the_contract():
     assert len(whitespace) == 29
     assert {"\t", "\r", "\x1c", "\x1f", " ", "\x85", "\xa0", "\u1680", "\u2000", "\u200a", "\u3000"} <= set(whitespace)
     assert not set(WHITESPACE_NEAR_MISSES) & set(whitespace)
+
+
+def test_the_neighbours_of_the_whitespace_list_are_each_range_end_plus_and_minus_one():
+    neighbours = whitespace_neighbours(contract_whitespace(CHRF, "1.0.0"))
+    # by hand from the contract's list: below and above U+0009-U+000D, U+001C-U+001F (+ U+0020:
+    # U+0021 above it, U+001F on the list below it), U+0085, U+00A0, U+1680, U+2000-U+200A,
+    # U+2028-U+2029, U+202F, U+205F, U+3000
+    by_hand = [0x08, 0x0E, 0x1B, 0x21, 0x84, 0x86, 0x9F, 0xA1, 0x167F, 0x1681, 0x1FFF, 0x200B]
+    by_hand += [0x2027, 0x202A, 0x202E, 0x2030, 0x205E, 0x2060, 0x2FFF, 0x3001]
+    assert [ord(ch) for ch in neighbours] == by_hand
+
+
+def test_every_whitespace_neighbour_is_drawn_on_one_side_of_a_pair():
+    neighbours = set(whitespace_neighbours(contract_whitespace(CHRF, "1.0.0")))
+    seen = set()
+    for generated in drawn(CHRF, "1.0.0", "valid/whitespace-neighbours"):
+        for hypothesis, reference in zip(generated.input["hypotheses"], generated.input["references"]):
+            assert not (set(hypothesis) & neighbours and set(reference) & neighbours), (hypothesis, reference)
+            seen |= set(hypothesis + reference) & neighbours
+    assert seen == neighbours
 
 
 def test_ascii_punctuation_is_the_contracts_32_marks():

@@ -52,6 +52,15 @@ def contract_whitespace(tool_id: str, version: str) -> tuple[str, ...]:
     return tuple(map(chr, code_points))
 
 
+def whitespace_neighbours(whitespace: tuple[str, ...]) -> tuple[str, ...]:
+    """The code points one below or one above a code point of the contract's whitespace list and not
+    on it (U+0008, U+000E, U+001B, U+0021, U+0084, U+0086, ..., U+1FFF, U+200B, ..., U+3001): the
+    contract removes "exactly" its list, so each of these is a character, kept like any other. A
+    range read one too wide (U+0009-U+000E, U+001B-U+001F, U+1FFF-U+200A) removes one of them."""
+    listed = {ord(ch) for ch in whitespace}
+    return tuple(chr(cp) for cp in sorted({cp + step for cp in listed for step in (-1, 1)} - listed))
+
+
 # --- lowercase (open point A5) ------------------------------------------------
 
 _STABLE_BLOCKS = (

@@ -25,6 +25,7 @@ from conformance.strategies.alphabets import (
     WHITESPACE_NEAR_MISSES,
     contract_whitespace,
     lowercase_safe,
+    whitespace_neighbours,
 )
 from conformance.strategies.base import (
     ANY_ERROR,
@@ -188,6 +189,42 @@ def whitespace_family(whitespace: tuple[str, ...]) -> st.SearchStrategy:
             }
         )
         return case(payload, EXPECT_OUTPUT, f"whitespace and near-misses {', '.join(shown) or 'none'}")
+
+    return build()
+
+
+def whitespace_neighbours_family(whitespace: tuple[str, ...]) -> st.SearchStrategy:
+    """Each code point next to the contract's whitespace list (alphabets.whitespace_neighbours) on one
+    side of a pair only: in or between the words of a hypothesis whose reference is the same words
+    without it, or the other way round. Kept as the contract says, it costs the pair matches; removed
+    (a whitespace range read one too wide), the two texts become alike and score 100."""
+    neighbours = whitespace_neighbours(whitespace)
+
+    @composite
+    def marked(draw, words: list[str]) -> str:
+        if draw(st.integers(0, 3)) == 3:  # every neighbour in turn (not 0: a failure shrinks to one neighbour)
+            chosen = list(neighbours)
+        else:
+            chosen = draw(st.lists(sampled_by_index(neighbours), min_size=1, max_size=3))
+        words = list(words)
+        for ch in chosen:
+            at = draw(st.integers(0, len(words) - 1))
+            inside = draw(st.booleans())
+            words[at] = words[at][:1] + ch + words[at][1:] if inside else words[at] + " " + ch
+        return " ".join(words)
+
+    @composite
+    def build(draw):
+        hypotheses, references = [], []
+        for _ in range(draw(st.integers(1, 3))):
+            words = draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5))
+            plain, with_neighbours = " ".join(words), draw(marked(words))
+            hypothesis_marked = draw(st.booleans())
+            hypotheses.append(with_neighbours if hypothesis_marked else plain)
+            references.append(plain if hypothesis_marked else with_neighbours)
+        payload = with_options(draw, hypotheses, references)
+        shown = sorted({_code_point(ch) for text in hypotheses + references for ch in text if ch in neighbours})
+        return case(payload, EXPECT_OUTPUT, f"next to the whitespace list, on one side of a pair: {', '.join(shown)}")
 
     return build()
 
@@ -706,6 +743,12 @@ def valid_families(tool_id: str, version: str) -> list[Family]:
                 "every whitespace code point of the contract, mixed runs, and near-misses U+200B U+FEFF U+180E U+00AD U+2060",
             ),
             Family(
+                "valid/whitespace-neighbours",
+                "valid",
+                whitespace_neighbours_family(whitespace),
+                "each code point next to the contract's whitespace list (U+000E, U+001B, U+1FFF, ...) on one side of a pair",
+            ),
+            Family(
                 "valid/punctuation",
                 "valid",
                 punctuation_family(),
@@ -798,6 +841,19 @@ def valid_features(whitespace: tuple[str, ...]) -> dict[str, aiming.Features]:
                 lambda h, r: any(w not in r.split() and w[::-1] in r.split() for w in h.split())
             ),
             "an empty hypothesis": in_a_pair(lambda h, r: not h),
+        },
+        "valid/whitespace-neighbours": {
+            "every neighbour in one text": any_text(lambda t: all(ch in t for ch in whitespace_neighbours(whitespace))),
+            "in a hypothesis": lambda g: any(
+                ch in h for h in g.input["hypotheses"] for ch in whitespace_neighbours(whitespace)
+            ),
+            "in a reference": lambda g: any(
+                ch in r for r in g.input["references"] for ch in whitespace_neighbours(whitespace)
+            ),
+            **{
+                f"neighbour {_code_point(ch)}": (lambda ch: any_text(lambda t: ch in t))(ch)
+                for ch in whitespace_neighbours(whitespace)
+            },
         },
         "valid/whitespace": {
             "a run of two different whitespace code points": any_text(
