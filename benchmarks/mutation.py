@@ -40,7 +40,9 @@ another. Mutants that cannot change any answer are recorded equivalent without a
 (``inert_position``): annotations in a module with postponed evaluation, and, in a triage scope
 marked ``not_run`` (read or called by the harness alone), positions inside a function body or a
 literal keyword value (anything there that could raise on import is judged as usual).
-``cr-report FILE.sqlite --show-output`` shows a session as cosmic-ray does. The report
+Ctrl-C stops a run (its judgements so far exported); a judgement it cut short has no verdict line and is
+judged again when the run resumes (``cut_short``). ``cr-report FILE.sqlite --show-output`` shows a
+session as cosmic-ray does. The report
 (reports/mutation.md) counts per module and per tool and triages every survivor from
 benchmarks/mutation_triage.json (keyed by the stable id ``module:line:operator:occurrence``, or
 a scope: a module, a definition, a source line's text); survivors without an entry are listed
@@ -414,10 +416,31 @@ def seed_session(database: Path, path: Path) -> int:
     with use_db(str(database), WorkDB.Mode.open) as db:
         for item in list(db.pending_work_items):
             stored = record["mutants"].get(spec_id(database.stem, item.mutations[0]))
-            if isinstance(stored, dict) and isinstance(stored.get("result"), dict):
+            if isinstance(stored, dict) and isinstance(stored.get("result"), dict) and not cut_short(stored["result"]):
                 db.set_result(item.job_id, WorkResult(**stored["result"]))
                 seeded += 1
     return seeded
+
+
+def cut_short(result: dict) -> bool:
+    """A judgement that ended without the judge's verdict line (a run stopped with Ctrl-C while it was being
+    judged: cosmic-ray then records whatever exit it saw), other than cosmic-ray's own timeout or a
+    mutant recorded equivalent without a run: it says nothing of the mutant, and is judged again."""
+    output = (result.get("output") or "").strip()
+    if result.get("test_outcome") is None or output == "timeout" or output.startswith(NOT_RUN_PREFIX):
+        return False
+    return not any(line.startswith(VERDICT_PREFIX) for line in output.splitlines())
+
+
+def forget_cut_short(database: Path) -> int:
+    """Remove the session's judgements that were cut short (``cut_short``), so that `exec` judges them again."""
+    import sqlite3
+
+    with sqlite3.connect(database) as connection:  # cosmic-ray's own table of results (work_db.WorkResultStorage)
+        rows = connection.execute("SELECT job_id, output, test_outcome FROM work_results").fetchall()
+        forgotten = [job for job, output, outcome in rows if cut_short({"output": output, "test_outcome": outcome})]
+        connection.executemany("DELETE FROM work_results WHERE job_id = ?", [(job,) for job in forgotten])
+    return len(forgotten)
 
 
 def inert_position(tree: ast.Module, line: int, column: int, definition_body: bool) -> str:
@@ -506,8 +529,11 @@ def run_module(stem: str, tools: list[str], session_dir: Path, scratch: Path, ar
     results = results_path(args, stem)
     seeded = 0 if args.fresh else seed_session(database, results)
     inert = mark_not_run(database, stem, load_triage())
+    again = forget_cut_short(database)
     print(
-        f"{stem}: {seeded} judgements taken from {results.name}, {inert} mutants equivalent without a run", flush=True
+        f"{stem}: {seeded} judgements taken from {results.name}, {inert} mutants equivalent without a run, "
+        f"{again} cut short to judge again",
+        flush=True,
     )
     started = time.perf_counter()
     try:

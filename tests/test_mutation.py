@@ -10,6 +10,7 @@ edit elsewhere in the modules does not silently swap them. The full run is a ben
 from __future__ import annotations
 
 import shlex
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -107,6 +108,29 @@ def test_the_target_imports_the_copy_and_the_harness_does_not(scratch, monkeypat
     seen = mutation.import_paths(scratch)
     assert seen["target"] == seen["served"] == scratch / "oracle" / "__init__.py"
     assert seen["harness"] == ROOT / "oracle" / "__init__.py"
+
+
+def test_a_judgement_cut_short_is_judged_again(tmp_path):
+    verdict = mutation.Verdict("killed", "quick", 1, "bleu-brevity-penalty", "case").line()
+    results = {
+        "cut": {"output": "", "test_outcome": "killed"},  # Ctrl-C during the judgement: an exit, no verdict
+        "judged": {"output": f"progress\n{verdict}\n", "test_outcome": "killed"},
+        "timeout": {"output": "timeout", "test_outcome": "killed"},
+        "not-run": {"output": mutation.NOT_RUN_PREFIX + "a literal only the harness reads", "test_outcome": "survived"},
+        "no-test": {"output": None, "test_outcome": None},
+    }
+    assert {name for name, result in results.items() if mutation.cut_short(result)} == {"cut"}
+    database = tmp_path / "session.sqlite"
+    with sqlite3.connect(database) as connection:  # the columns of cosmic-ray's table that the check reads
+        connection.execute("CREATE TABLE work_results (job_id TEXT PRIMARY KEY, output TEXT, test_outcome TEXT)")
+        connection.executemany(
+            "INSERT INTO work_results VALUES (?, ?, ?)",
+            [(name, result["output"], result["test_outcome"]) for name, result in results.items()],
+        )
+    assert mutation.forget_cut_short(database) == 1
+    with sqlite3.connect(database) as connection:
+        left = {job for (job,) in connection.execute("SELECT job_id FROM work_results")}
+    assert left == set(results) - {"cut"}
 
 
 def test_a_harness_error_is_not_a_kill():
