@@ -48,7 +48,7 @@ benchmarks/mutation_triage.json (keyed by the stable id ``module:line:operator:o
 a scope: a module, a definition, a source line's text); survivors without an entry are listed
 as untriaged, entries naming no survivor as stale.
 It runs for hours in full (one worker: a harness start per mutant); nothing here is asserted by
-the test suite, which keeps a smoke test of three fixed mutants (tests/test_mutation.py).
+the test suite, which keeps a smoke test of four fixed mutants (tests/test_mutation.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The mutation-testing machinery (benchmarks/mutation.py) on three fixed mutants, so it cannot rot.
+"""The mutation-testing machinery (benchmarks/mutation.py) on four fixed mutants, so it cannot rot.
 
 Each mutant is made by cosmic-ray's own operators and applied, judged and undone by its own
 ``mutate_and_test`` (what ``cosmic-ray exec`` runs per mutant) on a scratch copy of the oracle,
