@@ -4,7 +4,9 @@
 
 Each repeat runs, alternately, ``conformance run --target oracle -n 0`` and the same with
 ``-n 2`` (same seed, reports in temporary directories) as whole processes; the fastest wall
-time of each, their ratio (goal on 2 cores: at most 0.6) and both runs' counts are printed.
+time of each, their ratio (goal on 2 cores: at most 0.6) and both runs' counts are printed, with
+where each run's time went: the generated properties of each process (the deal recomputed) and
+the rest (interpreters, collection, fixture cases, merging, reports), which bounds the ratio.
 The machine may be shared, so the fastest of each is the fair figure. Run on demand; nothing
 here is asserted in the test suite.
 """
@@ -22,6 +24,7 @@ from pathlib import Path
 
 
 def timed_run(processes: str, profile: str, seed: int, report_dir: Path) -> tuple[float, int, dict]:
+    """Wall seconds, exit code and report.json document of one run."""
     argv = [
         sys.executable,
         "-m",
@@ -41,8 +44,34 @@ def timed_run(processes: str, profile: str, seed: int, report_dir: Path) -> tupl
     started = time.perf_counter()
     done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     elapsed = time.perf_counter() - started
-    totals = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))["totals"]
-    return elapsed, done.returncode, totals
+    return elapsed, done.returncode, json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+
+
+def share_seconds(document: dict, processes: int, profile: str) -> list[float]:
+    """Seconds of generated properties each process of ``-n processes`` ran: the deal of
+    conformance/engine/shards.py recomputed from the run's checks (fixture cases take no recorded time)."""
+    from conformance.engine.shards import FIXTURE_COST, assign, property_cost
+
+    costs = {
+        result["case"]["case_id"]: FIXTURE_COST
+        for result in document["results"]
+        if result["case"]["origin"] == "fixture"
+    }
+    costs.update((entry["id"], property_cost(profile, entry["category"])) for entry in document["properties"])
+    shares = assign(costs, processes)
+    seconds = [0.0] * processes
+    for entry in document["properties"]:
+        seconds[shares[entry["id"]] - 1] += entry["duration_ms"] / 1000
+    return seconds
+
+
+def breakdown(variant: str, elapsed: float, document: dict, profile: str) -> str:
+    """Where a run's wall time went: its properties (per process under -n) and everything else
+    (interpreters, collection, fixture cases, merging, reports)."""
+    processes = max(1, int(variant))
+    seconds = share_seconds(document, processes, profile)
+    shown = " + ".join(f"{value:.1f}" for value in seconds)
+    return f"properties {shown} s, the rest {elapsed - max(seconds):.1f} s"
 
 
 def main() -> None:
@@ -58,10 +87,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         for repeat in range(args.repeats):
             for variant in variants:
-                elapsed, code, totals = timed_run(variant, args.profile, args.seed, Path(directory) / variant)
+                elapsed, code, document = timed_run(variant, args.profile, args.seed, Path(directory) / variant)
                 times[variant].append(elapsed)
-                counts = ", ".join(f"{n} {outcome}" for outcome, n in totals.items() if n)
-                print(f"repeat {repeat + 1}  -n {variant:4s} {elapsed:6.1f} s  exit {code}  {counts}")
+                counts = ", ".join(f"{n} {outcome}" for outcome, n in document["totals"].items() if n)
+                where = breakdown(variant, elapsed, document, args.profile)
+                print(f"repeat {repeat + 1}  -n {variant:4s} {elapsed:6.1f} s  exit {code}  {counts}  ({where})")
+            print(f"repeat {repeat + 1}  ratio {times[args.processes][-1] / times['0'][-1]:.2f}")
     best = {variant: min(values) for variant, values in times.items()}
     print(
         f"fastest: -n 0 {best['0']:.1f} s, -n {args.processes} {best[args.processes]:.1f} s; "
