@@ -189,6 +189,14 @@ class Verdict:
         return VERDICT_PREFIX + json.dumps(self.__dict__, ensure_ascii=False)
 
 
+def interrupted(report_dir: Path) -> bool:
+    """The stage's run was stopped by a signal (its report.json header says by which)."""
+    try:
+        return bool(json.loads((report_dir / "report.json").read_text(encoding="utf-8"))["header"].get("interrupted"))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
 def first_failure(report_dir: Path) -> tuple[str, str, str]:
     """(tool, case or property id, reason) of the first failing check of a stage's report.json."""
     try:
@@ -219,6 +227,8 @@ def run_stage(scratch: Path, stage: str, argv: list[str]) -> Verdict | None:
         errors="replace",
     )
     if done.returncode in (1, 3):
+        if interrupted(scratch / "report"):  # Ctrl-C or SIGTERM stopped the harness: no verdict (cut_short)
+            sys.exit(f"mutation: the harness was interrupted at the stage {stage}: no verdict")
         tool, case, reason = first_failure(scratch / "report")
         return Verdict("killed", stage, done.returncode, tool, case, reason)
     if done.returncode != 0:
