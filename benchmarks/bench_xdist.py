@@ -1,6 +1,7 @@
 """A default run against the oracle in one process and spread over two (`-n 0` and `-n 2`), side by side.
 
     python benchmarks/bench_xdist.py [--repeats N] [--profile default] [--processes 2]
+    python benchmarks/bench_xdist.py --shards 4     # the unsharded run against 4 shards, merged
 
 Each repeat runs, alternately, ``conformance run --target oracle -n 0`` and the same with
 ``-n 2`` (same seed, reports in temporary directories) as whole processes; the fastest wall
@@ -23,7 +24,9 @@ import time
 from pathlib import Path
 
 
-def timed_run(processes: str, profile: str, seed: int, report_dir: Path) -> tuple[float, int, dict]:
+def timed_run(
+    processes: str, profile: str, seed: int, report_dir: Path, extra: tuple[str, ...] = ()
+) -> tuple[float, int, dict]:
     """Wall seconds, exit code and report.json document of one run."""
     argv = [
         sys.executable,
@@ -40,6 +43,7 @@ def timed_run(processes: str, profile: str, seed: int, report_dir: Path) -> tupl
         str(report_dir),
         "-n",
         processes,
+        *extra,
     ]
     started = time.perf_counter()
     done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -74,13 +78,51 @@ def breakdown(variant: str, elapsed: float, document: dict, profile: str) -> str
     return f"properties {shown} s, the rest {elapsed - max(seconds):.1f} s"
 
 
+def content(document: dict) -> dict:
+    """What a run found, timings aside: totals, each check's outcome and examples, the failure groups."""
+    return {
+        "totals": document["totals"],
+        "results": sorted((r["case"]["case_id"], r["outcome"]) for r in document["results"]),
+        "properties": sorted((p["id"], p["outcome"], p["examples"]) for p in document["properties"]),
+        "failure_groups": len(document.get("failure_groups") or []),
+    }
+
+
+def shards(total: int, profile: str, seed: int, directory: Path) -> None:
+    """The unsharded run, then its ``total`` shards one after another and their merge: wall times, and
+    whether the merged report's content is the unsharded one's."""
+    whole, code, unsharded = timed_run("0", profile, seed, directory / "whole")
+    print(f"unsharded      {whole:6.1f} s  exit {code}")
+    walls = []
+    for index in range(1, total + 1):
+        elapsed, code, _ = timed_run("0", profile, seed, directory / f"shard-{index}", ("--shard", f"{index}/{total}"))
+        walls.append(elapsed)
+        print(f"shard {index}/{total}    {elapsed:6.1f} s  exit {code}")
+    argv = [sys.executable, "-m", "conformance", "merge-reports"]
+    argv += [str(directory / f"shard-{index}") for index in range(1, total + 1)]
+    started = time.perf_counter()
+    subprocess.run([*argv, "--report-dir", str(directory / "merged")], stdout=subprocess.DEVNULL, check=False)
+    merging = time.perf_counter() - started
+    merged = json.loads((directory / "merged" / "report.json").read_text(encoding="utf-8"))
+    print(
+        f"shards: slowest {max(walls):.1f} s ({max(walls) / whole:.2f}x of unsharded: the wall time on {total} "
+        f"machines), all {sum(walls):.1f} s ({sum(walls) / whole:.2f}x), merge {merging:.1f} s; "
+        f"merged content {'equal to' if content(merged) == content(unsharded) else 'DIFFERENT from'} the unsharded run's"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--profile", default="default")
     parser.add_argument("--processes", default="2")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--shards", type=int, default=0, help="instead: the unsharded run against N shards merged")
     args = parser.parse_args()
+    if args.shards:
+        with tempfile.TemporaryDirectory() as directory:
+            shards(args.shards, args.profile, args.seed, Path(directory))
+        return
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the start")
     variants = ("0", args.processes)
     times: dict[str, list[float]] = {variant: [] for variant in variants}
