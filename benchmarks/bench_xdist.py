@@ -54,15 +54,11 @@ def timed_run(
 def share_seconds(document: dict, processes: int, profile: str) -> list[float]:
     """Seconds of generated properties each process of ``-n processes`` ran: the deal of
     conformance/engine/shards.py recomputed from the run's checks (fixture cases take no recorded time)."""
-    from conformance.engine.shards import FIXTURE_COST, assign, property_cost
+    from conformance.engine.shards import assign, check_costs
 
-    costs = {
-        result["case"]["case_id"]: FIXTURE_COST
-        for result in document["results"]
-        if result["case"]["origin"] == "fixture"
-    }
-    costs.update((entry["id"], property_cost(profile, entry["category"])) for entry in document["properties"])
-    shares = assign(costs, processes)
+    fixture_ids = (result["case"]["case_id"] for result in document["results"] if result["case"]["origin"] == "fixture")
+    properties = ((entry["id"], entry["category"]) for entry in document["properties"])
+    shares = assign(check_costs(fixture_ids, properties, profile), processes)
     seconds = [0.0] * processes
     for entry in document["properties"]:
         seconds[shares[entry["id"]] - 1] += entry["duration_ms"] / 1000

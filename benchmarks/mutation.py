@@ -214,18 +214,14 @@ def first_failure(report_dir: Path) -> tuple[str, str, str]:
     return "", "", str(record.get("unhealthy_reason") or "")[:200]
 
 
+def process_options() -> dict:
+    """How the judge starts the harness and the served copy: from this tree, its environment, no input."""
+    return {"cwd": ROOT, "env": harness_env(), "stdin": subprocess.DEVNULL, "text": True, "errors": "replace"}
+
+
 def run_stage(scratch: Path, stage: str, argv: list[str]) -> Verdict | None:
     """One stage of the harness: a Verdict if it ended the judgement (a kill or the harness's error), else None."""
-    done = subprocess.run(
-        argv,
-        cwd=ROOT,
-        env=harness_env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        errors="replace",
-    )
+    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, **process_options())
     if done.returncode in (1, 3):
         if interrupted(scratch / "report"):  # Ctrl-C or SIGTERM stopped the harness: no verdict (cut_short)
             sys.exit(f"mutation: the harness was interrupted at the stage {stage}: no verdict")
@@ -258,13 +254,10 @@ def judge_served(scratch: Path, tools: list[str], seed: int) -> Verdict | None:
     the mutated oracle cannot serve the hosted API."""
     server = subprocess.Popen(
         [sys.executable, str(scratch / "serve_oracle.py"), "serve", "--port", "0", "--workers", "1"],
-        cwd=ROOT,
-        env=harness_env(),
-        stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
-        text=True,
         start_new_session=True,  # the server and its spawned workers end together below
+        **process_options(),
     )
     try:
         line = first_line(server, SERVE_START_SECONDS)  # "conformance serve: listening on http://HOST:PORT (...)"

@@ -30,7 +30,7 @@ from conformance.engine.health import CONTRACT_DRIFT, PREFLIGHT, HealthMonitor
 from conformance.engine.options import RunOptions, UsageError
 from conformance.engine.properties import NotServed, PropertyRun, Unhealthy, run_property
 from conformance.engine.selection import select_families, unmatched_patterns
-from conformance.engine.shards import FIXTURE_COST, assign, property_cost
+from conformance.engine.shards import assign, check_costs
 from conformance.hypothesis_profiles import run_settings
 from conformance.model import Case, CaseResult, Expectation, Outcome, RunRecord, TargetResponse, Verdict
 from conformance.targets import TargetSpecError, make_target
@@ -202,9 +202,9 @@ class Session:
 
     def _deal(self, cases: list[Case], specs: list[PropertySpec], total: int) -> dict[str, int]:
         """Check id -> its share of ``total``, dealt by expected cost (engine.shards)."""
-        costs = {case.case_id: FIXTURE_COST for case in cases}
-        costs.update((spec.id, property_cost(self.options.profile, spec.family.category)) for spec in specs)
-        return assign(costs, total)
+        fixture_ids = (case.case_id for case in cases)
+        properties = ((spec.id, spec.family.category) for spec in specs)
+        return assign(check_costs(fixture_ids, properties, self.options.profile), total)
 
     def _in_shard(self, check_id: str) -> bool:
         shard = self.options.shard

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from conformance.engine.options import PROFILES, UsageError
@@ -49,6 +50,13 @@ def parse_shard(text: str) -> Shard:
 
 def property_cost(profile: str, category: str) -> float:
     return PROFILES[profile].get(category, 0) * EXAMPLE_COST.get(category, 1.0)
+
+
+def check_costs(fixture_ids: Iterable[str], properties: Iterable[tuple[str, str]], profile: str) -> dict[str, float]:
+    """Check id -> its expected cost: each fixture case one call, each property (id, category) its budget."""
+    costs = dict.fromkeys(fixture_ids, FIXTURE_COST)
+    costs.update((check_id, property_cost(profile, category)) for check_id, category in properties)
+    return costs
 
 
 def assign(costs: dict[str, float], total: int) -> dict[str, int]:
