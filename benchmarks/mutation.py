@@ -233,11 +233,29 @@ def run_stage(scratch: Path, stage: str, argv: list[str]) -> Verdict | None:
 
 
 def judge(
-    scratch: Path, tools: list[str], profiles: tuple[str, ...] = PROFILES, seed: int = SEED, served: bool = False
+    scratch: Path,
+    tools: list[str],
+    profiles: tuple[str, ...] = PROFILES,
+    seed: int = SEED,
+    served: bool = False,
+    module: str = "",
+    coverage: Path | None = None,
 ) -> Verdict:
-    """The scratch copy (as it is now, mutated or not) judged stage by stage, stopping at the first kill."""
+    """The scratch copy (as it is now, mutated or not) judged stage by stage, stopping at the first kill.
+
+    With a coverage map (mutation_coverage) and the mutated module's name, only the checks that
+    execute the mutated statement run; a statement no check executes survives without a run."""
+    chosen = selected_checks(scratch, module, coverage) if module and coverage else None
+    if chosen is not None and chosen.empty():
+        start, end = chosen.lines
+        return Verdict("survived", "coverage", detail=f"no check executes lines {start}-{end}: not run")
     for index, profile in enumerate(profiles):
-        verdict = run_stage(scratch, profile, harness_argv(scratch, tools, profile, index == 0, seed))
+        argv = harness_argv(scratch, tools, profile, index == 0, seed)
+        if chosen is not None:
+            argv = narrowed(argv, chosen, profile, index == 0)
+            if argv is None:
+                continue
+        verdict = run_stage(scratch, profile, argv)
         if verdict:
             return verdict
     if served:
@@ -245,6 +263,37 @@ def judge(
         if verdict:
             return verdict
     return Verdict("survived", ",".join([*profiles, *(["http"] if served else [])]))
+
+
+def selected_checks(scratch: Path, module: str, coverage: Path):
+    """The checks executing the statement the scratch copy's ``module`` changed, or None (then every check)."""
+    from mutation_coverage import selection
+
+    try:
+        record = json.loads(coverage.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    pristine = (ORACLE_DIR / f"{module}.py").read_text(encoding="utf-8")
+    mutated = (scratch / "oracle" / f"{module}.py").read_text(encoding="utf-8")
+    return selection(module, pristine, mutated, record)
+
+
+def narrowed(argv: list[str], chosen, profile: str, first: bool) -> list[str] | None:
+    """A stage's argv restricted to the chosen checks (their tools, their properties), or None: nothing to run."""
+    properties = sorted(chosen.properties.get(profile, ()))
+    tools = {name.split("/")[1] for name in properties} | (set(chosen.fixture_tools) if first else set())
+    if not tools:
+        return None
+    argv = list(argv)
+    argv[argv.index("--tools") + 1] = ",".join(sorted(tools))
+    if properties:
+        return [*argv, "--families", ",".join(glob_escape(name) for name in properties)]
+    return [*argv, "--fixtures-only"]
+
+
+def glob_escape(name: str) -> str:
+    """A property id as an fnmatch pattern matching itself alone."""
+    return "".join(f"[{char}]" if char in "*?[" else char for char in name)
 
 
 def judge_served(scratch: Path, tools: list[str], seed: int) -> Verdict | None:
@@ -296,8 +345,17 @@ def stop_process_group(process: subprocess.Popen) -> None:
             continue
 
 
-def judge_command(scratch: Path, tools: list[str], profiles, seed: int, served: bool = False) -> list[str]:
+def judge_command(
+    scratch: Path,
+    tools: list[str],
+    profiles,
+    seed: int,
+    served: bool = False,
+    module: str = "",
+    coverage: Path | None = None,
+) -> list[str]:
     """The test command cosmic-ray runs per mutant: this script's ``judge`` (exit 0 survived, 1 killed, 2 errored)."""
+    chosen = ["--module", module, "--coverage", str(coverage)] if module and coverage else []
     return [
         sys.executable,
         str(Path(__file__).resolve()),
@@ -311,6 +369,7 @@ def judge_command(scratch: Path, tools: list[str], profiles, seed: int, served: 
         "--seed",
         str(seed),
         *(["--served"] if served else []),
+        *chosen,
     ]
 
 
@@ -523,7 +582,8 @@ def mark_not_run(database: Path, stem: str, triage: dict) -> int:
 def run_module(stem: str, tools: list[str], session_dir: Path, scratch: Path, args: argparse.Namespace) -> None:
     """Init (unless a session of the same source exists) and exec one module's session."""
     database, config, digest_file = (session_dir / f"{stem}{suffix}" for suffix in (".sqlite", ".toml", ".source"))
-    command = judge_command(scratch, tools, args.profiles, args.seed, stem in SERVED_MODULES)
+    coverage = args.coverage_map if stem not in SERVED_MODULES else None  # the stage http runs every fixture
+    command = judge_command(scratch, tools, args.profiles, args.seed, stem in SERVED_MODULES, stem, coverage)
     write_config(config, scratch / "oracle" / f"{stem}.py", command)
     if args.fresh or not database.exists() or digest_file.read_text() != source_digest(stem):
         database.unlink(missing_ok=True)
@@ -556,6 +616,7 @@ def run(args: argparse.Namespace) -> int:
     session_dir = args.work_dir / selection_name(args.tools)
     session_dir.mkdir(parents=True, exist_ok=True)
     scratch = make_scratch(args.work_dir / "scratch")
+    args.coverage_map = None if args.every_check else coverage_map(args, scratch)
     baselines: dict[tuple, Verdict] = {}
     for stem in wanted:
         tools = [tool for tool in users[stem] if not args.tools or tool in args.tools]
@@ -573,6 +634,27 @@ def run(args: argparse.Namespace) -> int:
             return 2
         run_module(stem, tools, session_dir, scratch, args)
     return report(args)
+
+
+def coverage_map(args: argparse.Namespace, scratch: Path) -> Path:
+    """Which checks execute each oracle line at this seed and these profiles (collected once per source state)."""
+    import mutation_coverage
+
+    path = args.work_dir / f"coverage-seed{args.seed}-{'-'.join(args.profiles)}.json"
+    try:
+        current = json.loads(path.read_text(encoding="utf-8")).get("digest")
+    except (OSError, ValueError, AttributeError):
+        current = None
+    if current != mutation_coverage.digest(ROOT, args.seed):
+        started = time.perf_counter()
+
+        def argv_of(profile: str, first: bool, target: str) -> list[str]:
+            argv = harness_argv(scratch, sorted(module_users()["__init__"]), profile, first, args.seed, target)
+            return [option for option in argv if option != "-x"]
+
+        mutation_coverage.collect(ROOT, scratch, argv_of, tuple(args.profiles), args.seed, path)
+        print(f"coverage map: {path.name} collected in {time.perf_counter() - started:.0f} s", flush=True)
+    return path
 
 
 # --- the report -----------------------------------------------------------------------------
@@ -890,6 +972,10 @@ def main(argv: list[str] | None = None) -> int:
     judging.add_argument("--scratch", type=Path, required=True)
     judging.add_argument("--tools", type=split, required=True)
     judging.add_argument("--served", action="store_true", help="then the fixtures against `conformance serve` (http)")
+    judging.add_argument(
+        "--module", default="", help="the mutated module (with --coverage: only the checks running it)"
+    )
+    judging.add_argument("--coverage", type=Path, help="the coverage map (mutation_coverage) of the run's seed")
     for target in (parser, judging):
         target.add_argument("--profiles", type=split, default=list(PROFILES), help="stages (default quick,default)")
         target.add_argument("--seed", type=int, default=SEED)
@@ -900,9 +986,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results-dir", type=Path, default=RESULTS_DIR, help="the judged mutants, one file per module")
     parser.add_argument("--fresh", action="store_true", help="new sessions (default: resume the kept ones)")
     parser.add_argument("--report-only", action="store_true", help="only the report, from the kept sessions")
+    parser.add_argument(
+        "--every-check", action="store_true", help="judge each mutant by every check (default: those running its line)"
+    )
     args = parser.parse_args(argv)
     if args.command == "judge":
-        verdict = judge(args.scratch, args.tools, tuple(args.profiles), args.seed, args.served)
+        verdict = judge(
+            args.scratch, args.tools, tuple(args.profiles), args.seed, args.served, args.module, args.coverage
+        )
         print(verdict.line())
         return {"survived": 0, "killed": 1}.get(verdict.verdict, 2)
     return report(args) if args.report_only else run(args)
