@@ -17,7 +17,7 @@ What would make a line's record too small, and how it is excluded:
   and with the contracts' cache every ``cached_property`` of a contract) whenever the running
   check changes, so each check's record is what it executes from cold.
 - lines that run outside any check: at import (module level, ``def`` lines, decorators,
-  defaults) or for the harness's own requests between checks (the preflight). Their record
+  defaults; the launcher imports every module of the package before the first request) or for the harness's own requests between checks (the preflight). Their record
   holds the context ``IMPORT`` or ``SESSION``, and a mutant touching them is judged by every
   check, as without the map (``selection`` returns None).
 A mutant's statement is its innermost enclosing statement in the pristine source, body
@@ -45,6 +45,7 @@ IMPORT, SESSION = "", "session"  # the contexts of lines run at import, and of r
 FIXTURE_TEST, PROPERTY_TEST = "test_fixture_case[", "test_generated_family["
 
 LAUNCHER = f'''"""The line-protocol oracle over the oracle package beside this file, measured by coverage.py per check."""
+import importlib
 import os
 import sys
 from pathlib import Path
@@ -60,6 +61,8 @@ from conformance import jsonl_oracle  # noqa: E402
 
 if Path(oracle.__file__).resolve().parent != HERE / "oracle":
     sys.exit(f"the target imported {{oracle.__file__}}, not the copy beside {{__file__}}")
+for path in sorted((HERE / "oracle").glob("*.py")):  # every module now, not at the first check needing it
+    importlib.import_module(f"oracle.{{path.stem}}")
 CONTEXT = Path(os.environ["{CONTEXT_FILE}"])
 pristine_answer, running = jsonl_oracle.answer, [None]
 

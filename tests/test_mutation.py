@@ -163,3 +163,77 @@ def test_only_positions_that_cannot_change_an_answer_are_not_run(line, column, s
 
     why = mutation.inert_position(ast.parse(INERT_SOURCE), line, column, scoped)
     assert why.startswith(expected) if expected else why == ""
+
+
+# --- the coverage map: which checks a mutant is judged by --------------------------------------
+
+import ast  # noqa: E402
+
+import mutation_coverage  # noqa: E402
+
+COVERED_SOURCE = """import x
+
+def check(payload):
+    if payload > 3:
+        raise ValueError(
+            "too big"
+        )
+    return payload
+"""
+FIXTURE = "conformance/suite/test_fixtures.py::test_fixture_case[bleu-brevity-penalty/1.0.0/limits#too-big]"
+PROPERTY = "conformance/suite/test_generated.py::test_generated_family[generated/chrf-compute/invalid/x]"
+RECORD = {
+    "profiles": {
+        "quick": {"m": {"1": [""], "3": [""], "4": ["session", FIXTURE], "5": [FIXTURE], "8": ["session"]}},
+        "default": {"m": {"4": ["session", PROPERTY], "5": [PROPERTY], "8": ["session"]}},
+    }
+}
+
+
+def test_a_mutant_is_judged_by_the_checks_executing_its_statement():
+    mutated = COVERED_SOURCE.replace('"too big"', '"XXtoo bigXX"')  # line 6, inside the raise of lines 5-7
+    chosen = mutation_coverage.selection("m", COVERED_SOURCE, mutated, RECORD)
+    assert chosen is not None and chosen.lines == (5, 7)
+    assert chosen.fixture_tools == {"bleu-brevity-penalty"}
+    assert chosen.properties == {"quick": frozenset(), "default": {"generated/chrf-compute/invalid/x"}}
+    argv = ["python", "-m", "conformance", "run", "--tools", "a,b,c", "--profile", "default", "--generated-only"]
+    assert mutation.narrowed(argv, chosen, "default", False)[-2:] == ["--families", "generated/chrf-compute/invalid/x"]
+    assert mutation.narrowed(argv, chosen, "default", False)[5] == "chrf-compute"
+    assert mutation.narrowed(argv, chosen, "quick", True)[-1] == "--fixtures-only"
+    assert mutation.narrowed(argv, chosen, "quick", False) is None  # nothing of the quick profile runs it
+
+
+def test_a_statement_run_at_import_or_outside_any_check_is_judged_by_every_check():
+    # the `if` of line 4 is charged with its whole body (lines 4-7), which the preflight ("session") runs
+    assert mutation_coverage.selection("m", COVERED_SOURCE, COVERED_SOURCE.replace("> 3", ">= 3"), RECORD) is None
+    assert (
+        mutation_coverage.selection("m", COVERED_SOURCE, COVERED_SOURCE.replace("import x", "import y"), RECORD) is None
+    )
+    assert mutation_coverage.selection("m", COVERED_SOURCE, COVERED_SOURCE, RECORD) is None  # nothing changed
+
+
+def test_a_statement_no_check_executes_survives_without_a_run(tmp_path):
+    record = {"profiles": {"quick": {"m": {"1": [""]}}, "default": {"m": {}}}}
+    mutated = COVERED_SOURCE.replace("return payload", "return None")
+    chosen = mutation_coverage.selection("m", COVERED_SOURCE, mutated, record)
+    assert chosen is not None and chosen.empty() and chosen.lines == (8, 8)
+
+
+def test_the_map_names_each_check_in_the_target_process(scratch, tmp_path):
+    """The measuring launcher against one tool's fixtures: each line is charged to the checks that ran it."""
+
+    def argv_of(profile, first, target):
+        argv = mutation.harness_argv(scratch, TOOLS, profile, first, mutation.SEED, target)
+        return [*[option for option in argv if option != "-x"], "--fixtures-only"]
+
+    record = mutation_coverage.collect(ROOT, scratch, argv_of, ("quick",), mutation.SEED, tmp_path / "map.json")
+    lines = record["profiles"]["quick"]
+    for stem in ("bleu_brevity_penalty", "chrf"):  # chrf: a module this tool's answers never import
+        source = (ROOT / "oracle" / f"{stem}.py").read_text(encoding="utf-8")
+        import_time = {int(line) for line, contexts in lines[stem].items() if contexts == [""]}
+        assert {statement.lineno for statement in ast.parse(source).body} <= import_time, stem
+    checks = {mutation_coverage.check_of(c) for found in lines["validation"].values() for c in found} - {None}
+    assert checks == {("fixture", "bleu-brevity-penalty")}, "only the fixtures of the tool run"
+    # the limit on reference_lengths' count is executed by the fixtures at that limit and not by every fixture
+    counts = [len(found) for found in lines["validation"].values() if "" not in found and "session" not in found]
+    assert counts and min(counts) < max(counts)
