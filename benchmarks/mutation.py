@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
 import hashlib
 import json
 import os
@@ -184,6 +185,7 @@ class Verdict:
     tool: str = ""
     case: str = ""
     detail: str = ""
+    checks: str = ""  # the checks that judged it ("" every check; else the coverage map's choice)
 
     def line(self) -> str:
         return VERDICT_PREFIX + json.dumps(self.__dict__, ensure_ascii=False)
@@ -246,9 +248,9 @@ def judge(
     With a coverage map (mutation_coverage) and the mutated module's name, only the checks that
     execute the mutated statement run; a statement no check executes survives without a run."""
     chosen = selected_checks(scratch, module, coverage) if module and coverage else None
+    checks = chosen.describe() if chosen is not None else ""
     if chosen is not None and chosen.empty():
-        start, end = chosen.lines
-        return Verdict("survived", "coverage", detail=f"no check executes lines {start}-{end}: not run")
+        return Verdict("survived", "coverage", detail="no check executes the mutated statement: not run", checks=checks)
     for index, profile in enumerate(profiles):
         argv = harness_argv(scratch, tools, profile, index == 0, seed)
         if chosen is not None:
@@ -257,12 +259,12 @@ def judge(
                 continue
         verdict = run_stage(scratch, profile, argv)
         if verdict:
-            return verdict
+            return dataclasses.replace(verdict, checks=checks)
     if served:
         verdict = judge_served(scratch, tools, seed)
         if verdict:
             return verdict
-    return Verdict("survived", ",".join([*profiles, *(["http"] if served else [])]))
+    return Verdict("survived", ",".join([*profiles, *(["http"] if served else [])]), checks=checks)
 
 
 def selected_checks(scratch: Path, module: str, coverage: Path):
@@ -657,6 +659,45 @@ def coverage_map(args: argparse.Namespace, scratch: Path) -> Path:
     return path
 
 
+def recheck(args: argparse.Namespace) -> int:
+    """Recorded kills judged again with the coverage map: each must be killed again (the map's exactness, measured).
+
+    A sample of each module's recorded kills (cosmic-ray's timeouts aside), judged by every check
+    when they were recorded, is applied again by cosmic-ray and judged by the checks the map
+    chooses. A kill the map's choice misses is printed and makes the exit 1."""
+    import random
+
+    from cosmic_ray.mutating import mutate_and_test
+    from cosmic_ray.work_item import MutationSpec
+
+    users, chooser = module_users(), random.Random(args.seed)
+    scratch = make_scratch(args.work_dir / "scratch-recheck")
+    coverage = coverage_map(args, scratch)
+    tally = Counter()
+    for stem in args.modules or [stem for stem in users if users[stem]]:
+        record = read_results(results_path(args, stem))
+        if record.get("source_sha256") != source_digest(stem):
+            continue
+        kills = [
+            key
+            for key, stored in record["mutants"].items()
+            if (stored["result"].get("output") or "").strip() != "timeout"
+            and parse_verdict(stored["result"].get("output") or "").verdict == "killed"
+        ]
+        for key in sorted(chooser.sample(kills, min(args.sample, len(kills)))):
+            _, line, operator, occurrence = key.split(":")
+            spec = MutationSpec(
+                scratch / "oracle" / f"{stem}.py", operator, int(occurrence), (int(line), 0), (int(line), 1)
+            )
+            command = judge_command(scratch, users[stem], args.profiles, args.seed, False, stem, coverage)
+            verdict = parse_verdict(mutate_and_test([spec], shlex.join(command), timeout=MUTANT_TIMEOUT).output)
+            outcome = f"{verdict.verdict}, by {'the chosen checks' if verdict.checks else 'every check'}"
+            tally[outcome] += 1
+            print(f"{key}: {outcome} {verdict.checks}", flush=True)
+    print("recheck: " + ", ".join(f"{count} {outcome}" for outcome, count in sorted(tally.items())))
+    return 1 if any(not outcome.startswith("killed") for outcome in tally) else 0
+
+
 # --- the report -----------------------------------------------------------------------------
 
 
@@ -969,6 +1010,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command")
     judging = sub.add_parser("judge", help="judge the scratch copy as it is (the test command cosmic-ray runs)")
+    rechecking = sub.add_parser("recheck", help="recorded kills judged again by the checks the coverage map chooses")
+    rechecking.add_argument("--sample", type=int, default=10, help="kills per module (default 10)")
     judging.add_argument("--scratch", type=Path, required=True)
     judging.add_argument("--tools", type=split, required=True)
     judging.add_argument("--served", action="store_true", help="then the fixtures against `conformance serve` (http)")
@@ -976,20 +1019,25 @@ def main(argv: list[str] | None = None) -> int:
         "--module", default="", help="the mutated module (with --coverage: only the checks running it)"
     )
     judging.add_argument("--coverage", type=Path, help="the coverage map (mutation_coverage) of the run's seed")
-    for target in (parser, judging):
+    for target in (parser, judging, rechecking):
         target.add_argument("--profiles", type=split, default=list(PROFILES), help="stages (default quick,default)")
         target.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--modules", type=split, default=[], help="oracle modules by file stem (default: all used)")
-    parser.add_argument("--tools", type=split, default=[], help="only these tools (default: every tool using a module)")
-    parser.add_argument("--work-dir", type=Path, default=WORK_DIR, help="sessions and the scratch copy")
+    for target in (parser, rechecking):
+        target.add_argument("--modules", type=split, default=[], help="oracle modules by file stem (default: all used)")
+        target.add_argument("--tools", type=split, default=[], help="only these tools (default: every tool using one)")
+        target.add_argument("--work-dir", type=Path, default=WORK_DIR, help="sessions and the scratch copy")
+        target.add_argument(
+            "--results-dir", type=Path, default=RESULTS_DIR, help="the judged mutants, a file per module"
+        )
     parser.add_argument("--report", type=Path, default=REPORT_FILE)
-    parser.add_argument("--results-dir", type=Path, default=RESULTS_DIR, help="the judged mutants, one file per module")
     parser.add_argument("--fresh", action="store_true", help="new sessions (default: resume the kept ones)")
     parser.add_argument("--report-only", action="store_true", help="only the report, from the kept sessions")
     parser.add_argument(
         "--every-check", action="store_true", help="judge each mutant by every check (default: those running its line)"
     )
     args = parser.parse_args(argv)
+    if args.command == "recheck":
+        return recheck(args)
     if args.command == "judge":
         verdict = judge(
             args.scratch, args.tools, tuple(args.profiles), args.seed, args.served, args.module, args.coverage

@@ -189,6 +189,13 @@ class Selection:
     def empty(self) -> bool:
         return not self.fixture_tools and not any(self.properties.values())
 
+    def describe(self) -> str:
+        """``lines 5-7: fixtures of 1 tool, quick 0 and default 2 properties``."""
+        counts = " and ".join(f"{profile} {len(names)}" for profile, names in self.properties.items())
+        return (
+            f"lines {self.lines[0]}-{self.lines[1]}: fixtures of {len(self.fixture_tools)} tools, {counts} properties"
+        )
+
 
 def changed_lines(pristine: str, mutated: str) -> list[int]:
     """The pristine source's line numbers that the mutation changed or removed (or next to which it inserted)."""

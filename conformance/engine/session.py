@@ -20,7 +20,6 @@ import signal
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
 from conformance import compare, known_failures, steps
@@ -561,10 +560,3 @@ class Session:
             hypothesis=hypothesis.__version__,
             **versions,
         )
-
-    def write_known_failures(self) -> Path:
-        """This run's deviations as a known-failures file, at --write-known-failures."""
-        if self.options.write_known_failures is None:
-            raise UsageError("no --write-known-failures path to write the known failures to")
-        entries = known_failures.entries_from_run(self.results, property_id_of_case)
-        return known_failures.write(self.options.write_known_failures, entries)

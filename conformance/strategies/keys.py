@@ -173,8 +173,9 @@ PUNCTUATION_SPLITS = (("a..", "a ..."), ("ab.", "a b.."), ("x ab.", "x a b.."))
 
 
 def joined_word_ngrams(word_orders: st.SearchStrategy[int], extra: Callable[[int], st.SearchStrategy[dict]]) -> Family:
-    """``extra(order)``: the tool's options for word n-grams of ``order`` (chrF++ has bigrams only)."""
-    """Hypothesis and reference word n-grams that join to one string with a different split."""
+    """Hypothesis and reference word n-grams that join to one string with a different split.
+
+    ``extra(order)``: the tool's options for word n-grams of ``order`` (chrF++ has bigrams only)."""
 
     @composite
     def build(draw):
@@ -207,7 +208,9 @@ def joined_word_ngrams(word_orders: st.SearchStrategy[int], extra: Callable[[int
 
 # --- names a runtime treats specially ---------------------------------------------------
 
-# Every JavaScript object inherits these (`"constructor" in {}` is true); `__proto__` is an accessor.
+# Names a JavaScript object treats specially: a plain object inherits the first ten from
+# Object.prototype (`"constructor" in {}` is true; `__proto__` is an accessor); `prototype` and
+# `length` are own properties of functions and arrays, the maps an implementation may use instead.
 PROPERTY_NAMES = (
     "__proto__",
     "constructor",
