@@ -663,17 +663,26 @@ def recheck(args: argparse.Namespace) -> int:
     """Recorded kills judged again with the coverage map: each must be killed again (the map's exactness, measured).
 
     A sample of each module's recorded kills (cosmic-ray's timeouts aside), judged by every check
-    when they were recorded, is applied again by cosmic-ray and judged by the checks the map
-    chooses. A kill the map's choice misses is printed and makes the exit 1."""
+    when they were recorded, and for which the map chooses fewer checks, is applied again by
+    cosmic-ray and judged by the checks the map chooses. A kill the map's choice misses is
+    printed and makes the exit 1."""
     import random
 
-    from cosmic_ray.mutating import mutate_and_test
+    from cosmic_ray.mutating import mutate_and_test, mutate_code
+    from cosmic_ray.plugins import get_operator
     from cosmic_ray.work_item import MutationSpec
+    from mutation_coverage import selection
+
+    def narrowed_by_the_map(stem: str, key: str, record: dict) -> bool:
+        _, _line, operator, occurrence = key.split(":")
+        pristine = (ORACLE_DIR / f"{stem}.py").read_text(encoding="utf-8")
+        mutated = mutate_code(pristine, get_operator(operator)(), int(occurrence))
+        return mutated is not None and selection(stem, pristine, mutated, record) is not None
 
     users, chooser = module_users(), random.Random(args.seed)
     scratch = make_scratch(args.work_dir / "scratch-recheck")
     coverage = coverage_map(args, scratch)
-    tally = Counter()
+    tally, lines = Counter(), json.loads(coverage.read_text(encoding="utf-8"))
     for stem in args.modules or [stem for stem in users if users[stem]]:
         record = read_results(results_path(args, stem))
         if record.get("source_sha256") != source_digest(stem):
@@ -683,6 +692,8 @@ def recheck(args: argparse.Namespace) -> int:
             for key, stored in record["mutants"].items()
             if (stored["result"].get("output") or "").strip() != "timeout"
             and parse_verdict(stored["result"].get("output") or "").verdict == "killed"
+            and not parse_verdict(stored["result"].get("output") or "").checks  # judged by every check
+            and narrowed_by_the_map(stem, key, lines)
         ]
         for key in sorted(chooser.sample(kills, min(args.sample, len(kills)))):
             _, line, operator, occurrence = key.split(":")
@@ -882,6 +893,12 @@ def render(
         "determine can change) and open-point (only what an open point leaves open changes: a suite "
         "that never raises a false alarm cannot kill them). Untriaged survivors and errored judgements "
         "count as not killed.",
+        "",
+        f"Judged by the checks the coverage map chose (those executing the mutated statement; "
+        f"benchmarks/mutation_coverage.py): {sum(1 for m in everything if m.judged.checks)} of "
+        f"{sum(1 for m in everything if m.verdict != 'not-run')} judged mutants, the others by every check of "
+        f"the tools using their module; {sum(1 for m in everything if m.judged.stage == 'coverage')} survived "
+        "without a run because no check executes their statement (each is triaged below).",
         "",
         "## Per oracle module",
         "",
