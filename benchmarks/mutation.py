@@ -26,7 +26,8 @@ case (exit 1) and by a target that crashes, hangs or answers garbage (exit 3: th
 not conclude because the mutated oracle broke); an exit 2 is the harness's own error, recorded
 as *errored*, never as killed; cosmic-ray's timeout (the whole judgement) also kills. A
 survivor of a module whose mutants can change what the hosted API sends beyond the line
-protocol's answers (``SERVED_MODULES``: oracle/errors.py, the HTTP status of each error code)
+protocol's answers (``SERVED_MODULES``: oracle/errors.py, the HTTP status of each error code, and
+oracle/registry.py, whose ``implemented`` only the servers ask)
 faces one more stage, "http": the golden fixtures against ``conformance serve`` running the
 mutated copy (``judge_served``).
 
@@ -105,9 +106,11 @@ SERVE_LAUNCHER = LAUNCHER_HEAD.format(about="`conformance serve`") + (
 )
 # Modules whose mutants can change what the hosted API sends beyond what the line protocol
 # carries: oracle/errors.py holds the HTTP status of each error code, which only `conformance
-# serve` sends. A survivor of the line-protocol stages of such a module is judged once more by
-# the golden fixtures against `conformance serve` over the mutated copy (the stage "http").
-SERVED_MODULES = frozenset({"errors"})
+# serve` sends, and oracle/registry.py says which tools are implemented (`implemented`, which the
+# server and the MCP server ask and the line protocol never does). A survivor of the
+# line-protocol stages of such a module is judged once more by the golden fixtures against
+# `conformance serve` over the mutated copy (the stage "http").
+SERVED_MODULES = frozenset({"errors", "registry"})
 SERVE_START_SECONDS = 60.0  # for the server's first line (its address), after its workers warmed up
 
 
@@ -249,9 +252,10 @@ def judge(
     execute the mutated statement run; a statement no check executes survives without a run."""
     chosen = selected_checks(scratch, module, coverage) if module and coverage else None
     checks = chosen.describe() if chosen is not None else ""
-    if chosen is not None and chosen.empty():
+    stages = [] if chosen is not None and chosen.empty() else list(profiles)  # no line-protocol check runs it
+    if not stages and not served:
         return Verdict("survived", "coverage", detail="no check executes the mutated statement: not run", checks=checks)
-    for index, profile in enumerate(profiles):
+    for index, profile in enumerate(stages):
         argv = harness_argv(scratch, tools, profile, index == 0, seed)
         if chosen is not None:
             argv = narrowed(argv, chosen, profile, index == 0)
@@ -260,11 +264,11 @@ def judge(
         verdict = run_stage(scratch, profile, argv)
         if verdict:
             return dataclasses.replace(verdict, checks=checks)
-    if served:
+    if served:  # the map knows the line protocol only: what the hosted API alone runs is judged there
         verdict = judge_served(scratch, tools, seed)
         if verdict:
-            return verdict
-    return Verdict("survived", ",".join([*profiles, *(["http"] if served else [])]), checks=checks)
+            return dataclasses.replace(verdict, checks=checks)
+    return Verdict("survived", ",".join([*stages, *(["http"] if served else [])]) or "coverage", checks=checks)
 
 
 def selected_checks(scratch: Path, module: str, coverage: Path):
@@ -584,8 +588,7 @@ def mark_not_run(database: Path, stem: str, triage: dict) -> int:
 def run_module(stem: str, tools: list[str], session_dir: Path, scratch: Path, args: argparse.Namespace) -> None:
     """Init (unless a session of the same source exists) and exec one module's session."""
     database, config, digest_file = (session_dir / f"{stem}{suffix}" for suffix in (".sqlite", ".toml", ".source"))
-    coverage = args.coverage_map if stem not in SERVED_MODULES else None  # the stage http runs every fixture
-    command = judge_command(scratch, tools, args.profiles, args.seed, stem in SERVED_MODULES, stem, coverage)
+    command = judge_command(scratch, tools, args.profiles, args.seed, stem in SERVED_MODULES, stem, args.coverage_map)
     write_config(config, scratch / "oracle" / f"{stem}.py", command)
     if args.fresh or not database.exists() or digest_file.read_text() != source_digest(stem):
         database.unlink(missing_ok=True)
