@@ -186,6 +186,27 @@ def test_every_tool_is_a_whole_unit(tool):
     assert any((ROOT / "fixtures" / tool.id / tool.version).glob("*.json")), "golden fixtures: the recipe's step 4"
 
 
+@pytest.mark.parametrize(
+    "tool_id, version",
+    [
+        ("no-such-tool", "1.0.0"),
+        ("bleu-corpus-compute", "9.9.9"),
+        ("../contracts/bleu-corpus-compute", "1.0.0"),
+        ("bleu-corpus-compute/../bleu-corpus-compute", "1.0.0"),
+    ],
+)
+def test_a_tool_without_a_contract_is_not_found_and_not_implemented(tool_id, version):
+    """The registry answers "no such tool" for an id or version without a contract, also one naming a
+    contract file through a path: never an import of a module named after it, never a crash."""
+    from oracle.errors import NOT_FOUND, ContractError
+    from oracle.registry import implemented
+
+    assert implemented(tool_id, version) is False
+    with pytest.raises(ContractError) as raised:
+        oracle.execute(tool_id, version, {"hypotheses": [["a"]], "references": [[["a"]]]})
+    assert raised.value.code == NOT_FOUND
+
+
 # --- the project speaks of itself ---------------------------------------------------------
 
 

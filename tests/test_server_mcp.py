@@ -23,11 +23,11 @@ def mcp_url():
     return shared_oracle_server()[0] + "/mcp"
 
 
-def tools_call(input_json: bytes, tool_id: str = BLEU_ID) -> bytes:
+def tools_call(input_json: bytes, tool_id: str = BLEU_ID, version: str = "1.0.0") -> bytes:
     """A JSON-RPC tools/call of execute whose input is the given JSON text, verbatim."""
     return (
         b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "execute", "arguments": '
-        b'{"id": "' + tool_id.encode() + b'", "version": "1.0.0", "input": ' + input_json + b"}}}"
+        b'{"id": "' + tool_id.encode() + b'", "version": "' + version.encode() + b'", "input": ' + input_json + b"}}}"
     )
 
 
@@ -177,6 +177,28 @@ def test_the_http_interface_is_unchanged_beside_it(mcp_url):
     )
     assert answer.status_code == 200 and answer.json()["result"]["matches"] == [1, 0, 0, 0]
     assert requests.get(base + "/healthz", timeout=10).json() == {"status": "ok"}
+
+
+# Tools and versions no contract defines (open point A18: the suite never judges a target on them, so
+# these tests hold this project's own server to DESIGN's not_found). The path-like ids name a contract
+# file through a path; the oracle must refuse them before any file or module lookup.
+UNKNOWN_ADDRESSES = [
+    ("no-such-tool", "1.0.0"),
+    (BLEU_ID, "9.9.9"),
+    ("../contracts/" + BLEU_ID, "1.0.0"),
+    (BLEU_ID + "/../" + BLEU_ID, "1.0.0"),
+    (BLEU_ID, "../" + BLEU_ID + "/1.0.0"),
+    ("..", "1.0.0"),
+]
+
+
+@pytest.mark.parametrize("tool_id, version", UNKNOWN_ADDRESSES)
+def test_a_tool_or_version_without_a_contract_is_not_found(mcp_url, tool_id, version):
+    body = tools_call(b'{"hypotheses": [["a"]], "references": [[["a"]]]}', tool_id, version)
+    response = requests.post(mcp_url, data=body, headers=MCP_HEADERS, timeout=30)
+    assert response.status_code == 200, response.text[:300]
+    result = jsonrpc_answer(response)["result"]
+    assert result["isError"] is True and result["structuredContent"]["error"]["code"] == "not_found", result
 
 
 def test_no_mcp_request_got_a_5xx(mcp_url):

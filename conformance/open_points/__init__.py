@@ -37,6 +37,7 @@ from conformance.open_points import (
     a15_duplicate_keys,
     a16_mcp_result_shape,
     a17_mcp_argument_validation,
+    a18_unknown_tool_requests,
 )
 from conformance.open_points.model import Behaviour, OpenPoint, Quote
 from oracle.errors import ContractError
@@ -73,6 +74,7 @@ MODULES = (
     a15_duplicate_keys,
     a16_mcp_result_shape,
     a17_mcp_argument_validation,
+    a18_unknown_tool_requests,
 )
 CATALOGUE: tuple[OpenPoint, ...] = tuple(module.POINT for module in MODULES)
 BY_ID = {point.id: point for point in CATALOGUE}
