@@ -16,6 +16,7 @@ with the oracle; each faulty one breaks one thing:
                        inputs with three (a declared schema narrower than the contract's)
     unlisted           sdk_refusal's answers, but tools/list fails (a JSON-RPC error)
     busy_once          the first call answered HTTP 503 with Retry-After: 1, then correct
+    list_busy_once     sdk_refusal's answers, but its first tools/list is answered HTTP 503 (correct)
     jsonrpc_error      every call answered with a JSON-RPC error (-32603)
     hang_after_3       the fourth and later calls never answer
     hang_every_4th     the 4th, 8th, ... tools/call never answers (a retry of it is the next, answered)
@@ -70,7 +71,12 @@ NARROW_INPUT_SCHEMA = {
     **OBJECT_INPUT_SCHEMA,
     "properties": {**OBJECT_INPUT_SCHEMA["properties"], "input": {"type": "object", "maxProperties": 2}},
 }
-DECLARED = {"sdk_refusal": OBJECT_INPUT_SCHEMA, "narrow_schema": NARROW_INPUT_SCHEMA, "unlisted": OBJECT_INPUT_SCHEMA}
+DECLARED = {
+    "sdk_refusal": OBJECT_INPUT_SCHEMA,
+    "narrow_schema": NARROW_INPUT_SCHEMA,
+    "unlisted": OBJECT_INPUT_SCHEMA,
+    "list_busy_once": OBJECT_INPUT_SCHEMA,
+}
 SDK_REFUSAL = "MCP error -32602: Input validation error: Invalid arguments for tool execute: "
 
 
@@ -110,7 +116,7 @@ def answer(behaviour: str, arguments: dict, calls: int) -> types.CallToolResult:
 
 
 def build_app(behaviour: str) -> Starlette:
-    calls = {"tools/call": 0, "busy": 0}
+    calls = {"tools/call": 0, "busy": 0, "tools/list": 0}
 
     async def list_tools(ctx, params):
         if behaviour == "unlisted":
@@ -135,7 +141,7 @@ def build_app(behaviour: str) -> Starlette:
     mcp_app = StreamableHTTPASGIApp(manager)
 
     async def endpoint(scope, receive, send):
-        if behaviour in ("http_500", "http_envelope", "busy_once") and scope["method"] == "POST":
+        if behaviour in ("http_500", "http_envelope", "busy_once", "list_busy_once") and scope["method"] == "POST":
             body = b""
             while True:  # read the request first, to answer tools/call only
                 message = await receive()
@@ -147,6 +153,9 @@ def build_app(behaviour: str) -> Starlette:
             if b'"tools/call"' in body and behaviour == "busy_once" and not calls["busy"]:
                 calls["busy"] = 1
                 return await Response("busy", status_code=503, headers={"Retry-After": "1"})(scope, receive, send)
+            if b'"tools/list"' in body and behaviour == "list_busy_once" and not calls["tools/list"]:
+                calls["tools/list"] = 1
+                return await Response("busy", status_code=503)(scope, receive, send)
             if b'"tools/call"' in body and behaviour == "http_envelope":
                 arguments = json.loads(body)["params"]["arguments"]
                 return await Response(json.dumps(envelope(arguments)[0]), media_type="application/json")(

@@ -27,7 +27,7 @@ from conformance.cli import main
 from conformance.compare.signature import failure_kind
 from conformance.engine.health import MAX_CONSECUTIVE_TRANSPORT_ERRORS, HealthMonitor
 from conformance.model import Case, CaseResult, Expectation, TargetResponse
-from conformance.targets import make_target
+from conformance.targets import make_target, mcp_schema
 from conformance.targets.mcp import CallRecord, Exchange, classify_call
 from conformance.targets.mcp_schema import declared_schema, no_schema
 from conformance.targets.retry_policy import BACKOFF_SECONDS, wait_before_retry
@@ -95,6 +95,31 @@ def test_a_schema_the_suite_cannot_use_is_no_schema(schema, says):
 def test_a_schema_that_cannot_be_evaluated_decides_nothing():
     declared = declared_schema({"type": "object", "properties": {"input": {"$ref": "https://example.invalid/s"}}})
     assert declared.violation(arguments([1])) is None  # the $ref is not fetched, and nothing raises
+
+
+# A server's regular expression: (a+)+$ backtracks exponentially on a run of a's ending in another
+# character (32 of them: minutes in Python's re, doubling with each a).
+CATASTROPHIC = {"type": "object", "properties": {"id": {"type": "string", "pattern": "^(a+)+$"}}}
+DIGITS_ONLY = {"type": "object", "properties": {"version": {"type": "string", "pattern": "^[0-9.]+$"}}}
+
+
+def test_a_declared_pattern_is_evaluated_in_a_child_killed_in_time(monkeypatch):
+    monkeypatch.setattr(mcp_schema, "EVALUATION_SECONDS", 1.0)
+    declared = declared_schema(CATASTROPHIC)
+    assert declared.isolated and not declared_schema(OBJECT_INPUT_SCHEMA).isolated
+    started = time.monotonic()
+    assert declared.violation({"id": "a" * 32 + "!", "version": V, "input": {}}) is None  # decides nothing
+    assert time.monotonic() - started < 30, "a hang guard: the child is killed after 1 s"
+
+
+def test_a_pattern_evaluated_in_the_child_still_tells_a_violation():
+    declared = declared_schema({**DIGITS_ONLY, "patternProperties": {"^x-": {"type": "string"}}})
+    assert declared.isolated
+    assert declared.violation({"version": "v1", "x-a": "b"}) == 'at version, "pattern": "^[0-9.]+$"'
+    assert declared.violation({"version": "1.0.0", "x-a": 1}) == 'at x-a, "type": "string"'
+    assert declared.violation({"version": "1.0.0", "x-a": "b"}) is None
+    response = answered(SDK_ANSWER, declared, [1])  # the arguments satisfy it: not a refusal of the schema
+    assert response.kind == "malformed_rejection"
 
 
 # --- reading the answer -------------------------------------------------------------------------
@@ -260,6 +285,16 @@ def test_a_server_that_cannot_list_its_tools_is_judged_without_a_declared_schema
     assert "no usable input schema for execute (tools/list failed: " in refused.detail
     assert "the tool list is unavailable" in refused.detail
     assert (answer.kind, answer.result) == ("result", example()["output"]), answer.detail
+
+
+def test_a_listing_answered_503_once_is_retried_and_the_declared_schema_read():
+    with mcp_server("list_busy_once") as url:
+        target = make_target("mcp+" + url, timeout=10)
+        try:
+            refused = target.call(BLEU, V, [1])
+        finally:
+            target.close()
+    assert (refused.kind, refused.refused_by) == ("rejection", REFUSED_BY), refused.detail
 
 
 def test_a_valid_input_refused_by_a_narrow_schema_is_a_failure_every_report_explains(tmp_path, capfd):

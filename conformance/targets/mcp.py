@@ -43,8 +43,9 @@ held open by a task of its own until it is closed.
 
 The declared schema: ``tools/list`` is read once, before the first call, on a session of its
 own (bounded by the timeout, capped like every answer; the listing's pages are followed until
-``execute`` appears, at most MAX_LIST_PAGES); a server that cannot list is judged without a
-declared schema, and each answer that needed one says so (targets.mcp_schema).
+``execute`` appears, at most MAX_LIST_PAGES); a listing that got no answer is retried as a call
+is (below), and a server that cannot list is judged without a declared schema, each answer that
+needed one saying so (targets.mcp_schema).
 
 Retries: the policy of every network target (targets.retry_policy): only the transport is
 retried (no HTTP answer, a dropped connection, a timeout, HTTP 408/429/502/503/504), on a fresh
@@ -451,6 +452,16 @@ def classify_call(
     )
 
 
+def listing_unanswered(record: CallRecord) -> bool:
+    """Did a tools/list get no answer (none was sent, the connection dropped, or a status the retry
+    policy retries)? A JSON-RPC answer, an error one too, is the server's answer: not retried (a
+    time-out is retried too: the caller knows of it)."""
+    listing = next((found for found in reversed(record.exchanges) if found.method == "tools/list"), None)
+    if listing is None or listing.failure or listing.status is None:
+        return True
+    return listing.status in RETRYABLE_STATUSES
+
+
 # --- sessions on a background event loop -------------------------------------------------------
 
 
@@ -620,34 +631,50 @@ class McpTarget:
             await asyncio.sleep(wait_before_retry(retries, status, retry_after, self.timeout))
 
     async def _read_declared_schema(self) -> None:
-        """``execute``'s declared input schema, from tools/list on a session of its own, once."""
+        """``execute``'s declared input schema, from tools/list on a session of its own, once. A listing
+        that got no answer is tried again as a call is (targets.retry_policy): a server busy for a
+        moment must not be judged for the whole run without the schema it declares."""
         async with self._listing:
-            if self._schema is not None:
-                return
-            session: _Session | None = None
-            tools: list = []
-            failed = True
-            try:
-                with anyio.fail_after(self.timeout):
-                    session = await self._checkout()
-                    cursor = None
-                    for _ in range(MAX_LIST_PAGES):
-                        page = await session.open_client.list_tools(cursor=cursor)
-                        tools += page.tools
-                        cursor = page.next_cursor
-                        if not cursor or any(tool.name == TOOL_NAME for tool in page.tools):
-                            break
-            except TimeoutError:
-                self._schema = no_schema(f"tools/list did not answer within {self.timeout:g} s")
-            except Exception as exc:
-                self._schema = no_schema(f"tools/list failed: {describe(exc)}")
-            else:
-                self._schema, failed = execute_schema(tools, TOOL_NAME), False
-            if session is not None:
-                if failed or session.broken:
-                    self._discard(session)
+            attempt = 0
+            while self._schema is None:
+                schema, may_help = await self._list_once()
+                if may_help and attempt < self.retries:
+                    attempt += 1
+                    await asyncio.sleep(wait_before_retry(attempt, None, None, self.timeout))
                 else:
-                    self._idle.append(session)
+                    self._schema = schema
+
+    async def _list_once(self) -> tuple[DeclaredSchema, bool]:
+        """One reading of tools/list: the schema (or why there is none), and whether a retry may help."""
+        record = CallRecord()
+        token = _current_call.set(record)
+        session: _Session | None = None
+        tools: list = []
+        failed, timed_out = True, False
+        try:
+            with anyio.fail_after(self.timeout):
+                session = await self._checkout()
+                cursor = None
+                for _ in range(MAX_LIST_PAGES):
+                    page = await session.open_client.list_tools(cursor=cursor)
+                    tools += page.tools
+                    cursor = page.next_cursor
+                    if not cursor or any(tool.name == TOOL_NAME for tool in page.tools):
+                        break
+        except TimeoutError:
+            schema, timed_out = no_schema(f"tools/list did not answer within {self.timeout:g} s"), True
+        except Exception as exc:
+            schema = no_schema(f"tools/list failed: {describe(exc)}")
+        else:
+            schema, failed = execute_schema(tools, TOOL_NAME), False
+        finally:
+            _current_call.reset(token)
+        if session is not None:
+            if failed or session.broken:
+                self._discard(session)
+            else:
+                self._idle.append(session)
+        return schema, failed and (timed_out or listing_unanswered(record))
 
     async def _attempt(self, arguments: dict) -> tuple[TargetResponse, bool, Exchange | None]:
         """One call: what it came to, whether a retry may help, and the exchange of the call."""

@@ -13,11 +13,20 @@ evaluated (a ``$ref`` out of the document, a bad pattern) is no usable schema, a
 argument counts as breaking it. Without ``$schema``, the MCP specification's default applies:
 JSON Schema 2020-12. ``$ref`` resolves within the document only (an empty registry: nothing is
 fetched).
+
+A declared ``pattern`` (or ``patternProperties``) is a regular expression of the server's, and
+Python's ``re`` has no time limit: ``(a+)+$`` against forty a's and a "!" runs for hours. A schema
+using one is therefore evaluated in a child process (``python -m conformance.targets.mcp_schema``)
+that is killed after ``EVALUATION_SECONDS``; a schema the child cannot evaluate in time decides
+nothing, as one that cannot be evaluated at all. Schemas without a pattern (zod's, the usual
+case) are evaluated here.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,32 +35,73 @@ from jsonschema.validators import validator_for
 from referencing import Registry
 
 MESSAGE_CHARS = 200  # of a violation, quoted in a report line
+PATTERN_KEYWORDS = ("pattern", "patternProperties")  # the keywords that run the server's regular expressions
+EVALUATION_SECONDS = 5.0  # a child evaluating a schema with a pattern is killed after this long
 
 
 @dataclass(frozen=True)
 class DeclaredSchema:
-    """A usable validator of ``execute``'s arguments, or why there is none (``absent``)."""
+    """A usable validator of ``execute``'s arguments, or why there is none (``absent``); ``isolated``:
+    the schema runs the server's regular expressions, so a child process evaluates it."""
 
     validator: Any = None
     absent: str = ""
+    isolated: bool = False
 
     def violation(self, arguments: Any) -> str | None:
         """How ``arguments`` break the declared schema (where, and the keyword they break), or None when
         they satisfy it, or no usable schema can tell."""
         if self.validator is None:
             return None
-        try:
-            error = jsonschema.exceptions.best_match(self.validator.iter_errors(arguments))
-        except Exception:  # a schema that cannot be evaluated on this value decides nothing
-            return None
-        if error is None:
-            return None
-        where = "/".join(str(part) for part in error.absolute_path) or "the top level"
-        try:
-            rule = json.dumps({error.validator: error.validator_value}, ensure_ascii=False)[1:-1]
-        except (TypeError, ValueError):
-            rule = str(error.validator)
-        return f"at {where[:MESSAGE_CHARS]}, {rule[:MESSAGE_CHARS]}"  # the keyword, not the value: it may be big
+        if self.isolated:
+            return violation_in_child(self.validator.schema, arguments)
+        return first_violation(self.validator, arguments)
+
+
+def first_violation(validator: Any, arguments: Any) -> str | None:
+    try:
+        error = jsonschema.exceptions.best_match(validator.iter_errors(arguments))
+    except Exception:  # a schema that cannot be evaluated on this value decides nothing
+        return None
+    if error is None:
+        return None
+    where = "/".join(str(part) for part in error.absolute_path) or "the top level"
+    try:
+        rule = json.dumps({error.validator: error.validator_value}, ensure_ascii=False)[1:-1]
+    except (TypeError, ValueError):
+        rule = str(error.validator)
+    return f"at {where[:MESSAGE_CHARS]}, {rule[:MESSAGE_CHARS]}"  # the keyword, not the value: it may be big
+
+
+def violation_in_child(schema: Any, arguments: Any, seconds: float = EVALUATION_SECONDS) -> str | None:
+    """``first_violation`` in a child process, killed after ``seconds`` (then: None, it decides nothing)."""
+    request = json.dumps({"schema": schema, "arguments": arguments}, ensure_ascii=False)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", __name__],
+            input=request.encode("utf-8"),
+            capture_output=True,
+            timeout=seconds,
+            check=False,
+        )
+        found = json.loads(done.stdout)["violation"] if done.returncode == 0 else None
+    except (subprocess.TimeoutExpired, OSError, ValueError, KeyError, TypeError):
+        return None
+    return found if isinstance(found, str) else None
+
+
+def uses_patterns(schema: Any) -> bool:
+    """Does the schema hold a pattern keyword anywhere (a property merely named so counts too)?"""
+    pending = [schema]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            if any(keyword in value for keyword in PATTERN_KEYWORDS):
+                return True
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
 
 
 def no_schema(why: str) -> DeclaredSchema:
@@ -74,7 +124,7 @@ def declared_schema(schema: Any) -> DeclaredSchema:
         return no_schema(f"its inputSchema is not a valid JSON Schema: {exc.message[:MESSAGE_CHARS]}")
     except Exception as exc:  # e.g. a RecursionError on a schema nested past the interpreter's limit
         return no_schema(f"its inputSchema could not be read ({type(exc).__name__})")
-    return DeclaredSchema(validator_class(schema, registry=Registry()))
+    return DeclaredSchema(validator_class(schema, registry=Registry()), isolated=uses_patterns(schema))
 
 
 def execute_schema(tools: Any, tool_name: str) -> DeclaredSchema:
@@ -83,3 +133,16 @@ def execute_schema(tools: Any, tool_name: str) -> DeclaredSchema:
     if found is None:
         return no_schema(f"tools/list does not list {tool_name!r}")
     return declared_schema(getattr(found, "input_schema", None))
+
+
+def main() -> int:
+    """The child: reads {schema, arguments} on stdin, prints {"violation": text or null}."""
+    request = json.loads(sys.stdin.buffer.read())
+    declared = declared_schema(request["schema"])
+    found = None if declared.validator is None else first_violation(declared.validator, request["arguments"])
+    sys.stdout.write(json.dumps({"violation": found}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
