@@ -40,6 +40,7 @@ STOP_FILE = "conformance_stop_file"
 SHARES = "conformance_shares"
 DOCUMENT = "conformance_document"
 DIRECTORY = "conformance_directory"  # the run's directory: the stop file, each process's pid and document
+CTRL_C_GRACE_SECONDS = 2.0  # a SIGINT: how long the processes may take to hand back their documents themselves
 RELAY_SECONDS = 5.0  # after a relayed SIGTERM, how long the controller waits for the processes' documents
 GROUP = "share-{}"  # the xdist_group of a share
 EXIT_FIRST = "exitfirst"  # the stop file's stopped_by after a failure under -x
@@ -145,26 +146,35 @@ class Controller:
     def _document_file(self, name: str) -> Path:
         return Path(self.directory) / f"document-{name}.json"
 
-    def relay(self, signum: int = signal.SIGTERM) -> None:
+    def relay(self, signum: int = signal.SIGTERM, grace_seconds: float = 0.0) -> None:
         """Send the signal on to every process still running, wait (at most RELAY_SECONDS) for each one's
-        document, and take the documents written: the controller's loop, which hears xdist, has ended."""
+        document, and take the documents written: the controller's loop, which hears xdist, has ended.
+
+        ``grace_seconds``: first wait that long for the documents of processes that heard the stop
+        themselves (a terminal's Ctrl-C reaches the whole process group), and signal only the others."""
         started = {path.name.removeprefix("pid-"): int(path.read_text()) for path in Path(self.directory).glob("pid-*")}
-        waiting = [name for name in started if name not in self.documents]
+        self._wait_for([name for name in started if name not in self.documents], grace_seconds)
+        waiting = [name for name in started if name not in self.documents and not self._document_file(name).exists()]
         for name in waiting:
             try:
                 os.kill(started[name], signum)
             except OSError:  # it has ended already
                 pass
-        deadline = time.monotonic() + RELAY_SECONDS
-        while any(not self._document_file(name).exists() for name in waiting) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        for name in waiting:
+        self._wait_for(waiting, RELAY_SECONDS)
+        for name in started:
+            if name in self.documents:
+                continue
             if self._document_file(name).exists():
                 self.documents[name] = json.loads(self._document_file(name).read_text(encoding="utf-8"))
             else:
                 self.lost.append(
                     f"process {name} did not write its report within {RELAY_SECONDS:.0f} s of {signal.Signals(signum).name}"
                 )
+
+    def _wait_for(self, names: list[str], seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while any(not self._document_file(name).exists() for name in names) and time.monotonic() < deadline:
+            time.sleep(0.05)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if self.exit_first and report.failed:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import sys
 from pathlib import Path
 
@@ -221,6 +222,8 @@ class ConformanceRun:
             self.interrupted = interruption(excinfo.value)
         if self.controller and self.interrupted == "SIGTERM":  # it reached this process alone
             self.controller.relay()
+        elif self.controller and self.interrupted == "SIGINT":  # a terminal's Ctrl-C reaches them too; a kill -INT not
+            self.controller.relay(signal.SIGTERM, grace_seconds=parallel.CTRL_C_GRACE_SECONDS)
 
     def finish(self, session: pytest.Session) -> None:
         self.sigterm.hold()  # the reports get written whatever comes now
@@ -266,6 +269,8 @@ class ConformanceRun:
             own["exit_code"] = EXIT_UNCONCLUDED
             return own
         merged["header"]["processes"] = parallel.processes(self.config)
+        if "interrupted" in own["header"]:  # the signal that reached this process, not the one it relayed
+            merged["header"]["interrupted"], merged["exit_code"] = own["header"]["interrupted"], own["exit_code"]
         return merged
 
     def summarise(self, document: dict, paths: dict) -> None:

@@ -91,13 +91,23 @@ def scenario(name: str, base: Path) -> Stopped:
         return run_until_hung(commands.jsonl("after", 3), commands, both_hung, signal.SIGTERM, "-n", "2")
     if name == "jsonl-sigint":
         return run_until_hung(commands.jsonl("after", 3), commands, hung, signal.SIGINT)
+    if name == "jsonl-sigint-processes":  # -n 2, SIGINT to the controller alone (not a terminal's Ctrl-C)
+        both_hung = lambda: len(commands.pids()) >= 4  # noqa: E731
+        return run_until_hung(commands.jsonl("after", 3), commands, both_hung, signal.SIGINT, "-n", "2")
     if name == "cmd-sigterm":
         return run_until_hung(commands.cmd(4, answer="oracle"), commands, hung, signal.SIGTERM)
     with faulty_server("hang_every_4th") as server:  # http-sigterm: the server is this process's thread
         return run_until_hung(server.url, commands, lambda: server.requests_seen >= 4, signal.SIGTERM)
 
 
-SCENARIOS = ("jsonl-sigterm", "cmd-sigterm", "http-sigterm", "jsonl-sigint", "jsonl-sigterm-processes")
+SCENARIOS = (
+    "jsonl-sigterm",
+    "cmd-sigterm",
+    "http-sigterm",
+    "jsonl-sigint",
+    "jsonl-sigterm-processes",
+    "jsonl-sigint-processes",
+)
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +141,9 @@ def test_sigterm_stops_the_run_at_once_with_a_partial_report_marked_interrupted(
     assert "stopped by SIGTERM" in run.stdout
 
 
-@pytest.mark.parametrize("name", ["jsonl-sigterm", "cmd-sigterm", "jsonl-sigint", "jsonl-sigterm-processes"])
+@pytest.mark.parametrize(
+    "name", ["jsonl-sigterm", "cmd-sigterm", "jsonl-sigint", "jsonl-sigterm-processes", "jsonl-sigint-processes"]
+)
 def test_no_process_of_the_target_outlives_the_run(stopped, name):
     pids = stopped[name].commands.pids()
     assert len(pids) >= 2, "the target and its child recorded themselves"
@@ -145,3 +157,13 @@ def test_ctrl_c_still_gives_its_code_and_now_says_so(stopped):
     assert json.loads(written["json"])["header"]["interrupted"] == "SIGINT"
     assert "INTERRUPTED BY SIGINT" in written["markdown"]
     assert '<property name="interrupted" value="SIGINT" />' in written["junit"]
+
+
+def test_sigint_to_the_controller_alone_under_n_keeps_every_processs_checks(stopped):
+    """`kill -INT` to the controller of -n 2 (a terminal's Ctrl-C reaches every process itself): it is
+    relayed to the processes, which hand back their documents, so the partial report holds their checks."""
+    run = stopped["jsonl-sigint-processes"]
+    assert run.returncode == 3 and run.seconds < STOP_SECONDS, (run.stdout[-2000:], run.stderr[-2000:])
+    report = json.loads(reports(run)["json"])
+    assert report["header"]["interrupted"] == "SIGINT"
+    assert report["totals"]["passed"] == 4, report["totals"]
