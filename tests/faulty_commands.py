@@ -3,6 +3,7 @@
     commands = FaultyCommands(directory)     # writes the scripts; pids and counts go to directory/state
     commands.jsonl("after", 3)               # each process answers 3 requests, then hangs (restarted: the same)
     commands.jsonl("every", 100)             # the 100th, 200th, ... request of the run hangs
+    commands.jsonl("longer", 2000)           # every request line longer than 2000 bytes hangs (always)
     commands.cmd(4)                          # the 4th, 8th, ... call hangs; the others answer at once, wrongly
     commands.cmd(4, answer="oracle")         # ... the others answer with `conformance exec` (right, slower)
 
@@ -40,7 +41,7 @@ JSONL_SCRIPT = """
             with open(os.path.join(state, "count"), "a") as count:
                 count.write("x")
             seen = os.path.getsize(os.path.join(state, "count"))
-        if (mode == "after" and seen > n) or (mode == "every" and seen % n == 0):
+        if (mode == "after" and seen > n) or (mode == "every" and seen % n == 0) or (mode == "longer" and len(line) > n):
             mark(subprocess.Popen(["sleep", "300"]).pid)
             open(os.path.join(state, "hung"), "w").close()
             time.sleep(300)

@@ -26,7 +26,7 @@ from faulty_mcp_servers import mcp_server
 from faulty_servers import faulty_server
 
 from conformance.cli import main
-from conformance.engine import health
+from conformance.engine import health, properties
 from conformance.targets import make_target
 
 BP = "bleu-brevity-penalty"  # 113 fixture cases: with the preflight, 114 calls
@@ -132,6 +132,40 @@ def test_a_breaker_tripping_in_a_process_of_n_stops_the_whole_run(commands, tmp_
     assert f"TARGET UNHEALTHY, run stopped: {report['unhealthy_reason'][:60]}" in done.stdout
     assert report["totals"]["skipped"] > 50, "the cases after the trip were not sent"
     assert elapsed < GENEROUS_SECONDS + 30  # two interpreters and their imports besides
+    assert_none_left(commands)
+
+
+def test_a_target_hanging_on_one_kind_of_input_runs_to_its_verdict(commands, tmp_path, capfd):
+    """Every request line over 2000 bytes hangs, always: a few families hit one, each once. The example
+    is reported unshrunk and its property ends (shrinking it would hang again and again, and spend the
+    time-out budget: exit 3 before); the run concludes non-conformant, the breaker untripped."""
+    code = main(
+        [
+            "run",
+            "--target",
+            commands.jsonl("longer", 2000),
+            "--tools",
+            BP,
+            "--generated-only",
+            "--profile",
+            "quick",
+            "--timeout",
+            "1",
+            "--seed",
+            "1",
+            "--report-dir",
+            str(tmp_path / "out"),
+        ]
+    )
+    output = "".join(capfd.readouterr())
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert code == 1 and "stopped_by" not in report["header"], output[-3000:]
+    hung = [entry for entry in report["properties"] if entry.get("stopped_by") == "time_out"]
+    assert hung and report["totals"]["errored"] == len(hung) and report["totals"]["skipped"] == 0
+    assert all(entry["outcome"] == "errored" for entry in hung)
+    errored = [result for result in report["results"] if result["outcome"] == "errored"]
+    assert all(properties.NOT_SHRUNK in result["message"] for result in errored)
+    assert report["header"]["breaker"]["time_lost_s"] <= len(hung) * 1.5  # one time-out each, no retries
     assert_none_left(commands)
 
 

@@ -17,9 +17,9 @@ import pytest
 from test_runner import CRASHES_AFTER_PREFLIGHT, write_module  # the target that answers the preflight, then crashes
 
 from conformance.compare.signature import failure_signature
-from conformance.engine.properties import PropertyRun, round_seed, run_property
+from conformance.engine.properties import NOT_SHRUNK, PropertyRun, round_seed, run_property
 from conformance.hypothesis_profiles import run_settings
-from conformance.model import Case, CaseResult, Expectation, Mismatch
+from conformance.model import Case, CaseResult, Expectation, Mismatch, TargetResponse
 
 TESTS_DIR = Path(__file__).resolve().parent
 NGRAMS = "bleu-ngrams-count"
@@ -310,3 +310,39 @@ def test_round_seeds_are_derived_and_fixed():
     assert round_seed(42, 0) == 42
     assert round_seed(42, 1) == round_seed(42, 1) != round_seed(42, 2)
     assert round_seed(42, 1) != round_seed(43, 1)
+
+
+def test_run_property_does_not_shrink_an_example_that_cost_a_time_out():
+    """An input the target did not answer in time is reported as drawn and ends the property: trying
+    smaller ones could each cost a time-out again (the breaker's budget, engine/health.py)."""
+    from hypothesis import strategies as st
+
+    judged: list = []
+
+    def judge(case: Case) -> CaseResult:
+        judged.append(case.input)
+        if case.input < 10:
+            return CaseResult(case, "passed")
+        hung = TargetResponse("transport_error", detail="no answer within 1 s", duration_ms=1000.0)
+        return CaseResult(case, "errored", "no answer within 1 s", response=hung)
+
+    outcome = run_property(
+        st.integers(0, 1000),
+        run_settings("default", "valid"),
+        7,
+        _case,
+        judge,
+        PropertyRun(),
+        max_failures=3,
+        costly=lambda result: result.response is not None and result.response.duration_ms >= 500,
+    )
+    assert outcome.stats["stopped_by"] == "time_out"
+    assert len(outcome.failures) == 1 and outcome.stats["errored"] == 1
+    (failure,) = outcome.failures
+    assert failure.case.input == judged[-1] and sum(drawn >= 10 for drawn in judged) == 1  # asked once
+    assert NOT_SHRUNK in failure.message
+    # without the time-out it is shrunk to the smallest failing input, as any failure
+    shrunk = run_property(
+        st.integers(0, 1000), run_settings("default", "valid"), 7, _case, judge, PropertyRun(), max_failures=1
+    )
+    assert shrunk.failures[0].case.input == 10

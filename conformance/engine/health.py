@@ -17,7 +17,9 @@ every call, timed on the session's own clock, and trips on the first of:
     with --workers N concurrent time-outs each count, so the budget runs out up to N times sooner
     in wall-clock time, never later, and the run's bound holds for any N.
 At the default --timeout (10 s) a target hanging on one call in four therefore loses 50 to 75 s before
-it is stopped (benchmarks/bench_breaker.py), and one failing one call in 100 runs to its verdict. Whatever trips the breaker, it does so
+it is stopped (benchmarks/bench_breaker.py), and one failing one call in 100 runs to its verdict; so does one
+hanging on one kind of input, since a generated example that cost a time-out is not shrunk
+(``cost_a_time_out``, engine/properties.py). Whatever trips the breaker, it does so
 once: ``on_trip`` (the session ends the calls in flight) is called, and no new call starts.
 
 ``stopped_by`` says who stopped the run: "preflight", "contract_drift" (engine.drift) or "breaker".
@@ -79,6 +81,13 @@ class HealthMonitor:
         tripped_before = self.unhealthy
         self.record(response, time.monotonic() - started)
         return None if tripped_before and response.kind == "transport_error" else response
+
+    def cost_a_time_out(self, response: TargetResponse | None) -> bool:
+        """A transport error that took at least half a --timeout (a hang, or a slow failure): trying a
+        similar input again would cost as much (engine/properties.py does not shrink it)."""
+        return (
+            response is not None and response.kind == "transport_error" and response.duration_ms >= 500 * self.timeout
+        )
 
     def record(self, response: TargetResponse, elapsed_s: float | None = None) -> None:
         """Count one call's outcome; ``elapsed_s`` is its wall-clock duration (default: what the target measured)."""

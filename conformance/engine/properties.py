@@ -15,6 +15,11 @@ profile's count, shared by every round) is spent, when a round finds nothing new
 property has run for ``KEEP_GOING_SECONDS``. The first round is exactly the single run of a
 property that stops at its first failure (``max_failures`` 1), and every round is fixed by the
 seed, so the same seed still gives the same cases and results.
+
+An example the target did not answer in time (``costly``: a transport error that cost at least
+half a time-out) is reported as found, not shrunk, and ends the property: each try of a smaller
+input could hang as long again, and a target hanging on one kind of input would spend the
+breaker's time-out budget on shrinking alone (engine/health.py), ending a run that can conclude.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from conformance.model import Case, CaseResult, field_name, is_not_applicable
 
 DEFAULT_MAX_FAILURES = 3  # distinct failure signatures reported per property
 KEEP_GOING_SECONDS = 60.0  # no further round starts once a property has run this long
+NOT_SHRUNK = "not shrunk, and the property ended: each smaller try could take a time-out again"
 
 
 class TargetFailure(Exception):
@@ -42,6 +48,11 @@ class TargetFailure(Exception):
 
 class TargetErrored(Exception):
     """A target failed to answer one input (crash, 5xx, garbage): shrunk like a failure."""
+
+
+class TargetHung(unittest.SkipTest):
+    """A target did not answer one input in time: reported as found (a SkipTest, which Hypothesis
+    passes straight through, so it is not shrunk) and the property ends."""
 
 
 class Unhealthy(unittest.SkipTest):
@@ -53,7 +64,7 @@ class NotServed(unittest.SkipTest):
 
 
 # Why a property stopped (its entry's "stopped_by", described in report.schema.json): passed, max_failures,
-# examples, no_new_failure, time, unhealthy.
+# examples, no_new_failure, time, unhealthy, time_out.
 
 
 @dataclass
@@ -104,6 +115,7 @@ def run_property(
     outcome: PropertyRun,
     max_failures: int = 1,
     signature: Callable[[CaseResult], Hashable] = failure_signature,
+    costly: Callable[[CaseResult], bool] = lambda result: False,
 ) -> PropertyRun:
     """Generate cases into ``outcome`` and judge each, round after round until one of the bounds
     above; raises Unhealthy (the target became unhealthy), or whatever the suite itself broke on."""
@@ -125,6 +137,7 @@ def run_property(
                 outcome,
                 reported,
                 signature,
+                costly,
             )
         except Unhealthy:
             if not outcome.failures:
@@ -138,6 +151,9 @@ def run_property(
         outcome.failures.append(found)
         reported.add(signature(found))
         outcome.stats["distinct_failures"] = len(outcome.failures)
+        if costly(found):
+            stopped_by = "time_out"
+            break
         if budget <= 0:
             stopped_by = "examples"
             break
@@ -156,6 +172,7 @@ def _run_round(
     outcome: PropertyRun,
     reported: set,
     signature,
+    costly,
 ) -> tuple[CaseResult | None, int]:
     """One Hypothesis run; (its minimal new failure or None, the examples it generated)."""
     last_failure: list[CaseResult] = []
@@ -184,10 +201,15 @@ def _run_round(
             outcome.stats["repeated_failures"] += 1
             return
         last_failure[:] = [result]
+        if costly(result):
+            result.message += f" ({NOT_SHRUNK})"
+            raise TargetHung(result.message)
         raise (TargetFailure if result.outcome == "failed" else TargetErrored)(result.message)
 
     try:
         prop()
+    except TargetHung:
+        return last_failure[0], generated[0]  # as generated: not shrunk
     except (TargetFailure, TargetErrored):
         return last_failure[0], generated[0]  # Hypothesis re-ran the minimal example last
     except hypothesis.errors.Flaky:

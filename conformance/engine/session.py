@@ -428,6 +428,7 @@ class Session:
                 judge,
                 outcome,
                 max_failures=self.options.max_failures_per_property,
+                costly=lambda result: self.health.cost_a_time_out(result.response),
             )
         except Unhealthy:
             entry.update(outcome="skipped", message=f"not finished: the run stopped early ({self.health.reason})")
