@@ -380,8 +380,15 @@ def _banner(run: ConformanceRun) -> str:
     return f"conformance: target {run.target.spec}, tools {tools}, profile {run.options.profile}, seed {run.seed}"
 
 
-def pytest_report_header(config: pytest.Config) -> str:
-    return _banner(config.stash[RUN_KEY])
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    lines = [_banner(config.stash[RUN_KEY])]
+    if os.environ.get("PYTHONHASHSEED") != HASH_SEED:  # pytest itself, in one process: see fix_hash_seed
+        lines.append(
+            f"conformance: PYTHONHASHSEED is {os.environ.get('PYTHONHASHSEED', 'unset')!r}, not {HASH_SEED!r}: "
+            "Hypothesis labels its strategies by string hashes, so the same --seed draws other cases in "
+            f"another run; run under PYTHONHASHSEED={HASH_SEED} for the cases of `conformance run --seed N`"
+        )
+    return lines
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -300,3 +300,20 @@ def test_every_family_is_labelled_alike_in_every_process():
         f"labelled differently by two processes: {differ}; draw with conformance.strategies.base's composite "
         "and sampled_by_index, whose labels do not depend on addresses"
     )
+
+
+@pytest.mark.parametrize("hash_seed, warned", [("1", True), ("0", False)])
+def test_pytest_itself_says_when_its_hash_seed_draws_other_cases(tmp_path, hash_seed, warned):
+    """`conformance run` fixes the hash seed; pytest run directly on the plugin cannot, so its header says so."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--pyargs", "conformance.suite", "-p", "conformance.pytest_plugin"]
+        + ["--target", "oracle", "--tools", "bleu-brevity-penalty", "-p", "no:cacheprovider", "--co"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**environment(), "PYTHONHASHSEED": hash_seed},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    said = f"conformance: PYTHONHASHSEED is '{hash_seed}', not '0'" in done.stdout
+    assert said == warned, done.stdout[:2000]
