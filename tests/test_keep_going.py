@@ -249,18 +249,24 @@ def _judge_by_residue(case: Case) -> CaseResult:
     return CaseResult(case, "failed", "wrong", Mismatch(f"/field{case.input % 3}", 0, 1, "wrong"))
 
 
-def test_run_property_stops_at_max_failures_and_counts_repeats():
+def _integers_property(judge, max_failures: int, profile: str = "default", run_seed: int = 7, **options) -> PropertyRun:
+    """run_property over the integers 0..1000, each judged by ``judge``."""
     from hypothesis import strategies as st
 
-    outcome = run_property(
+    return run_property(
         st.integers(0, 1000),
-        run_settings("default", "valid"),
-        7,
+        run_settings(profile, "valid"),
+        run_seed,
         _case,
-        _judge_by_residue,
+        judge,
         PropertyRun(),
-        max_failures=2,
+        max_failures=max_failures,
+        **options,
     )
+
+
+def test_run_property_stops_at_max_failures_and_counts_repeats():
+    outcome = _integers_property(_judge_by_residue, max_failures=2)
     assert len(outcome.failures) == 2
     assert len({failure_signature(failure) for failure in outcome.failures}) == 2
     # each failure shrunk to the smallest input >= 10 of its own residue class
@@ -270,17 +276,7 @@ def test_run_property_stops_at_max_failures_and_counts_repeats():
 
 
 def test_run_property_finds_all_three_when_allowed():
-    from hypothesis import strategies as st
-
-    outcome = run_property(
-        st.integers(0, 1000),
-        run_settings("default", "valid"),
-        7,
-        _case,
-        _judge_by_residue,
-        PropertyRun(),
-        max_failures=5,
-    )
+    outcome = _integers_property(_judge_by_residue, max_failures=5)
     assert len({failure_signature(failure) for failure in outcome.failures}) == 3
     assert all(failure.case.input >= 10 for failure in outcome.failures)
     assert outcome.stats["stopped_by"] in ("no_new_failure", "examples")
@@ -288,8 +284,6 @@ def test_run_property_finds_all_three_when_allowed():
 
 
 def test_run_property_gives_the_same_cases_and_results_for_the_same_seed():
-    from hypothesis import strategies as st
-
     def trace(run_seed: int) -> tuple[list, list]:
         judged: list = []
 
@@ -297,9 +291,7 @@ def test_run_property_gives_the_same_cases_and_results_for_the_same_seed():
             judged.append((case.case_id, case.input))
             return _judge_by_residue(case)
 
-        outcome = run_property(
-            st.integers(0, 1000), run_settings("quick", "valid"), run_seed, _case, judge, PropertyRun(), max_failures=3
-        )
+        outcome = _integers_property(judge, max_failures=3, profile="quick", run_seed=run_seed)
         return judged, [(failure.case.case_id, failure.case.input) for failure in outcome.failures]
 
     assert trace(3) == trace(3)
@@ -315,7 +307,6 @@ def test_round_seeds_are_derived_and_fixed():
 def test_run_property_does_not_shrink_an_example_that_cost_a_time_out():
     """An input the target did not answer in time is reported as drawn and ends the property: trying
     smaller ones could each cost a time-out again (the breaker's budget, engine/health.py)."""
-    from hypothesis import strategies as st
 
     judged: list = []
 
@@ -326,15 +317,8 @@ def test_run_property_does_not_shrink_an_example_that_cost_a_time_out():
         hung = TargetResponse("transport_error", detail="no answer within 1 s", duration_ms=1000.0)
         return CaseResult(case, "errored", "no answer within 1 s", response=hung)
 
-    outcome = run_property(
-        st.integers(0, 1000),
-        run_settings("default", "valid"),
-        7,
-        _case,
-        judge,
-        PropertyRun(),
-        max_failures=3,
-        costly=lambda result: result.response is not None and result.response.duration_ms >= 500,
+    outcome = _integers_property(
+        judge, max_failures=3, costly=lambda result: result.response is not None and result.response.duration_ms >= 500
     )
     assert outcome.stats["stopped_by"] == "time_out"
     assert len(outcome.failures) == 1 and outcome.stats["errored"] == 1
@@ -342,7 +326,5 @@ def test_run_property_does_not_shrink_an_example_that_cost_a_time_out():
     assert failure.case.input == judged[-1] and sum(drawn >= 10 for drawn in judged) == 1  # asked once
     assert NOT_SHRUNK in failure.message
     # without the time-out it is shrunk to the smallest failing input, as any failure
-    shrunk = run_property(
-        st.integers(0, 1000), run_settings("default", "valid"), 7, _case, judge, PropertyRun(), max_failures=1
-    )
+    shrunk = _integers_property(judge, max_failures=1)
     assert shrunk.failures[0].case.input == 10
