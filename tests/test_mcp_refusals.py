@@ -104,7 +104,7 @@ DIGITS_ONLY = {"type": "object", "properties": {"version": {"type": "string", "p
 
 
 def test_a_declared_pattern_is_evaluated_in_a_child_killed_in_time(monkeypatch):
-    monkeypatch.setattr(mcp_schema, "EVALUATION_SECONDS", 1.0)
+    monkeypatch.setattr(mcp_schema, "EVALUATION_SECONDS", 1)
     declared = declared_schema(CATASTROPHIC)
     assert declared.isolated and not declared_schema(OBJECT_INPUT_SCHEMA).isolated
     started = time.monotonic()

@@ -17,7 +17,8 @@ fetched).
 A declared ``pattern`` (or ``patternProperties``) is a regular expression of the server's, and
 Python's ``re`` has no time limit: ``(a+)+$`` against forty a's and a "!" runs for hours. A schema
 using one is therefore evaluated in a child process (``python -m conformance.targets.mcp_schema``)
-that is killed after ``EVALUATION_SECONDS``; a schema the child cannot evaluate in time decides
+whose evaluation is killed after ``EVALUATION_SECONDS`` (an alarm set once its imports are done, so
+a slow start on a busy machine does not count); a schema the child cannot evaluate in time decides
 nothing, as one that cannot be evaluated at all. Schemas without a pattern (zod's, the usual
 case) are evaluated here.
 """
@@ -25,6 +26,7 @@ case) are evaluated here.
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -36,7 +38,8 @@ from referencing import Registry
 
 MESSAGE_CHARS = 200  # of a violation, quoted in a report line
 PATTERN_KEYWORDS = ("pattern", "patternProperties")  # the keywords that run the server's regular expressions
-EVALUATION_SECONDS = 5.0  # a child evaluating a schema with a pattern is killed after this long
+EVALUATION_SECONDS = 5  # a child evaluating a schema with a pattern is killed after this long (whole seconds)
+START_SECONDS = 60.0  # and its interpreter may take this long to start, on a busy machine
 
 
 @dataclass(frozen=True)
@@ -73,15 +76,15 @@ def first_violation(validator: Any, arguments: Any) -> str | None:
     return f"at {where[:MESSAGE_CHARS]}, {rule[:MESSAGE_CHARS]}"  # the keyword, not the value: it may be big
 
 
-def violation_in_child(schema: Any, arguments: Any, seconds: float = EVALUATION_SECONDS) -> str | None:
-    """``first_violation`` in a child process, killed after ``seconds`` (then: None, it decides nothing)."""
-    request = json.dumps({"schema": schema, "arguments": arguments}, ensure_ascii=False)
+def violation_in_child(schema: Any, arguments: Any) -> str | None:
+    """``first_violation`` in a child process, killed after EVALUATION_SECONDS (then: None, it decides nothing)."""
+    request = json.dumps({"schema": schema, "arguments": arguments, "seconds": EVALUATION_SECONDS}, ensure_ascii=False)
     try:
         done = subprocess.run(
             [sys.executable, "-m", __name__],
             input=request.encode("utf-8"),
             capture_output=True,
-            timeout=seconds,
+            timeout=START_SECONDS + EVALUATION_SECONDS,
             check=False,
         )
         found = json.loads(done.stdout)["violation"] if done.returncode == 0 else None
@@ -138,6 +141,8 @@ def execute_schema(tools: Any, tool_name: str) -> DeclaredSchema:
 def main() -> int:
     """The child: reads {schema, arguments} on stdin, prints {"violation": text or null}."""
     request = json.loads(sys.stdin.buffer.read())
+    if hasattr(signal, "alarm"):  # POSIX; elsewhere the parent's time limit alone bounds it
+        signal.alarm(max(1, int(request["seconds"])))  # SIGALRM's default action ends the process, inside re too
     declared = declared_schema(request["schema"])
     found = None if declared.validator is None else first_violation(declared.validator, request["arguments"])
     sys.stdout.write(json.dumps({"violation": found}))
