@@ -17,6 +17,8 @@ with the oracle; each faulty one breaks one thing:
     unlisted           sdk_refusal's answers, but tools/list fails (a JSON-RPC error)
     busy_once          the first call answered HTTP 503 with Retry-After: 1, then correct
     list_busy_once     sdk_refusal's answers, but its first tools/list is answered HTTP 503 (correct)
+    redos_output       correct answers, but it declares an outputSchema whose pattern backtracks for a
+                       minute on an n-gram of 30 a's and a "!" (a client must not run the server's regex)
     jsonrpc_error      every call answered with a JSON-RPC error (-32603)
     hang_after_3       the fourth and later calls never answer
     hang_every_4th     the 4th, 8th, ... tools/call never answers (a retry of it is the next, answered)
@@ -77,6 +79,16 @@ DECLARED = {
     "unlisted": OBJECT_INPUT_SCHEMA,
     "list_busy_once": OBJECT_INPUT_SCHEMA,
 }
+# the n-grams of a bleu-ngrams-count answer (detail "ngrams") as tokens of a's only
+REDOS_OUTPUT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "result": {
+            "type": "object",
+            "properties": {"ngrams": {"items": {"properties": {"ngram": {"items": {"pattern": "^(a+)+$"}}}}}},
+        }
+    },
+}
 SDK_REFUSAL = "MCP error -32602: Input validation error: Invalid arguments for tool execute: "
 
 
@@ -122,7 +134,8 @@ def build_app(behaviour: str) -> Starlette:
         if behaviour == "unlisted":
             raise MCPError(-32603, "the tool list is unavailable")
         schema = DECLARED.get(behaviour, SCHEMA)
-        return types.ListToolsResult(tools=[types.Tool(name="execute", input_schema=schema)])
+        output = REDOS_OUTPUT_SCHEMA if behaviour == "redos_output" else None
+        return types.ListToolsResult(tools=[types.Tool(name="execute", input_schema=schema, output_schema=output)])
 
     async def call_tool(ctx, params):
         calls["tools/call"] += 1

@@ -18,6 +18,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -512,3 +513,21 @@ def test_runs_against_our_and_faulty_mcp_servers(quick_fault_runs, behaviour):
 @pytest.mark.parametrize("behaviour", [name for name in FAULTS if name not in QUICK_FAULTS])
 def test_runs_against_other_mcp_servers(tmp_path, behaviour):
     check_run(behaviour, *run_against(behaviour, tmp_path))
+
+
+def test_a_declared_output_schema_is_not_run_by_the_client():
+    """The SDK's client would check every result against the outputSchema the server declares, with
+    Python's re; the suite judges by the contract's output_schema and reads the answer from the wire,
+    so the server's schema is never run: a pattern backtracking for a minute costs nothing."""
+    token = "a" * 30 + "!"
+    payload = {"hypotheses": [[token]], "references": [[[token]]], "max_order": 1, "detail": "ngrams"}
+    with mcp_server("redos_output") as url:
+        target = make_target("mcp+" + url, timeout=10)
+        try:
+            started = time.monotonic()
+            response = target.call("bleu-ngrams-count", V, payload)
+            elapsed = time.monotonic() - started
+        finally:
+            target.close()
+    assert (response.kind, response.result) == ("result", oracle.execute("bleu-ngrams-count", V, payload))
+    assert elapsed < 30, f"{elapsed:.0f} s: the server's pattern was run"  # a hang guard: milliseconds expected

@@ -11,7 +11,9 @@ leniently (duplicate keys, 1e400) and stands in errors of its own for transport 
 must not pass for the server's rejections. So the httpx transport under the SDK records
 every HTTP exchange of a call (``_WireTap``; the SDK carries the caller's context to the
 request it sends), and the answer is the JSON-RPC response with the call's request id in
-those bodies (a JSON body, or the data of a server-sent event), parsed strictly:
+those bodies (a JSON body, or the data of a server-sent event), parsed strictly. The SDK's own
+check of each result against the outputSchema the server declares is turned off: it would run the
+server's regular expressions in the event loop with no time limit (``_not_validated``).
 
   result           ``{"result": {...}}`` whose tool result holds ``{"result": ...}``: in
                    ``structuredContent`` when present, else as the JSON of the text content
@@ -490,6 +492,10 @@ class _Session:
         _current_call.set(None)  # this task copied the context of the call that opened it: not its record
         try:
             async with self._make_client() as client:
+                # the SDK would check each result against the outputSchema the server declares, running the
+                # server's regular expressions in this loop with no time limit (and listing tools again on a
+                # session that did not): the answer is read from the wire and judged by the contract instead
+                setattr(client.session, "validate_tool_result", _not_validated)  # noqa: B010 - an instance's method
                 ready.set_result(client)
                 await self._stop.wait()
         except BaseException as exc:  # the transport died, or the session could not be opened
@@ -514,6 +520,10 @@ class _Session:
     async def closed(self) -> None:
         if self._task is not None:
             await asyncio.wait([self._task], timeout=CLOSE_SECONDS)
+
+
+async def _not_validated(name: str, result: Any) -> None:
+    """In place of the SDK's ``ClientSession.validate_tool_result``: no check of the server's outputSchema."""
 
 
 class McpTarget:
