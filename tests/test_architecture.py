@@ -186,15 +186,20 @@ def test_every_tool_is_a_whole_unit(tool):
     assert any((ROOT / "fixtures" / tool.id / tool.version).glob("*.json")), "golden fixtures: the recipe's step 4"
 
 
-@pytest.mark.parametrize(
-    "tool_id, version",
-    [
-        ("no-such-tool", "1.0.0"),
-        ("bleu-corpus-compute", "9.9.9"),
-        ("../contracts/bleu-corpus-compute", "1.0.0"),
-        ("bleu-corpus-compute/../bleu-corpus-compute", "1.0.0"),
-    ],
-)
+# Tools and versions no contract defines (open point A18: the suite never judges a target on them, so the
+# project's own tests hold its oracle and servers to not_found). The path-like ones name a contract file
+# through a path: they must be refused before any file or module lookup.
+UNKNOWN_ADDRESSES = [
+    ("no-such-tool", "1.0.0"),
+    ("bleu-corpus-compute", "9.9.9"),
+    ("../contracts/bleu-corpus-compute", "1.0.0"),
+    ("bleu-corpus-compute/../bleu-corpus-compute", "1.0.0"),
+    ("bleu-corpus-compute", "../bleu-corpus-compute/1.0.0"),
+    ("..", "1.0.0"),
+]
+
+
+@pytest.mark.parametrize("tool_id, version", UNKNOWN_ADDRESSES)
 def test_a_tool_without_a_contract_is_not_found_and_not_implemented(tool_id, version):
     """The registry answers "no such tool" for an id or version without a contract, also one naming a
     contract file through a path: never an import of a module named after it, never a crash."""

@@ -12,6 +12,7 @@ import time
 import pytest
 import requests
 from faulty_servers import shared_oracle_server
+from test_architecture import UNKNOWN_ADDRESSES  # open point A18
 from test_server import EIGHT_MIB, NASTY_BODIES, call_app, raw_exchange
 
 MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -177,19 +178,6 @@ def test_the_http_interface_is_unchanged_beside_it(mcp_url):
     )
     assert answer.status_code == 200 and answer.json()["result"]["matches"] == [1, 0, 0, 0]
     assert requests.get(base + "/healthz", timeout=10).json() == {"status": "ok"}
-
-
-# Tools and versions no contract defines (open point A18: the suite never judges a target on them, so
-# these tests hold this project's own server to DESIGN's not_found). The path-like ids name a contract
-# file through a path; the oracle must refuse them before any file or module lookup.
-UNKNOWN_ADDRESSES = [
-    ("no-such-tool", "1.0.0"),
-    (BLEU_ID, "9.9.9"),
-    ("../contracts/" + BLEU_ID, "1.0.0"),
-    (BLEU_ID + "/../" + BLEU_ID, "1.0.0"),
-    (BLEU_ID, "../" + BLEU_ID + "/1.0.0"),
-    ("..", "1.0.0"),
-]
 
 
 @pytest.mark.parametrize("tool_id, version", UNKNOWN_ADDRESSES)

@@ -208,10 +208,8 @@ def _run_round(
 
     try:
         prop()
-    except TargetHung:
-        return last_failure[0], generated[0]  # as generated: not shrunk
-    except (TargetFailure, TargetErrored):
-        return last_failure[0], generated[0]  # Hypothesis re-ran the minimal example last
+    except (TargetFailure, TargetErrored, TargetHung):
+        return last_failure[0], generated[0]  # the minimal example, which Hypothesis re-ran last (a hung one: as drawn)
     except hypothesis.errors.Flaky:
         if not last_failure:
             raise

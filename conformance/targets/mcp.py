@@ -456,8 +456,7 @@ def classify_call(
 
 def listing_unanswered(record: CallRecord) -> bool:
     """Did a tools/list get no answer (none was sent, the connection dropped, or a status the retry
-    policy retries)? A JSON-RPC answer, an error one too, is the server's answer: not retried (a
-    time-out is retried too: the caller knows of it)."""
+    policy retries)? A JSON-RPC answer, an error one too, is the server's answer: not retried."""
     listing = next((found for found in reversed(record.exchanges) if found.method == "tools/list"), None)
     if listing is None or listing.failure or listing.status is None:
         return True
@@ -660,7 +659,7 @@ class McpTarget:
         token = _current_call.set(record)
         session: _Session | None = None
         tools: list = []
-        failed, timed_out = True, False
+        failed, may_help = True, False
         try:
             with anyio.fail_after(self.timeout):
                 session = await self._checkout()
@@ -672,9 +671,9 @@ class McpTarget:
                     if not cursor or any(tool.name == TOOL_NAME for tool in page.tools):
                         break
         except TimeoutError:
-            schema, timed_out = no_schema(f"tools/list did not answer within {self.timeout:g} s"), True
+            schema, may_help = no_schema(f"tools/list did not answer within {self.timeout:g} s"), True
         except Exception as exc:
-            schema = no_schema(f"tools/list failed: {describe(exc)}")
+            schema, may_help = no_schema(f"tools/list failed: {describe(exc)}"), listing_unanswered(record)
         else:
             schema, failed = execute_schema(tools, TOOL_NAME), False
         finally:
@@ -684,7 +683,7 @@ class McpTarget:
                 self._discard(session)
             else:
                 self._idle.append(session)
-        return schema, failed and (timed_out or listing_unanswered(record))
+        return schema, may_help
 
     async def _attempt(self, arguments: dict) -> tuple[TargetResponse, bool, Exchange | None]:
         """One call: what it came to, whether a retry may help, and the exchange of the call."""
