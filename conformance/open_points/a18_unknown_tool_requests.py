@@ -22,7 +22,6 @@ POINT = OpenPoint(
     "preflight's question of each draft tool with its own contract example, where only 'not found' "
     "counts (the draft is then not served) and any other answer means served. The project's own tests "
     "(tests/test_architecture.py, tests/test_server.py, tests/test_server_mcp.py) hold its oracle and server "
-    "to not_found for unknown "
-    "and path-like tools.",
+    "to not_found for unknown and path-like tools.",
     compared_by="conformance/engine/health.py",
 )
