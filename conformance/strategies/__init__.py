@@ -61,9 +61,13 @@ def families(tool_id: str, version: str) -> list[Family]:
     build = _builder(tool_id)
     if build is None:
         return []
-    from conformance.strategies import relations  # the families of several requests, for every tool
+    # the families every tool has, each module reading the tool's contract: several requests (relations),
+    # integers far past their bounds, every class of code point, the largest bodies a valid input makes
+    from conformance.strategies import code_points, integer_magnitudes, relations, wire_sizes
 
-    found = build(tool_id, version) + relations.families(tool_id, version)
+    found = build(tool_id, version)
+    for module in (relations, integer_magnitudes, code_points, wire_sizes):
+        found += module.families(tool_id, version)
     return sorted(found, key=lambda family: CATEGORIES.index(family.category))
 
 
