@@ -103,6 +103,8 @@ class Case:
     steps: list[dict] = field(default_factory=list)
     sending: str = ""
     failing_step: int | None = None
+    # How the input goes on the wire (conformance/wire.py, WireForm.to_dict): {} is the compact form.
+    wire: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return record_dict(self)

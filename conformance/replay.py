@@ -24,7 +24,7 @@ import re
 import sys
 from pathlib import Path
 
-from conformance import schemas
+from conformance import schemas, wire
 from conformance.jsonio import MAX_NESTING
 from conformance.model import Case, CaseResult, Expectation, Verdict, bounded, too_deep
 from conformance.targets import DEFAULT_TIMEOUT, TargetSpecError, make_target
@@ -51,6 +51,8 @@ def reproducer(result: CaseResult, target_spec: str, seed: int | None) -> dict:
         "target": target_spec,
         "seed": seed,
         "case": case.to_dict(),
+        # the exact text sent (the input in the case's wire form): a parsed value would lose a wire-form bug
+        "body": wire.sent_body(case),
         "outcome": result.outcome,
         "message": result.message,
         "mismatch": result.mismatch.to_dict() if result.mismatch else None,
@@ -101,10 +103,10 @@ def judge(case: Case, target) -> tuple[Case, object, Verdict]:
     from conformance.compare import check
 
     if not case.steps:
-        response = target.call(case.tool_id, case.version, case.input)
+        response = wire.call(target, case)
         return case, response, check(case, response)
     cases = steps.step_cases(case)
-    responses = steps.send(lambda step: target.call(step.tool_id, step.version, step.input), cases, case.sending)
+    responses = steps.send(lambda step: wire.call(target, step), cases, case.sending)
     shown, index, verdict = steps.judged(case, [check(step, response) for step, response in zip(cases, responses)])
     return shown, responses[index], verdict
 
@@ -205,7 +207,7 @@ def run(args) -> int:
     finally:
         target.close()
     print(describe(case, response, verdict))
-    hint = target.reproduce_hint(case.tool_id, case.version, case.input)
+    hint = wire.reproduce_hint(target, case)
     if hint and verdict.outcome != "passed":
         print(f"  reproduce: {hint}")
     print(f"replayed against {target.spec}: {'passes now' if verdict.outcome == 'passed' else 'still fails'}")

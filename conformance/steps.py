@@ -45,6 +45,7 @@ def step_cases(case: Case) -> list[Case]:
             expect=Expectation(**step["expect"]),
             description=step.get("description", ""),
             seed=case.seed,
+            wire=case.wire,
         )
         for number, step in enumerate(case.steps, 1)
     ]

@@ -73,11 +73,14 @@ class HealthMonitor:
         if first and self.on_trip is not None:
             self.on_trip()
 
-    def call(self, target, tool_id: str, version: str, payload: Any) -> TargetResponse | None:
+    def call(self, target, tool_id: str, version: str, payload: Any, wire: Any = None) -> TargetResponse | None:
         """One call to the target, timed and recorded; None when the breaker had tripped meanwhile and the
-        call failed (it was cut short by the stop: not a verdict on its input)."""
+        call failed (it was cut short by the stop: not a verdict on its input). ``wire``: the input's
+        wire form (conformance/wire.py), for a target that carries one."""
         started = time.monotonic()
-        response = target.call(tool_id, version, payload)
+        response = (
+            target.call(tool_id, version, payload) if wire is None else target.call(tool_id, version, payload, wire)
+        )
         tripped_before = self.unhealthy
         self.record(response, time.monotonic() - started)
         return None if tripped_before and response.kind == "transport_error" else response

@@ -22,7 +22,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from conformance import compare, known_failures, steps
+from hypothesis import strategies as st
+
+from conformance import compare, known_failures, steps, wire
 from conformance.compare.readings import ReadingsLog
 from conformance.engine.drift import DriftFinding, check_drift, stop_reason
 from conformance.engine.health import CONTRACT_DRIFT, PREFLIGHT, HealthMonitor
@@ -285,7 +287,7 @@ class Session:
         """The target's answer, or None once the run stopped (the case is not run, or was cut short by the stop)."""
         if self.health.unhealthy:
             return None
-        return self.health.call(self.target, case.tool_id, case.version, case.input)
+        return self.health.call(self.target, case.tool_id, case.version, case.input, wire.of_case(case))
 
     def _not_served(self, tool_id: str, version: str) -> bool:
         return f"{tool_id}@{version}" in self.not_served
@@ -336,7 +338,7 @@ class Session:
         if result.outcome in ("failed", "errored"):
             case = result.case
             result.expected = compare.expected_for(case)
-            hint = self.target.reproduce_hint(case.tool_id, case.version, case.input)
+            hint = wire.reproduce_hint(self.target, case)
             result.curl = hint if len(hint) <= MAX_HINT_CHARS else ""  # a 1 MB shell line helps nobody
             from conformance.replay import write_reproducer
 
@@ -387,8 +389,13 @@ class Session:
 
         aims = aim_counts.AimCounter()  # the aimed features of the examples run (report: aimed_features)
 
-        def make_case(number: int, generated) -> Case:
+        carried = getattr(self.target, "wire_forms", wire.NONE)  # drawn with the case where the target carries bytes
+        strategy = st.tuples(family.strategy, wire.forms(carried == wire.ONE_LINE)) if carried else family.strategy
+
+        def make_case(number: int, drawn) -> Case:
             aims.example_done()  # called once per example, as it is judged
+            generated, form = drawn if carried else (drawn, wire.COMPACT)
+            form = wire.fitting(form, spec.tool_id, spec.version, generated.input)
             return Case(
                 tool_id=spec.tool_id,
                 version=spec.version,
@@ -401,6 +408,7 @@ class Session:
                 seed=self.seed,
                 steps=list(generated.steps),
                 sending=generated.sending,
+                wire=form.to_dict(),
             )
 
         def judge(case: Case) -> CaseResult:
@@ -421,7 +429,7 @@ class Session:
         counting = aim_counts.start(aims)
         try:
             run_property(
-                family.strategy,
+                strategy,
                 family.settings(run_settings(self.options.profile, family.category)),
                 self.seed,
                 make_case,

@@ -24,9 +24,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from conformance.jsonio import encode_request
 from conformance.model import TargetResponse
 from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, TargetSpecError, excerpt, read_envelope
+from conformance.wire import ANY, COMPACT, WireForm
 
 INPUT_PLACEHOLDER = "{input}"  # replaced by the path of a temporary file holding the input JSON
 
@@ -83,9 +83,11 @@ class CommandTarget:
     def reads_input_file(self) -> bool:
         return INPUT_PLACEHOLDER in self.template
 
-    def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
+    wire_forms = ANY  # stdin and the {input} file hold the bytes of the drawn form (conformance/wire.py)
+
+    def call(self, tool_id: str, version: str, payload: Any, wire: WireForm = COMPACT) -> TargetResponse:
         started = time.monotonic()
-        stdin_bytes = encode_request(payload)
+        stdin_bytes = wire.encode(payload)
         if not self.reads_input_file:
             return self._run(self.command_line(tool_id, version), stdin_bytes, started)
         try:
@@ -174,8 +176,8 @@ class CommandTarget:
             response.detail += f"; stderr: {err}"
         return response
 
-    def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
-        data = shlex.quote(encode_request(payload).decode("utf-8"))
+    def reproduce_hint(self, tool_id: str, version: str, payload: Any, wire: WireForm = COMPACT) -> str:
+        data = shlex.quote(wire.encode(payload).decode("utf-8"))
         if not self.reads_input_file:
             return f"printf '%s' {data} | {self.command_line(tool_id, version)}"
         command = self.command_line(tool_id, version).replace(INPUT_PLACEHOLDER, '"$f"')

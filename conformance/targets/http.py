@@ -61,7 +61,6 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.util.retry import Retry
 
-from conformance.jsonio import encode_request
 from conformance.model import TargetResponse
 from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, excerpt, read_envelope
 from conformance.targets.published import PublishedContract, read_published
@@ -72,6 +71,7 @@ from conformance.targets.retry_policy import (
     RETRYABLE_STATUSES,
     retry_after,
 )
+from conformance.wire import ANY, COMPACT, WireForm
 
 READ_CHUNK = 64 * 1024
 DETAIL_EXCERPT_CHARS = 80  # of a bad answer, quoted in the one-line detail (``raw`` holds more)
@@ -389,9 +389,12 @@ class HttpTarget:
             }
         )
 
-    def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
+    wire_forms = ANY  # the body is sent as the bytes of the drawn form (conformance/wire.py)
+
+    def call(self, tool_id: str, version: str, payload: Any, wire: WireForm = COMPACT) -> TargetResponse:
+        headers = {"Connection": "close"} if wire.fresh_connection else None
         exchange = self._exchange(
-            "POST", execute_url(self.base_url, tool_id, version), encode_request(payload), self.max_bytes
+            "POST", execute_url(self.base_url, tool_id, version), wire.encode(payload), self.max_bytes, headers
         )
         response = (
             exchange.transport_error()
@@ -420,7 +423,9 @@ class HttpTarget:
             return PublishedContract(problem=exchange.failure, unanswered=exchange.status is None)
         return read_published(exchange.status, exchange.data, exchange.content_type)
 
-    def _exchange(self, method: str, url: str, body: bytes | None, max_bytes: int) -> _Exchange:
+    def _exchange(
+        self, method: str, url: str, body: bytes | None, max_bytes: int, headers: dict | None = None
+    ) -> _Exchange:
         """One call, urllib3's retries included, each attempt under the watchdog; never raises."""
         exchange = _Exchange(time.monotonic())
         watchdog = _Watchdog(self.timeout)
@@ -430,7 +435,7 @@ class HttpTarget:
             self._watchdogs.add(watchdog)
         try:
             with watchdog:
-                self._send(method, url, body, max_bytes, exchange, watchdog)
+                self._send(method, url, body, max_bytes, exchange, watchdog, headers)
         except Exception as exc:  # a client-side surprise still must not stop the run
             return exchange.failed(f"unexpected client error: {describe(exc)}")
         finally:
@@ -440,12 +445,25 @@ class HttpTarget:
         return exchange
 
     def _send(
-        self, method: str, url: str, body: bytes | None, max_bytes: int, exchange: _Exchange, watchdog: _Watchdog
+        self,
+        method: str,
+        url: str,
+        body: bytes | None,
+        max_bytes: int,
+        exchange: _Exchange,
+        watchdog: _Watchdog,
+        headers: dict | None = None,
     ) -> None:
         connect_timeout = min(MAX_CONNECT_TIMEOUT, self.timeout)
         try:
             response = self.session.request(
-                method, url, data=body, stream=True, allow_redirects=False, timeout=(connect_timeout, self.timeout)
+                method,
+                url,
+                data=body,
+                headers=headers,
+                stream=True,
+                allow_redirects=False,
+                timeout=(connect_timeout, self.timeout),
             )
         except requests.exceptions.RequestException as exc:
             exchange.retries = retries_made(exc)
@@ -469,10 +487,11 @@ class HttpTarget:
         finally:
             response.close()  # an unread remainder closes the connection instead of returning it to the pool
 
-    def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
+    def reproduce_hint(self, tool_id: str, version: str, payload: Any, wire: WireForm = COMPACT) -> str:
+        """A curl line sending the exact bytes of the case's wire form."""
         return (
             "curl -sS -H 'Content-Type: application/json' --data-binary "
-            f"{shlex.quote(encode_request(payload).decode('utf-8'))} "
+            f"{shlex.quote(wire.encode(payload).decode('utf-8'))} "
             f"{shlex.quote(execute_url(self.base_url, tool_id, version))}"
         )
 

@@ -49,6 +49,7 @@ from conformance import schemas
 from conformance.jsonio import encode_request, parse_json
 from conformance.model import TargetResponse
 from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, EXCERPT_CHARS, TargetSpecError, excerpt
+from conformance.wire import COMPACT, ONE_LINE, WireForm
 
 PROTOCOL = "jsonl-protocol"  # conformance/schemas/jsonl-protocol.schema.json
 READ_CHUNK = 1024 * 1024  # bytes asked of one read of stdout (a pipe gives what it holds, up to this)
@@ -79,9 +80,11 @@ class _ExchangeFailed(Exception):
         self.detail, self.raw = detail, raw
 
 
-def request_line(request_id: int, tool_id: str, version: str, payload: Any) -> bytes:
-    """One request as a JSON line: no raw newline (JSON escapes it) nor any other line break inside."""
-    line = encode_request({"id": request_id, "tool": tool_id, "version": version, "input": payload})
+def request_line(request_id: int, tool_id: str, version: str, payload: Any, wire: WireForm = COMPACT) -> bytes:
+    """One request as a JSON line: no raw newline (JSON escapes it) nor any other line break inside.
+    The input is written in the case's wire form (a one-line form: conformance/wire.py)."""
+    head = encode_request({"id": request_id, "tool": tool_id, "version": version})
+    line = head[:-1] + b',"input":' + wire.encode(payload) + b"}"
     for raw, escaped in LINE_BREAKS_ESCAPED:
         if raw in line:
             line = line.replace(raw, escaped)
@@ -338,10 +341,12 @@ class JsonlTarget:
         # close() when the run is over; and if it never is (the harness itself failed), at exit
         self._closer = weakref.finalize(self, _close_all, self._running, self._idle, self._lock)
 
-    def call(self, tool_id: str, version: str, payload: Any) -> TargetResponse:
+    wire_forms = ONE_LINE  # a request stays on one line: only the forms without a newline (conformance/wire.py)
+
+    def call(self, tool_id: str, version: str, payload: Any, wire: WireForm = COMPACT) -> TargetResponse:
         started = time.monotonic()
         request_id = next(self._ids)
-        request = request_line(request_id, tool_id, version, payload)
+        request = request_line(request_id, tool_id, version, payload, wire)
         try:
             process = self._checkout()
         except _Closed:
@@ -409,8 +414,8 @@ class JsonlTarget:
             self._running.discard(process)
         process.kill()
 
-    def reproduce_hint(self, tool_id: str, version: str, payload: Any) -> str:
-        line = request_line(1, tool_id, version, payload).decode("utf-8").rstrip("\n")
+    def reproduce_hint(self, tool_id: str, version: str, payload: Any, wire: WireForm = COMPACT) -> str:
+        line = request_line(1, tool_id, version, payload, wire).decode("utf-8").rstrip("\n")
         return f"printf '%s\\n' {shlex.quote(line)} | {self.command}"
 
     def close(self) -> None:
