@@ -150,12 +150,17 @@ class TargetResponse:
       form nor by a layer that may (an MCP ``isError`` without an error body, to arguments its
       declared schema accepts): a failure whatever the case expects, not a transport problem.
     kind "transport_error": anything else (timeout, refused, dropped, 5xx, non-JSON, no envelope).
+      ``fault`` says how, when the input may be its cause (a 5xx, garbage, a crash of the command or
+      module, a dropped connection, no answer in time: "HTTP 500", "exit status 1", "raised
+      KeyError"...), "" when the transport alone failed (refused, throttled, the run stopping).
+    kind "server_error": a fault that came back the same way when the input was sent once more, while
+      the target answered other inputs (engine/health.py): a failure of its case, never an outage.
     kind "not_applicable": the implementation's API cannot express this input (``detail`` says why, in
     words the same for every such input; an adapter of conformance/implementations/): the case is
     skipped "not applicable: DETAIL", neither passed nor failed.
     """
 
-    kind: Literal["result", "rejection", "malformed_rejection", "transport_error", "not_applicable"]
+    kind: Literal["result", "rejection", "malformed_rejection", "transport_error", "server_error", "not_applicable"]
     result: Any = None
     status: int | None = None  # HTTP status or process exit code, where there is one
     error_code: str | None = None  # read from the common error-body shapes when present
@@ -164,6 +169,7 @@ class TargetResponse:
     duration_ms: float = 0.0
     retries: int = 0
     refused_by: str = ""  # of a rejection: the layer that refused before the implementation ran, if any
+    fault: str = ""  # of a transport error or a server error: how the target failed on this input
     # a partial answer of an implementation: target (None: a whole answer, held to the whole output_schema)
     expressed: Expressed | None = None
 

@@ -62,6 +62,10 @@ BEHAVIOURS = (
     "limit_413_with_retry_after",
 )
 BEHAVIOURS += ("hang_every_4th", "hang_every_100th")  # the 4th (100th, ...) request hangs; others are answered
+# Crashes on some inputs, answers the others right: 500 to every input with more than CRASH_ABOVE_TOKENS
+# hypothesis tokens (a fixed-size buffer); 500 to an input whose max_order is a string (an unchecked cast).
+BEHAVIOURS += ("crash_above_n_tokens", "crash_on_string_max_order")
+CRASH_ABOVE_TOKENS = 12
 CONTRACT_PATH = re.compile(r"^/v1/tools/([^/]+)/versions/([^/]+)$")
 
 
@@ -108,6 +112,27 @@ class _Handler(BaseHTTPRequestHandler):
             self.answer(200, json.dumps({"result": result}).encode())
         except oracle.ContractError as exc:
             self.answer(exc.http_status, json.dumps(exc.body()).encode())
+
+    def crash(self) -> None:
+        self.answer(
+            500, b'{"error":{"code":"internal_error","message":"Traceback: IndexError: buffer index out of range"}}'
+        )
+
+    def behave_crash_above_n_tokens(self, body, number):
+        payload = json.loads(body)
+        hypotheses = payload.get("hypotheses", [payload.get("hypothesis")]) if isinstance(payload, dict) else None
+        tokens = sum(len(h) for h in hypotheses if isinstance(h, list)) if isinstance(hypotheses, list) else 0
+        if tokens > CRASH_ABOVE_TOKENS:
+            self.crash()
+        else:
+            self.oracle_answer(body)
+
+    def behave_crash_on_string_max_order(self, body, number):
+        payload = json.loads(body)
+        if isinstance(payload, dict) and isinstance(payload.get("max_order"), str):
+            self.crash()
+        else:
+            self.oracle_answer(body)
 
     def behave_always_500(self, body, number):
         self.answer(500, b'{"error":{"code":"internal","message":"boom"}}')

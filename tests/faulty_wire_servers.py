@@ -15,9 +15,11 @@ shortcuts found in gateways and small services:
     keep_alive_stale     answers a request that reuses a kept-alive connection from a cache keyed
                          by the connection and the body's length (a "fast path" for retries): a
                          second body of the same length on that connection gets the first's answer
+    recording            a correct server that keeps every body it was sent and whether it came on a
+                         connection of its own ("Connection: close") or a kept-alive one
 
-    with wire_faulty_server("first_line") as url:
-        conformance run --target URL ...
+    with wire_faulty_server("first_line") as server:
+        conformance run --target server.url ...
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import oracle
 
-MODES = ("first_line", "surrogate_escapes", "unknown_solidus", "option_sniffing", "keep_alive_stale")
+MODES = ("first_line", "surrogate_escapes", "unknown_solidus", "option_sniffing", "keep_alive_stale", "recording")
 
 _SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
@@ -63,6 +65,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if self.server.mode == "recording":
+            with self.server.lock:
+                self.server.seen.append((body, self.headers.get("Connection", ""), self.client_address[1]))
         parts = self.path.strip("/").split("/")  # v1/tools/{id}/versions/{version}/execute
         self.requests_here = getattr(self, "requests_here", 0) + 1
         key = (id(self.connection), len(body))
@@ -91,6 +96,7 @@ class _Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
+    url = ""
 
     def __init__(self, mode: str):
         if mode not in MODES:
@@ -98,16 +104,19 @@ class _Server(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.mode = mode
         self.cache: dict = {}
+        self.seen: list[tuple[bytes, str, int]] = []  # recording: (body, Connection header, client port) of each
+        self.lock = threading.Lock()
 
 
 @contextlib.contextmanager
-def wire_faulty_server(mode: str) -> Iterator[str]:
-    """A running server of that mode; yields its base URL."""
+def wire_faulty_server(mode: str) -> Iterator[_Server]:
+    """A running server of that mode; ``server.url`` is its base URL."""
     server = _Server(mode)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
     thread.start()
+    server.url = f"http://127.0.0.1:{server.server_address[1]}"
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield server
     finally:
         server.shutdown()
         server.server_close()
@@ -118,7 +127,7 @@ if __name__ == "__main__":  # python tests/faulty_wire_servers.py MODE: serve un
     import sys
     import time
 
-    with wire_faulty_server(sys.argv[1]) as url:
-        print(url, flush=True)
+    with wire_faulty_server(sys.argv[1]) as running:
+        print(running.url, flush=True)
         while True:
             time.sleep(3600)

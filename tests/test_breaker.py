@@ -90,10 +90,12 @@ def assert_stopped_by_the_breaker(
     assert elapsed < GENEROUS_SECONDS
 
 
-def assert_completed(code: int, output: str, report: dict, hung: int) -> None:
+def assert_completed(code: int, output: str, report: dict, hung: int, resent: int = 0) -> None:
+    """``resent``: hung calls no retry answered, each sent once more (engine/health.py) and answered then."""
     assert code in (0, 1), output[-3000:]
     assert report["unhealthy_reason"] == "" and "stopped_by" not in report["header"]
-    assert report["header"]["breaker"]["calls"] == 114
+    assert report["header"]["breaker"]["calls"] == 114 + resent
+    assert report["header"]["breaker"]["transport_errors"] == resent
     assert report["totals"]["skipped"] == 0
 
 
@@ -104,7 +106,8 @@ def test_jsonl_target_hanging_on_every_fourth_request_is_stopped_by_the_failure_
     code, output, report, elapsed = run(commands.jsonl("after", 3))
     rate = f"5 of the last 20 calls were transport errors (the breaker trips at 25% of the last {health.WINDOW_CALLS}"
     assert_stopped_by_the_breaker(code, output, report, elapsed, rate, per_call=TIMEOUT + 5)
-    assert report["header"]["breaker"]["calls"] == health.MINIMUM_CALLS
+    # a hang is sent once more before it is judged (engine/health.py): the resend may be the 21st call
+    assert health.MINIMUM_CALLS <= report["header"]["breaker"]["calls"] <= health.MINIMUM_CALLS + 1
     assert_none_left(commands)
 
 
@@ -136,9 +139,10 @@ def test_a_breaker_tripping_in_a_process_of_n_stops_the_whole_run(commands, tmp_
 
 
 def test_a_target_hanging_on_one_kind_of_input_runs_to_its_verdict(commands, tmp_path, capfd):
-    """Every request line over 2000 bytes hangs, always: a few families hit one, each once. The example
-    is reported unshrunk and its property ends (shrinking it would hang again and again, and spend the
-    time-out budget: exit 3 before); the run concludes non-conformant, the breaker untripped."""
+    """Every request line over 2000 bytes hangs, always: a few families hit one, each once. Sent again, it
+    hangs again while the target answers others: a failure of its case (a server error, engine/health.py),
+    which the breaker does not count. The example is reported unshrunk and its property ends (shrinking it
+    would hang again and again: exit 3 before); the run concludes non-conformant, the breaker untripped."""
     code = main(
         [
             "run",
@@ -161,19 +165,22 @@ def test_a_target_hanging_on_one_kind_of_input_runs_to_its_verdict(commands, tmp
     report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
     assert code == 1 and "stopped_by" not in report["header"], output[-3000:]
     hung = [entry for entry in report["properties"] if entry.get("stopped_by") == "time_out"]
-    assert hung and report["totals"]["errored"] == len(hung) and report["totals"]["skipped"] == 0
-    assert all(entry["outcome"] == "errored" for entry in hung)
-    errored = [result for result in report["results"] if result["outcome"] == "errored"]
-    assert all(properties.NOT_SHRUNK in result["message"] for result in errored)
-    assert report["header"]["breaker"]["time_lost_s"] <= len(hung) * 1.5  # one time-out each, no retries
+    assert hung and report["totals"]["failed"] == len(hung) and report["totals"]["skipped"] == 0
+    assert all(entry["outcome"] == "failed" for entry in hung)
+    failed = [result for result in report["results"] if result["outcome"] == "failed"]
+    assert all(properties.NOT_SHRUNK in result["message"] for result in failed)
+    assert all(result["response"]["kind"] == "server_error" for result in failed)
+    assert report["header"]["breaker"]["server_errors"] == len(hung)
+    assert report["header"]["breaker"]["time_lost_s"] == 0  # reproduced: the input's, not the transport's
     assert_none_left(commands)
 
 
 @pytest.mark.slow  # see the module docstring
 def test_jsonl_target_hanging_on_one_request_in_100_runs_to_its_verdict(run, commands):
     code, output, report, _ = run(commands.jsonl("every", 100))
-    assert_completed(code, output, report, hung=1)
-    assert code == 1 and report["totals"]["errored"] == 1 and report["totals"]["passed"] == 112
+    assert_completed(code, output, report, hung=1, resent=1)
+    # the hung request, sent again, was answered: the transport's failure, not the case's
+    assert code == 0 and report["totals"]["errored"] == 0 and report["totals"]["passed"] == 113
     assert_none_left(commands)
 
 
@@ -189,8 +196,8 @@ def test_cmd_target_hanging_on_every_fourth_call_is_stopped_by_the_failure_rate(
 @pytest.mark.slow  # see the module docstring
 def test_cmd_target_hanging_on_one_call_in_100_runs_to_its_verdict(run, commands):
     code, output, report, _ = run(commands.cmd(100))
-    assert_completed(code, output, report, hung=1)
-    assert code == 1 and report["totals"]["errored"] == 1  # and every answer wrong: failed
+    assert_completed(code, output, report, hung=1, resent=1)
+    assert code == 1 and report["totals"]["errored"] == 0  # the hung call answered when sent again; every answer wrong
     assert_none_left(commands)
 
 

@@ -62,8 +62,11 @@ MAX_ORDER_9 = {"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 9}
         (rejection(None, 400), "passed"),
         (rejection(None, None), "passed"),  # a module target's exception without a code
         (rejection("limit_exceeded", 413), "failed"),  # the contract names invalid_input here
-        (TargetResponse("transport_error", status=500, detail="HTTP 500"), "failed"),  # never a 5xx
-        (TargetResponse("transport_error", status=502, detail="HTTP 502"), "failed"),
+        # a 5xx that came back when sent again, the target answering others (engine/health.py): never a 5xx
+        (TargetResponse("server_error", status=500, detail="HTTP 500", fault="HTTP 500"), "failed"),
+        # one that did not: the transport's, so not judged
+        (TargetResponse("transport_error", status=500, detail="HTTP 500", fault="HTTP 500"), "errored"),
+        (TargetResponse("transport_error", status=502, detail="HTTP 502"), "errored"),
         (TargetResponse("transport_error", detail="timed out"), "errored"),
     ],
 )

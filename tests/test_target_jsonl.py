@@ -180,17 +180,17 @@ def test_the_javascript_example_answers_not_found_for_other_tools():
 # ---------------------------------------------------------------- faulty implementations
 
 
-def test_a_command_that_hangs_fails_those_cases_and_is_restarted(run, faulty, tmp_path):
+def test_a_command_that_hangs_once_is_restarted_and_the_case_sent_again(run, faulty, tmp_path):
     started = time.monotonic()
     code, output, record = run(
         "--target", faulty("hang", after=1), "--tools", BP, "--fixtures-only", "-k", "examples", "--timeout", "0.5"
     )
-    assert code == 1, output  # cases errored, but the target kept answering: a verdict, not "unhealthy"
+    # each hung request, sent once more (engine/health.py), is answered by the new process: the hangs were
+    # the transport's, not the inputs' (none came back), so every case is judged, and passes
+    assert code == 0, output
     assert time.monotonic() - started < 30
-    details = errored_details(record)
-    assert details and all("no answer line within 0.5 s" in detail and "a new process" in detail for detail in details)
-    # every process answered one request (the preflight's, or a case's) and hung on the next
-    assert record["totals"]["passed"] >= 1
+    assert record["totals"]["passed"] == len(record["results"]) >= 1
+    assert record["header"]["breaker"]["transport_errors"] == len(record["results"])
     assert_none_left(started_pids(tmp_path))
 
 
@@ -203,24 +203,22 @@ def test_a_command_that_keeps_crashing_trips_the_circuit_breaker(run, faulty, tm
     assert "5 transport errors in a row" in reason
     assert "exited with status 1 before answering" in reason
     assert "simulated crash in the implementation" in reason, "the end of stderr explains the crash"
-    assert record["totals"]["passed"] == 2 and record["totals"]["errored"] == 5  # the preflight took the first
+    # the preflight took the first; each crash is sent again and the contract's example asked (3 calls)
+    assert record["totals"]["passed"] == 2 and record["totals"]["errored"] == 1
     assert record["totals"]["skipped"] > 100
     assert "could not conclude" in output
     assert_none_left(started_pids(tmp_path))
 
 
-def test_a_bad_answer_line_fails_its_case_and_the_next_case_gets_a_fresh_process(run, faulty, tmp_path):
+def test_a_bad_answer_line_once_is_sent_again_to_a_fresh_process(run, faulty, tmp_path):
     code, output, record = run(
         "--target", faulty("garbage", after=1), "--tools", BP, "--fixtures-only", "-k", "examples"
     )
-    assert code == 1, output
-    details = errored_details(record)
-    assert details and all("the answer line is not JSON" in found for found in details), details
-    # one good answer per process (preflight, then every second case): the bad line shifted nothing
-    assert record["totals"]["passed"] >= 1
-    bad = next(result for result in record["results"] if result["outcome"] == "errored")
-    assert bad["response"]["raw"] == "BLEU = 42"
-    assert bad["curl"].startswith('printf \'%s\\n\' \'{"id":1,"tool":"bleu-brevity-penalty"')
+    # each bad line, the request sent once more (engine/health.py), is followed by a good answer from the
+    # new process: the bad line shifted nothing, and did not come back, so every case passes
+    assert code == 0, output
+    assert record["totals"]["passed"] == len(record["results"]) >= 1
+    assert record["header"]["breaker"]["transport_errors"] == len(record["results"])
     assert_none_left(started_pids(tmp_path))
 
 

@@ -38,6 +38,7 @@ from conformance.model import CaseResult
 __all__ = ["Cause", "explain", "failure_kind", "failure_signature", "pointer_class"]
 
 MALFORMED_REJECTION = "rejection without an error body"
+SERVER_ERROR_ON_VALID, SERVER_ERROR_ON_INVALID = "server error on a valid input", "server error on an invalid input"
 
 
 @dataclass(frozen=True)
@@ -61,17 +62,17 @@ def failure_kind(result: CaseResult | dict) -> str:
     """What went wrong, in a few words: the second half of a group's title."""
     entry = _as_dict(result)
     case, response, mismatch = entry["case"], entry["response"] or {}, entry["mismatch"] or {}
-    status = response.get("status")
     rejection_expected = case["expect"]["kind"] == "error"
+    if response.get("kind") == "server_error":
+        return SERVER_ERROR_ON_INVALID if rejection_expected else SERVER_ERROR_ON_VALID
     if entry["outcome"] == "errored" or response.get("kind") == "transport_error":
-        server_error = isinstance(status, int) and status >= 500 and rejection_expected
-        return "HTTP 5xx for an invalid input" if server_error else "transport error"
+        return "transport error"
     if response.get("kind") == "malformed_rejection":
         return MALFORMED_REJECTION
     if rejection_expected:
         if response.get("kind") == "result":
             return "answered an invalid input"
-        return "wrong error code" if mismatch.get("pointer") == "/error/code" else "HTTP 5xx for an invalid input"
+        return "wrong error code" if mismatch.get("pointer") == "/error/code" else "other"
     if response.get("kind") == "rejection":
         return f"refused by {response['refused_by']}" if response.get("refused_by") else "rejected a valid input"
     message = str(mismatch.get("message", ""))
@@ -123,6 +124,8 @@ def _clause(tool, entry: dict, kind: str, pointer: str) -> Clause:
         return unattributed(tool, "the target gave no answer to judge")
     if case["expect"]["kind"] == "error":
         return rejection_clause(tool, case["input"])
+    if kind == SERVER_ERROR_ON_VALID:  # one cause, whatever the input: not split by what a fixture tests
+        return unattributed(tool, "every rule of the contract answers this input; the target failed on it instead")
     if kind in ("rejected a valid input", MALFORMED_REJECTION) or kind.startswith("refused by "):
         # a valid input rejected: the clause the fixture was written for, where it names one
         return fixture_clause(tool, case["case_id"]) or unattributed(

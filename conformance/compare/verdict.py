@@ -1,8 +1,10 @@
 """The verdict policy: does a response satisfy a case, given what is expected of it?
 
 Rejections. An input the contract rejects must be rejected: a result fails ("answered an
-input the contract rejects"), an HTTP 5xx fails ("never a 5xx"), another transport error is
-"errored". The code is checked only when the case names one and the response carries one;
+input the contract rejects"), a transport error is
+"errored". A fault that came back when the input was sent again, while the target answered other
+inputs (a 5xx, garbage, a crash, a hang: a "server_error", engine/health.py), fails whatever the case
+expects, quoting what the target said. The code is checked only when the case names one and the response carries one;
 every code a reasonable reading could give passes (open points A6, A7, A14). A bare status
 carries no code: the hosted service's statuses are unpublished (A12). Nor does a refusal by a
 layer in front of the implementation (an MCP server's declared input schema, A17): it rejects,
@@ -82,11 +84,11 @@ def _check_rejection(case: Case, expected: Expected, response: TargetResponse) -
                 "answered an input the contract rejects",
             ),
         )
-    if response.status is not None and 500 <= response.status <= 599:
-        return Verdict(
-            "failed",
-            f"HTTP {response.status} for an invalid input: the contract calls for a rejection, "
-            f"never a 5xx. {_excerpt(response)}",
+    if response.kind == "server_error":
+        return _server_error(
+            {"error": {"code": case.expect.error_code or "any", "message": "..."}},
+            "failed on an invalid input the contract rejects (a rejection, never a server error)",
+            response,
         )
     return Verdict("errored", response.detail or "transport error")
 
@@ -105,6 +107,8 @@ def _check_output(case: Case, expected: Expected, response: TargetResponse) -> V
         )
     if response.kind == "malformed_rejection":
         return _malformed_rejection(wanted, "rejected a valid input, without the contract's error body", response)
+    if response.kind == "server_error":
+        return _server_error(wanted, "failed on a valid input the contract answers", response)
     if response.kind == "rejection":
         rejecting = [b.reading for b in expected.readings if b.output is None]
         if rejecting:
@@ -155,6 +159,17 @@ def _malformed_rejection(wanted: Any, what: str, response: TargetResponse) -> Ve
         "failed",
         f"{what}: {_excerpt(response)}",
         Mismatch("", wanted, rejection_as_sent(response), f"{what}: {response.detail}"),
+    )
+
+
+def _server_error(wanted: Any, what: str, response: TargetResponse) -> Verdict:
+    """A fault the target repeated on this input while answering others (engine/health.py): a failure."""
+    said = response.raw[:RAW_EXCERPT]
+    return Verdict(
+        "failed",
+        f"{what}: {response.fault}, the same when sent again, while the target answers other inputs"
+        + (f"; it said: {said}" if said else f" ({response.detail})"),
+        Mismatch("", wanted, {"server_error": response.fault, "said": said}, f"server error: {response.fault}"),
     )
 
 

@@ -27,6 +27,7 @@ once: ``on_trip`` (the session ends the calls in flight) is called, and no new c
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections import deque
@@ -45,6 +46,7 @@ BUDGET_TIMEOUTS = 6  # the time-out budget, in --timeout units (60 s at the defa
 REFILL_TIMEOUTS_PER_CALL = 1 / 20  # each call gives back this much of a --timeout (0.5 s at 10 s)
 
 PREFLIGHT, CONTRACT_DRIFT, BREAKER = "preflight", "contract_drift", "breaker"
+ANSWERED = ("result", "rejection", "malformed_rejection", "not_applicable")  # what shows a target answering
 
 
 class HealthMonitor:
@@ -58,6 +60,8 @@ class HealthMonitor:
         self.budget_s = self.capacity_s = BUDGET_TIMEOUTS * self.timeout
         self.refill_s = REFILL_TIMEOUTS_PER_CALL * self.timeout
         self.time_lost_s = 0.0
+        self.server_errors = 0  # inputs that failed the same way twice while the target answered others
+        self.last_answered = float("-inf")  # when a call last got an answer (not a fault, not a failure)
         self.reason = self.stopped_by = ""
         self._lock = threading.Lock()
 
@@ -78,18 +82,65 @@ class HealthMonitor:
         call failed (it was cut short by the stop: not a verdict on its input). ``wire``: the input's
         wire form (conformance/wire.py), for a target that carries one."""
         started = time.monotonic()
-        response = (
-            target.call(tool_id, version, payload) if wire is None else target.call(tool_id, version, payload, wire)
-        )
+        response = _send(target, tool_id, version, payload, wire)
         tripped_before = self.unhealthy
+        if response.kind == "transport_error" and response.fault and not tripped_before:
+            return self._sent_again(target, tool_id, version, payload, wire, response, started)
         self.record(response, time.monotonic() - started)
         return None if tripped_before and response.kind == "transport_error" else response
+
+    def _sent_again(
+        self, target, tool_id: str, version: str, payload: Any, wire: Any, first: TargetResponse, started: float
+    ) -> TargetResponse | None:
+        """A fault the input may have caused (a 5xx, garbage, a crash, a hang: ``TargetResponse.fault``) is
+        sent once more. Failing the same way again while the target answers other inputs, it is a server
+        error: a failure of the case, which the breaker does not count. Otherwise (it did not come back, or
+        the target answers nothing) both calls are what they were: the transport's failures."""
+        again_started = time.monotonic()
+        again = _send(target, tool_id, version, payload, wire)
+        if again.kind != "transport_error" or again.fault != first.fault or self.unhealthy:
+            self.record(first, again_started - started)
+            self.record(again, time.monotonic() - again_started)
+            again.retries += first.retries
+            return None if self.unhealthy and again.kind == "transport_error" else again
+        if not self._answers_others(target, tool_id, version, payload, started):
+            self.record(first, again_started - started)
+            self.record(again, time.monotonic() - again_started)
+            return None if self.unhealthy else again
+        server_error = dataclasses.replace(
+            again,
+            kind="server_error",
+            detail=f"{again.detail} (the same when the input was sent again, while the target answers other inputs)",
+            retries=first.retries + again.retries,
+        )
+        with self._lock:
+            self.server_errors += 1
+        for response in (first, again):  # answers the input earned: neither an outage nor time lost
+            self.record(dataclasses.replace(response, kind="server_error", retries=0), 0.0)
+        return server_error
+
+    def _answers_others(self, target, tool_id: str, version: str, payload: Any, since: float) -> bool:
+        """Does the target answer other inputs? Yes if any call was answered after ``since``; else the
+        tool's first contract example that is not this input is asked (the preflight's question)."""
+        with self._lock:
+            if self.last_answered > since:
+                return True
+        examples = [example["input"] for example in contract(tool_id, version).document()["examples"]]
+        other = next((example for example in examples if example != payload), None)
+        if other is None:
+            return False
+        probe_started = time.monotonic()
+        probe = target.call(tool_id, version, other)
+        self.record(probe, time.monotonic() - probe_started)
+        return probe.kind in ANSWERED
 
     def cost_a_time_out(self, response: TargetResponse | None) -> bool:
         """A transport error that took at least half a --timeout (a hang, or a slow failure): trying a
         similar input again would cost as much (engine/properties.py does not shrink it)."""
         return (
-            response is not None and response.kind == "transport_error" and response.duration_ms >= 500 * self.timeout
+            response is not None
+            and response.kind in ("transport_error", "server_error")
+            and response.duration_ms >= 500 * self.timeout
         )
 
     def record(self, response: TargetResponse, elapsed_s: float | None = None) -> None:
@@ -98,6 +149,8 @@ class HealthMonitor:
             elapsed_s = response.duration_ms / 1000
         failed = response.kind == "transport_error"
         with self._lock:
+            if response.kind in ANSWERED:
+                self.last_answered = time.monotonic()
             self.calls += 1
             self.retries += response.retries
             self.window.append(failed)
@@ -138,6 +191,7 @@ class HealthMonitor:
             return {
                 "calls": self.calls,
                 "transport_errors": self.transport_errors,
+                "server_errors": self.server_errors,
                 "window_calls": len(self.window),
                 "window_transport_errors": sum(self.window),
                 "time_lost_s": round(self.time_lost_s, 3),
@@ -188,6 +242,11 @@ class HealthMonitor:
         with self._lock:
             self.retries += response.retries
         return response
+
+
+def _send(target, tool_id: str, version: str, payload: Any, wire: Any) -> TargetResponse:
+    """The target's answer, the input in its wire form where it has one (conformance/wire.py)."""
+    return target.call(tool_id, version, payload) if wire is None else target.call(tool_id, version, payload, wire)
 
 
 def _not_found(response: TargetResponse) -> bool:

@@ -38,7 +38,12 @@ AGREEING = (
     "strict",
 )
 EXIT_GRAVITY = (143, 3, 1, 0)  # the merged exit code: the first of these any share has
-BREAKER_SUMS = ("calls", "transport_errors", "time_lost_s")  # the window and budget are each process's own
+BREAKER_SUMS = (
+    "calls",
+    "transport_errors",
+    "server_errors",
+    "time_lost_s",
+)  # the window and budget are each process's own
 FIRST_FOUND = ("interrupted", "contract_drift", "contract_drift_allowed")  # the first share that has one
 
 

@@ -20,6 +20,12 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024  # far above the largest legal output (1,000,000 bytes)
 DEFAULT_RETRIES = 2  # of a network target's transport failures (targets.retry_policy)
 EXCERPT_CHARS = 500  # how much of a bad answer a report shows
+# Faults every kind of target names alike (model.TargetResponse.fault: a failure the input may cause).
+NO_ANSWER_IN_TIME, CONNECTION_DROPPED, OVER_THE_CAP = (
+    "no answer in time",
+    "connection dropped",
+    "an answer over the size cap",
+)
 
 
 class TargetSpecError(ValueError):

@@ -25,7 +25,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from conformance.model import TargetResponse
-from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, TargetSpecError, excerpt, read_envelope
+from conformance.targets.base import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    NO_ANSWER_IN_TIME,
+    OVER_THE_CAP,
+    TargetSpecError,
+    excerpt,
+    read_envelope,
+)
 from conformance.wire import ANY, COMPACT, WireForm
 
 INPUT_PLACEHOLDER = "{input}"  # replaced by the path of a temporary file holding the input JSON
@@ -48,12 +56,19 @@ def response_from_envelope(data: bytes, status: int | None, started: float) -> T
             detail="error body",
         )
     if envelope.empty:
-        detail = f"empty output (exit status {status})"
+        detail, what = f"empty output (exit status {status})", "empty output"
     elif envelope.not_json is not None:
-        detail = f"output is not JSON: {envelope.not_json} (exit status {status})"
+        detail, what = f"output is not JSON: {envelope.not_json} (exit status {status})", "output not JSON"
     else:
-        detail = 'output is JSON but neither {"result": ...} nor {"error": ...}'
-    return TargetResponse("transport_error", status=status, raw=raw, duration_ms=elapsed, detail=detail)
+        detail, what = 'output is JSON but neither {"result": ...} nor {"error": ...}', "no envelope"
+    return TargetResponse(
+        "transport_error",
+        status=status,
+        raw=raw,
+        duration_ms=elapsed,
+        detail=detail,
+        fault=f"exit status {status}, {what}",
+    )
 
 
 class CommandTarget:
@@ -154,6 +169,7 @@ class CommandTarget:
                 raw=excerpt(stdout.data),
                 duration_ms=elapsed,
                 detail=f"timed out after {self.timeout:g} s (process group killed)",
+                fault=NO_ANSWER_IN_TIME,
             )
         if stdout.overflowed:
             return TargetResponse(
@@ -162,6 +178,7 @@ class CommandTarget:
                 raw=excerpt(stdout.data),
                 duration_ms=elapsed,
                 detail=f"output larger than {self.max_bytes} bytes (process group killed)",
+                fault=OVER_THE_CAP,
             )
         if status is not None and status < 0:
             return TargetResponse(
@@ -170,6 +187,7 @@ class CommandTarget:
                 raw=excerpt(stdout.data),
                 duration_ms=elapsed,
                 detail=f"killed by signal {-status}; stderr: {err}",
+                fault=f"killed by signal {-status}",
             )
         response = response_from_envelope(stdout.data, status, started)
         if response.kind == "transport_error" and err:

@@ -62,7 +62,15 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.util.retry import Retry
 
 from conformance.model import TargetResponse
-from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, excerpt, read_envelope
+from conformance.targets.base import (
+    CONNECTION_DROPPED,
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    NO_ANSWER_IN_TIME,
+    OVER_THE_CAP,
+    excerpt,
+    read_envelope,
+)
 from conformance.targets.published import PublishedContract, read_published
 from conformance.targets.retry_policy import (
     BACKOFF_SECONDS,
@@ -295,10 +303,12 @@ def classify(status: int, body: bytes, content_type: str, started: float) -> Tar
     elapsed = (time.monotonic() - started) * 1000
     raw = excerpt(body)
 
-    def transport_error(detail: str) -> TargetResponse:
+    def transport_error(detail: str, fault: str = "") -> TargetResponse:
         if body.strip():  # the report line names what came back, not only that it was wrong
             detail += f"; the body starts {excerpt(body.strip(), DETAIL_EXCERPT_CHARS)!r}"
-        return TargetResponse("transport_error", status=status, raw=raw, detail=detail, duration_ms=elapsed)
+        return TargetResponse(
+            "transport_error", status=status, raw=raw, detail=detail, duration_ms=elapsed, fault=fault
+        )
 
     if 400 <= status < 500 and status not in NOT_A_VERDICT_4XX:
         code = read_envelope(body).error_code  # the status rejects; the body, if JSON, may name the code
@@ -312,18 +322,23 @@ def classify(status: int, body: bytes, content_type: str, started: float) -> Tar
         )
     if not 200 <= status < 300:
         kind = "redirect (not followed)" if 300 <= status < 400 else "server error" if status >= 500 else ""
-        return transport_error(f"HTTP {status} {kind}".rstrip() + (f", {content_type}" if content_type else ""))
+        # a 5xx the retry policy does not retry (500, 501, 505...) may be the input's doing; a redirect is not
+        fault = f"HTTP {status}" if status >= 500 and status not in RETRYABLE_STATUSES else ""
+        return transport_error(f"HTTP {status} {kind}".rstrip() + (f", {content_type}" if content_type else ""), fault)
     envelope = read_envelope(body, error_body_rejects=False)  # a 2xx is an answer or garbage
     if envelope.empty:
-        return transport_error(f"HTTP {status} with an empty body")
+        return transport_error(f"HTTP {status} with an empty body", f"HTTP {status} empty")
     if envelope.not_json is not None:
         return transport_error(
-            f"HTTP {status} but the body is not JSON ({content_type or 'no Content-Type'}): {envelope.not_json}"
+            f"HTTP {status} but the body is not JSON ({content_type or 'no Content-Type'}): {envelope.not_json}",
+            f"HTTP {status} not JSON",
         )
     if envelope.kind != "result":
         answer = envelope.body
         shape = f"an object with keys {sorted(answer)[:8]}" if isinstance(answer, dict) else type(answer).__name__
-        return transport_error(f'HTTP {status} JSON without the {{"result": ...}} envelope: got {shape}')
+        return transport_error(
+            f'HTTP {status} JSON without the {{"result": ...}} envelope: got {shape}', f"HTTP {status} no envelope"
+        )
     return TargetResponse("result", result=envelope.result, status=status, raw=raw, duration_ms=elapsed)
 
 
@@ -339,9 +354,10 @@ class _Exchange:
     head: bytes = b""  # with a failure: the start of what came back, for the report
     retries: int = 0
     cut: bool = False  # the watchdog cut the last attempt at its deadline
+    fault: str = ""  # with a failure the input may cause (model.TargetResponse.fault): how
 
-    def failed(self, detail: str, head: bytes = b"") -> _Exchange:
-        self.failure, self.head = detail, head
+    def failed(self, detail: str, head: bytes = b"", fault: str = "") -> _Exchange:
+        self.failure, self.head, self.fault = detail, head, fault
         return self
 
     def transport_error(self) -> TargetResponse:
@@ -351,6 +367,7 @@ class _Exchange:
             raw=excerpt(self.head),
             detail=self.failure,
             duration_ms=(time.monotonic() - self.started) * 1000,
+            fault=self.fault,
         )
 
 
@@ -410,6 +427,7 @@ class HttpTarget:
                 raw=response.raw,
                 detail=f"answer not complete within {self.timeout:g} s",
                 duration_ms=response.duration_ms,
+                fault=NO_ANSWER_IN_TIME,
             )
         response.retries = exchange.retries
         return response
@@ -467,7 +485,7 @@ class HttpTarget:
             )
         except requests.exceptions.RequestException as exc:
             exchange.retries = retries_made(exc)
-            exchange.failed(request_failure(exc, connect_timeout, self.timeout))
+            exchange.failed(request_failure(exc, connect_timeout, self.timeout), fault=request_fault(exc))
             return
         try:
             exchange.retries = len(getattr(response.raw.retries, "history", ()))
@@ -476,14 +494,21 @@ class HttpTarget:
             deadline = watchdog.attempt_started + self.timeout
             try:
                 exchange.data = read_capped(response, max_bytes, deadline, self.timeout)
+                if not (headers or {}).get("Connection") == "close":
+                    response.raw.release_conn()  # read to its end: the connection is kept alive for the next call
             except _Oversize as exc:
                 exchange.failed(
-                    f"HTTP {status} answer larger than the {max_bytes}-byte cap ({exc}); stopped reading", exc.head
+                    f"HTTP {status} answer larger than the {max_bytes}-byte cap ({exc}); stopped reading",
+                    exc.head,
+                    OVER_THE_CAP,
                 )
             except (_DeadlinePassed, urllib3.exceptions.ReadTimeoutError, TimeoutError):
-                exchange.failed(f"HTTP {status} answer not complete within {self.timeout:g} s")
+                exchange.failed(f"HTTP {status} answer not complete within {self.timeout:g} s", fault=NO_ANSWER_IN_TIME)
             except (urllib3.exceptions.HTTPError, requests.exceptions.RequestException, OSError) as exc:
-                exchange.failed(f"HTTP {status}: connection dropped while reading the answer: {describe(exc)}")
+                exchange.failed(
+                    f"HTTP {status}: connection dropped while reading the answer: {describe(exc)}",
+                    fault=CONNECTION_DROPPED,
+                )
         finally:
             response.close()  # an unread remainder closes the connection instead of returning it to the pool
 
@@ -519,6 +544,22 @@ def _causes(exc: BaseException | None) -> Iterator[BaseException]:
 def retries_made(exc: BaseException) -> int:
     """How many retries came before a request failed for good (0 when it was not retried)."""
     return next((found.retries_made for found in _causes(exc) if hasattr(found, "retries_made")), 0)
+
+
+def request_fault(exc: BaseException) -> str:
+    """How a request that got no answer failed, when the input may be the cause (model.TargetResponse.fault):
+    no answer in time, or the connection dropped; "" when no connection was made (refused, a connect
+    time-out, TLS): a server that cannot be reached says nothing of an input."""
+    reason = list(_causes(exc))[-1]
+    if isinstance(reason, (urllib3.exceptions.NewConnectionError, urllib3.exceptions.ConnectTimeoutError)):
+        return ""
+    if isinstance(reason, (urllib3.exceptions.SSLError, requests.exceptions.SSLError)):
+        return ""
+    if isinstance(reason, (urllib3.exceptions.ReadTimeoutError, TimeoutError)):
+        return NO_ANSWER_IN_TIME
+    if isinstance(exc, requests.exceptions.ConnectionError) or isinstance(reason, OSError):
+        return CONNECTION_DROPPED
+    return ""
 
 
 def request_failure(exc: BaseException, connect_timeout: float, timeout: float) -> str:

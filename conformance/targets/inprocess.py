@@ -56,6 +56,7 @@ class InProcessTarget:
                 raw=excerpt_keeping_end(traceback.format_exc(), TRACEBACK_CHARS),
                 duration_ms=elapsed,
                 detail=f"raised {excerpt(last_line, 200)}",
+                fault=f"raised {type(exc).__name__}",
             )
         return self.answered(tool_id, version, result, (time.monotonic() - started) * 1000)
 

@@ -48,7 +48,15 @@ import oracle
 from conformance import schemas
 from conformance.jsonio import encode_request, parse_json
 from conformance.model import TargetResponse
-from conformance.targets.base import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, EXCERPT_CHARS, TargetSpecError, excerpt
+from conformance.targets.base import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    EXCERPT_CHARS,
+    NO_ANSWER_IN_TIME,
+    OVER_THE_CAP,
+    TargetSpecError,
+    excerpt,
+)
 from conformance.wire import COMPACT, ONE_LINE, WireForm
 
 PROTOCOL = "jsonl-protocol"  # conformance/schemas/jsonl-protocol.schema.json
@@ -75,9 +83,9 @@ class _Closed(Exception):
 class _ExchangeFailed(Exception):
     """One exchange went wrong; the process is no longer trusted (it is killed and replaced)."""
 
-    def __init__(self, detail: str, raw: bytes = b""):
+    def __init__(self, detail: str, raw: bytes = b"", fault: str = ""):
         super().__init__(detail)
-        self.detail, self.raw = detail, raw
+        self.detail, self.raw, self.fault = detail, raw, fault  # fault: model.TargetResponse.fault
 
 
 def request_line(request_id: int, tool_id: str, version: str, payload: Any, wire: WireForm = COMPACT) -> bytes:
@@ -214,7 +222,9 @@ class _LineProcess:
                 newline = self.pending.find(b"\n", scanned)
                 if newline >= 0:
                     if unsent:
-                        raise _ExchangeFailed("answered before reading the whole request", bytes(self.pending))
+                        raise _ExchangeFailed(
+                            "answered before reading the whole request", bytes(self.pending), "answered early"
+                        )
                     line = bytes(self.pending[:newline])
                     del self.pending[: newline + 1]
                     return line
@@ -223,15 +233,19 @@ class _LineProcess:
                     raise _ExchangeFailed(
                         f"answer line longer than {max_bytes} bytes (stopped reading)",
                         bytes(self.pending[: EXCERPT_CHARS * 4]),
+                        OVER_THE_CAP,
                     )
                 if exited:
-                    raise _ExchangeFailed(self._gone("closed its standard output"), bytes(self.pending))
+                    raise _ExchangeFailed(
+                        self._gone("closed its standard output"), bytes(self.pending), self.exit_fault()
+                    )
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     what = "reading the request" if unsent else "answering"
                     raise _ExchangeFailed(
                         f"no answer line within {limit}: the command was still {what}",
                         bytes(self.pending[: EXCERPT_CHARS * 4]),
+                        NO_ANSWER_IN_TIME,
                     )
                 tick = remaining if self.exit_fd is not None else min(remaining, EXIT_POLL_SECONDS)
                 events = self.selector.select(tick)
@@ -248,7 +262,7 @@ class _LineProcess:
                             continue
                         except OSError:  # EPIPE: it closed its standard input (or exited)
                             raise _ExchangeFailed(
-                                self._gone("closed its standard input"), bytes(self.pending)
+                                self._gone("closed its standard input"), bytes(self.pending), self.exit_fault()
                             ) from None
                         if not unsent:
                             self.selector.unregister(self.stdin_fd)
@@ -283,6 +297,13 @@ class _LineProcess:
         self.stderr.thread.join(timeout=STDERR_SETTLE_SECONDS)  # its last words may still be in the pipe
         err = self.stderr.text()
         return f"{said}; stderr: {err}" if err else said
+
+    def exit_fault(self) -> str:
+        """The fault of a command that stopped talking (model.TargetResponse.fault), after ``_gone``."""
+        status = self.process.returncode
+        if status is None:
+            return "stopped talking"
+        return f"exited with status {status}" if status >= 0 else f"killed by signal {-status}"
 
     def stderr_note(self) -> str:
         err = self.stderr.text()
@@ -361,7 +382,9 @@ class JsonlTarget:
             line = process.exchange(request, self.timeout, self.max_bytes)
             response = self._read_answer(line, request_id, process)
         except _ExchangeFailed as failed:
-            response = TargetResponse("transport_error", raw=line_excerpt(failed.raw), detail=failed.detail)
+            response = TargetResponse(
+                "transport_error", raw=line_excerpt(failed.raw), detail=failed.detail, fault=failed.fault
+            )
         except (OSError, ValueError) as exc:  # its pipes were closed under it: the target was closed
             response = TargetResponse("transport_error", detail=f"the exchange was cut short: {exc}")
         response.duration_ms = (time.monotonic() - started) * 1000
@@ -380,7 +403,9 @@ class JsonlTarget:
         except oracle.ContractError as exc:
             reason = exc.message.removeprefix("input: ")  # the parser speaks of its input: here, the answer line
             detail = "empty answer line" if not line.strip() else f"the answer line is not JSON: {reason}"
-            return TargetResponse("transport_error", raw=raw, detail=detail + process.stderr_note())
+            return TargetResponse(
+                "transport_error", raw=raw, detail=detail + process.stderr_note(), fault="answer line not JSON"
+            )
         problem = answer_problem(answer)
         if problem is None and answer["id"] != request_id:
             problem = (
@@ -388,7 +413,7 @@ class JsonlTarget:
                 f"(one answer per request, in order)"
             )
         if problem is not None:
-            return TargetResponse("transport_error", raw=raw, detail=problem)
+            return TargetResponse("transport_error", raw=raw, detail=problem, fault="answer line malformed")
         if "error" in answer:
             return TargetResponse("rejection", error_code=answer["error"]["code"], raw=raw, detail="error answer")
         return TargetResponse("result", result=answer["result"], raw=raw)

@@ -88,6 +88,8 @@ from conformance.targets.base import (
     DEFAULT_MAX_BYTES,
     DEFAULT_RETRIES,
     DEFAULT_TIMEOUT,
+    NO_ANSWER_IN_TIME,
+    OVER_THE_CAP,
     TargetSpecError,
     envelope_of,
     excerpt,
@@ -422,17 +424,17 @@ def classify_call(
     if message is not None and exchange is not None and (exchange.status or 0) < 500 and not exchange.oversize:
         return classify_answer(message, data, exchange, elapsed_ms, schema, arguments), False
 
-    def transport_error(detail: str, retryable: bool) -> tuple[TargetResponse, bool]:
+    def transport_error(detail: str, retryable: bool, fault: str = "") -> tuple[TargetResponse, bool]:
         raw = excerpt(bytes(exchange.body)) if exchange is not None else ""
         if exchange is not None and exchange.body.strip():
             detail += f"; the body starts {excerpt(bytes(exchange.body).strip(), DETAIL_EXCERPT_CHARS)!r}"
         status = exchange.status if exchange is not None else None
         return TargetResponse(
-            "transport_error", status=status, raw=raw, detail=detail, duration_ms=elapsed_ms
+            "transport_error", status=status, raw=raw, detail=detail, duration_ms=elapsed_ms, fault=fault
         ), retryable
 
     if exchange is not None and exchange.oversize:
-        return transport_error(f"MCP answer larger than the {max_bytes}-byte cap; stopped reading", False)
+        return transport_error(f"MCP answer larger than the {max_bytes}-byte cap; stopped reading", False, OVER_THE_CAP)
     if exchange is not None and exchange.failure:
         return transport_error(exchange.failure, True)
     if exchange is not None and exchange.status is not None and not 200 <= exchange.status < 300:
@@ -441,16 +443,18 @@ def classify_call(
             f"HTTP {exchange.status}{kind} to tools/call"
             f"{', ' + exchange.content_type if exchange.content_type else ''}, no JSON-RPC answer",
             exchange.status in RETRYABLE_STATUSES,
+            f"HTTP {exchange.status}" if exchange.status >= 500 and exchange.status not in RETRYABLE_STATUSES else "",
         )
     if exchange is None:  # the session could not be opened, or the call never left
         why = f"no MCP session opened within {timeout:g} s" if failure == "timeout" else failure
         return transport_error(f"no tools/call request was sent: {why}", True)
     if failure == "timeout":
-        return transport_error(f"no answer to tools/call within {timeout:g} s", True)
+        return transport_error(f"no answer to tools/call within {timeout:g} s", True, NO_ANSWER_IN_TIME)
     return transport_error(
         f"HTTP {exchange.status} {exchange.content_type or 'without Content-Type'} but no JSON-RPC "
         f"answer to tools/call (request id {exchange.request_id!r}) in it",
         False,
+        f"HTTP {exchange.status} without a JSON-RPC answer",
     )
 
 
