@@ -33,6 +33,7 @@ import functools
 import json
 import random
 import re
+import threading
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -251,3 +252,48 @@ def call(target: Any, case: Any) -> Any:
     if form is None:
         return target.call(case.tool_id, case.version, case.input)
     return target.call(case.tool_id, case.version, case.input, form)
+
+
+class LargestBodies:
+    """The largest compact body of a valid input sent to each tool, beside the largest any valid input can
+    produce (``body_bound``): how close the run came to what a server's body limit must let through."""
+
+    def __init__(self) -> None:
+        self.sent: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def note(self, case: Any) -> None:
+        size = len(encode_request(case.input))
+        key = f"{case.tool_id}@{case.version}"
+        with self._lock:
+            self.sent[key] = max(size, self.sent.get(key, 0))
+
+    def figures(self, tools: list[tuple[str, str]]) -> dict:
+        """Per tool@version: {"sent": bytes, "bound": bytes} (report.schema.json: header.largest_bodies)."""
+        with self._lock:
+            return {
+                f"{tool_id}@{version}": {
+                    "sent": self.sent.get(f"{tool_id}@{version}", 0),
+                    "bound": body_bound(tool_id, version),
+                }
+                for tool_id, version in tools
+            }
+
+
+def merged_figures(headers: list[dict]) -> dict:
+    """The largest bodies of the processes of one run (-n, shards): the largest of each tool's."""
+    merged: dict = {}
+    for header in headers:
+        for key, figures in (header.get("largest_bodies") or {}).items():
+            kept = merged.setdefault(key, dict(figures))
+            kept["sent"] = max(kept.get("sent", 0), figures.get("sent", 0))
+    return merged
+
+
+def figures_text(figures: dict) -> str:
+    """ "bleu-corpus-compute@1.0.0 6,461,487 of 6,470,514 bytes (99.9 %); ...": for the report header."""
+    return "; ".join(
+        f"{key} {value['sent']:,} of {value['bound']:,} bytes ({100 * value['sent'] / value['bound']:.1f} %)"
+        for key, value in figures.items()
+        if isinstance(value, dict) and value.get("bound")
+    )

@@ -141,6 +141,7 @@ class Session:
         self.properties: list[dict] = []
         self.health = HealthMonitor(options.timeout, on_trip=self.target.close)  # ends the calls in flight
         self.readings = ReadingsLog()
+        self.bodies = wire.LargestBodies()  # the largest compact body of a valid input sent, per tool
         self.harness_errors: list[str] = []
         self._prefetched: dict[str, concurrent.futures.Future] = {}
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
@@ -287,6 +288,8 @@ class Session:
         """The target's answer, or None once the run stopped (the case is not run, or was cut short by the stop)."""
         if self.health.unhealthy:
             return None
+        if case.expect.kind == "output":
+            self.bodies.note(case)
         return self.health.call(self.target, case.tool_id, case.version, case.input, wire.of_case(case))
 
     def _not_served(self, tool_id: str, version: str) -> bool:
@@ -553,6 +556,7 @@ class Session:
             retries=getattr(self.target, "retries", 0),
             retries_made=self.health.retries,
             breaker=self.health.figures(),
+            largest_bodies=self.bodies.figures(self.options.tools),
             **({"stopped_by": self.health.stopped_by} if self.health.stopped_by else {}),
             examples_per_family=self.options.examples,
             timeout_s=self.options.timeout,

@@ -551,6 +551,7 @@ _HEADER_LABELS = {
     "interrupted": "interrupted by",
     "stopped_by": "stopped early by",
     "breaker": "circuit breaker",
+    "largest_bodies": "largest valid body sent (compact JSON), of the largest a valid input can produce",
     "not_served": "not served (draft tools the target answers 'not found' for)",
     "contract_drift": DRIFT_HEADING,
     "contract_drift_allowed": "--allow-contract-drift",
@@ -571,6 +572,10 @@ def header_rows(document: dict) -> list[tuple[str, str]]:
                 text = " | ".join(drift_lines(header)) or "none"
             elif key == "breaker" and isinstance(value, dict):
                 text = breaker_text(value)
+            elif key == "largest_bodies" and isinstance(value, dict):
+                from conformance.wire import figures_text
+
+                text = figures_text(value) or "none"
             elif key == "stopped_by":
                 text = STOPS.get(value, str(value))
             elif isinstance(value, bool):

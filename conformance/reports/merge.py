@@ -160,6 +160,10 @@ def merged_header(headers: list[dict], command: str, stopped: dict | None) -> di
         breakers = [h["breaker"] for h in headers if isinstance(h.get("breaker"), dict)]
         worst = max(breakers, key=lambda b: (b.get("window_transport_errors", 0), -b.get("time_budget_left_s", 0)))
         header["breaker"] = {**worst, **{key: round(sum(b.get(key, 0) for b in breakers), 3) for key in BREAKER_SUMS}}
+    if "largest_bodies" in header:
+        from conformance.wire import merged_figures
+
+        header["largest_bodies"] = merged_figures(headers)
     if "not_served" in header:
         header["not_served"] = sorted({tool for h in headers for tool in h.get("not_served", [])})
     for key in FIRST_FOUND:
