@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import shutil
 import subprocess
 import sys
 import unicodedata
@@ -26,7 +27,7 @@ from conformance import compare
 from conformance.engine import PROFILES
 from conformance.model import Case
 from conformance.strategies import code_points, draw_examples, supported
-from conformance.strategies.alphabets import lowercase_safe
+from conformance.strategies.alphabets import always_lowercases_to_itself, lowercase_safe
 from conformance.targets.inprocess import InProcessTarget
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -121,9 +122,13 @@ def test_every_class_is_aimed_for_every_tool_and_combined_with_the_options_that_
     labels = [c.label for c in code_points.CLASSES]
     assert len(labels) == 16
     lowercased = {c.label for c in code_points.lowercase_classes()}
-    # A5: with lowercase true, no class without a member in the lowercase-safe alphabet
-    assert "U+0000" not in lowercased and "noncharacter" not in lowercased and "ZWJ sequence" not in lowercased
-    assert {"LF", "CR", "CRLF", "NEL (U+0085)", "astral character", "combining mark after punctuation"} <= lowercased
+    # A5: with lowercase true, no class without a member whose lowercase is the same in every Unicode version
+    # (the lowercase-safe alphabet, and the code points no version gives a case: controls, U+2028, U+2029,
+    # private use, noncharacters); a ZWJ sequence's emoji and a regional indicator are not among them
+    assert "ZWJ sequence" not in lowercased and "regional-indicator pair" not in lowercased
+    every = {"U+0000", "LF", "CR", "CRLF", "NEL (U+0085)", "noncharacter", "private-use code point"}
+    every |= {"LINE SEPARATOR (U+2028)", "PARAGRAPH SEPARATOR (U+2029)", "C0 control (U+0001-U+001F)"}
+    assert every | {"astral character", "combining mark after punctuation"} <= lowercased, lowercased
     for tool_id in tools_with_text():
         aims = code_points.families(tool_id, VERSION)[0].aims
         assert aims[: len(labels)] == tuple(labels), tool_id
@@ -222,3 +227,25 @@ def test_conformance_run_catches_each_mutant_with_the_family(name, tool_id, seed
 def test_conformance_run_passes_the_independent_implementation_on_every_tool(tmp_path):
     completed = conformance_run("python:independent", 1, tmp_path)
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_caseless_code_points_lowercase_to_themselves_in_javascript():
+    """A5: controls, line and paragraph separators, private use and noncharacters may be sent with lowercase
+    true (alphabets.always_lowercases_to_itself): in V8, with its own Unicode data, every one of them (and
+    none of its category that Python's data knows otherwise) lowercases to itself."""
+    script = r"""
+        const odd = [];
+        for (let cp = 0; cp <= 0x10ffff; cp++) {
+            if (cp >= 0xd800 && cp <= 0xdfff) continue;
+            const s = String.fromCodePoint(cp);
+            const nonchar = (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) === 0xfffe;
+            if ((/[\p{Cc}\p{Zl}\p{Zp}\p{Co}]/u.test(s) || nonchar) && s.toLowerCase() !== s) odd.push(cp);
+        }
+        process.stdout.write(JSON.stringify(odd));
+    """
+    done = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(done.stdout) == []
+    sample = [0x00, 0x1F, 0x7F, 0x85, 0x9F, 0x2028, 0x2029, 0xE000, 0xF8FF, 0xF0000, 0x10FFFD, 0xFDD0, 0xFFFE, 0x10FFFF]
+    assert all(always_lowercases_to_itself(chr(cp)) for cp in sample)
+    assert not any(always_lowercases_to_itself(ch) for ch in "AaÀİΣ\u00a0 ")

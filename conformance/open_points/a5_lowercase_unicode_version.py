@@ -6,7 +6,7 @@ import unicodedata
 
 from conformance.open_points.inputs import texts
 from conformance.open_points.model import OpenPoint, Quote
-from conformance.strategies.alphabets import lowercase_unstable_code_points
+from conformance.strategies.alphabets import is_noncharacter, lowercase_unstable_code_points
 from oracle import chrf
 from oracle.tool import Tool
 
@@ -21,7 +21,10 @@ def lowercase_is_version_dependent(text: str) -> bool:
     listed = lowercase_unstable_code_points()
     for ch in text:
         cp = ord(ch)
-        if cp in listed or (unicodedata.category(ch) == "Cn" and not 0xD800 <= cp <= 0xDFFF):
+        # unassigned here may be a letter there; a noncharacter stays unassigned, without case, for ever
+        if cp in listed or (
+            unicodedata.category(ch) == "Cn" and not 0xD800 <= cp <= 0xDFFF and not is_noncharacter(cp)
+        ):
             return True
     if "\u03a3" in text and not listed:
         return any(not any(lo <= ord(ch) <= hi for lo, hi in _SIGMA_SAFE_RANGES) for ch in text)
@@ -42,7 +45,7 @@ POINT = OpenPoint(
     readings=("the oracle's Unicode version (14.0)", "any later version a JavaScript runtime ships"),
     oracle_reading="Python's str.lower (full default case mapping with Final_Sigma, Unicode 14.0)",
     avoidance="With lowercase true no case contains a code point of oracle/data/lowercase_unicode_differences."
-    "json (measured against Node.js) or one unassigned in Unicode 14.",
+    "json (measured against Node.js) or one unassigned in Unicode 14 but a noncharacter (never assigned, never cased).",
     applies=lambda tool: tool.has(chrf.lowercase),
     depends=version_dependent,
 )

@@ -113,7 +113,23 @@ def _lowercase_safe_set() -> frozenset[str]:
     return frozenset(lowercase_safe_alphabet())
 
 
+# Code points no Unicode version gives a case mapping: controls (Cc), the line and paragraph separators
+# (Zl, Zp), private use (Co) and noncharacters. toLowerCase maps each to itself in every runtime, so
+# they may be sent with lowercase=true though the alphabet above does not draw them.
+_CASELESS_CATEGORIES = ("Cc", "Zl", "Zp", "Co")
+
+
+def is_noncharacter(cp: int) -> bool:
+    return 0xFDD0 <= cp <= 0xFDEF or cp & 0xFFFE == 0xFFFE
+
+
+@functools.cache
+def always_lowercases_to_itself(ch: str) -> bool:
+    cp = ord(ch)
+    return unicodedata.category(ch) in _CASELESS_CATEGORIES or is_noncharacter(cp)
+
+
 def lowercase_safe(*texts: str) -> bool:
     """True when every code point of the texts may be sent with lowercase=true."""
     safe = _lowercase_safe_set()
-    return all(ch in safe for text in texts for ch in text)
+    return all(ch in safe or always_lowercases_to_itself(ch) for text in texts for ch in text)
