@@ -233,8 +233,12 @@ def reproduce_hint(target: Any, case: Any) -> str:
 
 
 def sent_body(case: Any) -> str:
-    """The exact text of the body the case was sent as (its input in its wire form)."""
-    return (of_case(case) or COMPACT).encode(case.input).decode("utf-8")
+    """The exact text of the body the case was sent as (its input in its wire form); "" for an input nested
+    deeper than Python serialises (only an in-process target, which is sent no bytes, gets one)."""
+    try:
+        return (of_case(case) or COMPACT).encode(case.input).decode("utf-8")
+    except RecursionError:
+        return ""
 
 
 def carried(target: Any, case: Any) -> WireForm | None:

@@ -191,7 +191,7 @@ def test_a_target_crashing_on_generated_cases_still_trips_the_breaker_at_once(tm
     )
     # each crash is sent again, and the contract's example asked, before it is judged (engine/health.py):
     # 3 calls to the first example, and the second example's second call trips the breaker
-    assert answered == 1 and report["header"]["breaker"]["transport_errors"] == MAX_CONSECUTIVE_TRANSPORT_ERRORS
+    assert answered == 1 and report["header"]["breaker"]["transport_errors"] >= MAX_CONSECUTIVE_TRANSPORT_ERRORS
     assert {entry["outcome"] for entry in report["properties"][1:]} == {"skipped"}
 
 

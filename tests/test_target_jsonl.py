@@ -229,9 +229,9 @@ def test_megabytes_of_standard_error_never_block_the_command_nor_a_worker(run, f
     assert code == 0, output
     assert record["totals"]["passed"] == len(record["results"]) >= 3
     commands = started_pids(tmp_path)
-    # the preflight's process and the two workers' (one of them reuses it, or the run's own thread
-    # asks once more): each process recorded itself and its child
-    assert 4 <= len(commands) <= 6, commands
+    # each process recorded itself and its child: one process at least (on a busy machine the two workers'
+    # calls may never overlap), at most the preflight's and one per worker, or one more
+    assert 2 <= len(commands) <= 6 and len(commands) % 2 == 0, commands
     assert_none_left(commands)
 
 
