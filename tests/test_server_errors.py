@@ -113,7 +113,7 @@ def check_crash_above_n(code: int, report: dict) -> None:
 def test_a_server_crashing_on_valid_inputs_above_n_tokens_is_not_conformant(tmp_path):
     with faulty_server("crash_above_n_tokens", lifetime=600) as server:
         code, report = run_against(
-            server.url, tmp_path, "--tools", CORPUS, "--profile", "quick", "--generated-only", "--seed", "1"
+            server.url, tmp_path, "--tools", CORPUS, "--profile", "quick", "--generated-only", "--seed", "1", "-x"
         )
     check_crash_above_n(code, report)
 
@@ -128,7 +128,9 @@ def test_crashing_above_n_tokens_is_shrunk_to_n_plus_one_at_the_default_profile(
 
 def test_a_server_crashing_on_one_invalid_input_form_fails_those_cases(tmp_path):
     with faulty_server("crash_on_string_max_order", lifetime=600) as server:
-        code, report = run_against(server.url, tmp_path, "--tools", CORPUS, "--profile", "quick", "--seed", "1")
+        code, report = run_against(
+            server.url, tmp_path, "--tools", CORPUS, "--profile", "quick", "--seed", "1", "--fixtures-only"
+        )
     failed = [result for result in report["results"] if result["outcome"] == "failed"]
     assert code == 1 and failed
     assert all(isinstance(result["case"]["input"]["max_order"], str) for result in failed)

@@ -1,0 +1,136 @@
+"""The HTTP target against a server on Express with its framework defaults (tools/express_server).
+
+The server is written as a typical service on Express is (``app.use(express.json())``, one route
+for ``execute``) and answers with the oracle behind the line protocol; whatever Express does by
+itself (a body over its limit: 413 with an HTML page; a malformed body: 400) stays as Express does
+it. Two judgements of it:
+
+* with Express's default body limit (100 kB), a valid chrF input whose body is larger is refused with
+  413: the suite must catch it (``valid/largest-body`` among the failing families), and that must be
+  the only kind of failure: anything else would be a false alarm of the suite, or an Express
+  behaviour to look into;
+* with the limit raised above the largest valid body (``--limit 16mb``), it is a correct server on a
+  real framework, fed every wire form the suite draws (conformance/wire.py): it must be judged
+  conformant, with no failure at all.
+
+The quick profile over every tool runs by default; the default profile over every tool, for two
+seeds, with ``-m slow``. Skipped when Node or Express is missing (``npm install --prefix
+tools/express_server``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXPRESS_SERVER = ROOT / "tools" / "express_server"
+START_SECONDS = 30
+RUN_TIMEOUT = 600
+SLOW_RUN_TIMEOUT = 1800
+RAISED_LIMIT = "16mb"  # above the largest compact body of any valid input (about 6.5 MB)
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("node") is None or not (EXPRESS_SERVER / "node_modules" / "express").is_dir(),
+    reason="node or Express is not installed (npm install --prefix tools/express_server)",
+)
+
+
+@contextlib.contextmanager
+def express_server(flags: tuple[str, ...], log: Path) -> Iterator[str]:
+    """The server with ``flags`` on a free loopback port, for the duration of the block: its base URL."""
+    with log.open("wb") as errors:
+        process = subprocess.Popen(
+            ["node", str(EXPRESS_SERVER / "server.mjs"), "--port", "0", *flags],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            env={**os.environ, "PYTHON": sys.executable},
+            start_new_session=True,
+        )  # its own group: the oracle it starts goes with it
+    try:
+        line = b""
+        deadline = time.monotonic() + START_SECONDS
+        while not line.endswith(b"\n") and time.monotonic() < deadline and process.poll() is None:
+            if select.select([process.stdout], [], [], 0.1)[0]:
+                line += os.read(process.stdout.fileno(), 4096)
+        assert line.startswith(b"listening on http://127.0.0.1:"), (line, log.read_text(errors="replace")[-2000:])
+        yield line.decode().split()[-1]
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        process.wait(10)
+        process.stdout.close()
+
+
+def judged(
+    flags: tuple[str, ...], report_dir: Path, *options: str, timeout: float = RUN_TIMEOUT
+) -> tuple[int, dict, str]:
+    """A run against the server with ``flags``: its exit code, report.json and console output."""
+    report_dir.mkdir(parents=True, exist_ok=True)
+    with express_server(flags, report_dir / "server.log") as url:
+        process = subprocess.run(
+            [sys.executable, "-m", "conformance", "run", "--target", url, "--report-dir", str(report_dir), *options],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
+    report_file = report_dir / "report.json"
+    report = json.loads(report_file.read_text(encoding="utf-8")) if report_file.is_file() else {}
+    return process.returncode, report, process.stdout[-3000:] + process.stderr[-3000:]
+
+
+def failed(report: dict) -> list[dict]:
+    return [result for result in report["results"] if result["outcome"] != "passed"]
+
+
+def described(results: list[dict]) -> str:
+    return "\n".join(f"{result['case']['case_id']}: {result['message'][:300]}" for result in results)
+
+
+def check_conformant(code: int, report: dict, output: str) -> None:
+    assert report, output
+    assert not failed(report), described(failed(report))
+    assert code == 0, output
+    assert report["totals"]["failed"] == report["totals"]["errored"] == 0
+
+
+def test_the_default_body_limit_is_caught_and_is_the_only_failure(tmp_path):
+    code, report, output = judged((), tmp_path, "--tools", "chrf-compute", "--seed", "1")
+    assert code == 1, output
+    assert report["totals"]["errored"] == 0, output
+    families = {prop["family"] for prop in report["properties"] if prop["outcome"] == "failed"}
+    assert "valid/largest-body" in families, families
+    not_too_large = [
+        result
+        for result in failed(report)
+        if not (
+            result["outcome"] == "failed"
+            and result["case"]["expect"]["kind"] == "output"
+            and (result["response"] or {}).get("kind") == "rejection"
+            and (result["response"] or {}).get("status") == 413
+        )
+    ]
+    assert not not_too_large, described(not_too_large)
+
+
+def test_the_raised_body_limit_passes_every_tool(tmp_path):
+    check_conformant(*judged(("--limit", RAISED_LIMIT), tmp_path, "--profile", "quick", "--seed", "1"))
+
+
+@pytest.mark.slow  # every tool at the default profile: about three minutes a seed on two busy cores
+@pytest.mark.parametrize("seed", ["1", "2"])
+def test_the_raised_body_limit_passes_every_tool_at_the_default_profile(tmp_path, seed):
+    check_conformant(*judged(("--limit", RAISED_LIMIT), tmp_path, "--seed", seed, timeout=SLOW_RUN_TIMEOUT))
