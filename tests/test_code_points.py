@@ -53,7 +53,7 @@ VERSION = "1.0.0"
 COUNTING_SCRIPT = """
 import json, sys
 from conformance import strategies
-from conformance.engine import PROFILES
+from conformance.hypothesis_profiles import run_settings
 from conformance.strategies import aim_counts, code_points
 
 counts = {}
@@ -61,7 +61,9 @@ for tool_id, version in strategies.supported():
     for family in code_points.families(tool_id, version):
         for seed in map(int, sys.argv[1:]):
             with aim_counts.counting() as counter:
-                strategies.draw_examples(family.strategy, PROFILES["quick"][family.category], seed=seed)
+                # as many examples as a quick run sends (the family's share of the profile's)
+                examples = family.settings(run_settings("quick", family.category)).max_examples
+                strategies.draw_examples(family.strategy, examples, seed=seed)
             counts[f"{tool_id} seed {seed}"] = [list(family.aims), dict(counter.counts)]
 print(json.dumps(counts))
 """

@@ -79,6 +79,7 @@ class Family:
     # The share of the profile's examples this family runs: a case of several requests costs several
     # (strategies/relations.py), so those families run fewer examples, at least MIN_SHARED_EXAMPLES.
     examples_share: float = 1.0
+    min_examples: int = 0  # with a share: at least this many (0: MIN_SHARED_EXAMPLES), or the profile's, if fewer
 
     def __post_init__(self) -> None:
         if self.category not in CATEGORIES or not self.name.startswith(self.category + "/"):
@@ -89,7 +90,8 @@ class Family:
         if self.examples_share == 1.0:
             return profile
         share = math.ceil(profile.max_examples * self.examples_share)
-        return settings(profile, max_examples=max(min(MIN_SHARED_EXAMPLES, profile.max_examples), share))
+        least = self.min_examples or MIN_SHARED_EXAMPLES
+        return settings(profile, max_examples=max(min(least, profile.max_examples), share))
 
 
 MIN_SHARED_EXAMPLES = 5  # a family with a share of the examples still runs this many (or the profile's, if fewer)
