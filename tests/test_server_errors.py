@@ -9,13 +9,11 @@ answering 500 to everything still ends the run with exit 3, and a throttling one
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from faulty_servers import CRASH_ABOVE_TOKENS, faulty_server
+from runs import run_against
 
 from conformance.engine.health import MAX_CONSECUTIVE_TRANSPORT_ERRORS, HealthMonitor
 from conformance.model import TargetResponse
@@ -84,17 +82,6 @@ def test_a_failure_of_the_transport_alone_is_not_sent_again():
 
 def tokens(case_input: dict) -> int:
     return sum(len(hypothesis) for hypothesis in case_input["hypotheses"])
-
-
-def run_against(url: str, out: Path, *arguments: str) -> tuple[int, dict]:
-    done = subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "--target", url, "--report-dir", str(out), *arguments],
-        capture_output=True,
-        text=True,
-        cwd=TESTS,
-        timeout=900,
-    )
-    return done.returncode, json.loads((out / "report.json").read_text(encoding="utf-8"))
 
 
 def check_crash_above_n(code: int, report: dict) -> None:

@@ -18,6 +18,7 @@ import pytest
 from faulty_wire_servers import wire_faulty_server
 from hypothesis import given
 from hypothesis import strategies as st
+from runs import run_against
 
 from conformance import wire
 from conformance.jsonio import encode_request, parse_json
@@ -109,17 +110,6 @@ def test_a_run_sends_every_form_over_both_kinds_of_connection(tmp_path):
     ports = [port for _, _, port in seen]
     assert len(set(ports)) < len(ports), "some requests reused a kept-alive connection"
     assert len(set(ports)) > 1, "some requests opened a connection of their own"
-
-
-def run_against(url: str, out: Path, *arguments: str) -> tuple[int, dict]:
-    done = subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "--target", url, "--report-dir", str(out), *arguments],
-        capture_output=True,
-        text=True,
-        cwd=TESTS,
-        timeout=600,
-    )
-    return done.returncode, json.loads((out / "report.json").read_text(encoding="utf-8"))
 
 
 def test_the_reproducer_keeps_the_exact_bytes_and_replay_sends_them(tmp_path):

@@ -18,7 +18,7 @@ import math
 from pathlib import Path
 
 import pytest
-from faulty_body_limit import EXPRESS_JSON_LIMIT, ONE_MIB, body_limit_server
+from faulty_wire_servers import EXPRESS_JSON_LIMIT, ONE_MIB, body_limit_server
 
 import oracle
 from conformance import open_points
