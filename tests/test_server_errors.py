@@ -9,8 +9,6 @@ answering 500 to everything still ends the run with exit 3, and a throttling one
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from faulty_servers import CRASH_ABOVE_TOKENS, faulty_server
 from runs import run_against
@@ -18,7 +16,6 @@ from runs import run_against
 from conformance.engine.health import MAX_CONSECUTIVE_TRANSPORT_ERRORS, HealthMonitor
 from conformance.model import TargetResponse
 
-TESTS = Path(__file__).resolve().parent
 CORPUS, V = "bleu-corpus-compute", "1.0.0"
 EXAMPLE = {"hypotheses": [["a"]], "references": [[["a"]]]}
 RESULT = TargetResponse("result", result={"bleu": 1.0})
