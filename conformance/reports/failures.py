@@ -142,6 +142,10 @@ def _case_facts(result: dict, header: dict) -> list[tuple[str, str]]:
     seed = case["seed"] if case["seed"] is not None else header.get("seed")
     if seed is not None:
         facts.append(("seed", str(seed)))
+    if case.get("wire"):  # the form its bytes took (conformance/wire.py): the reproducer keeps them
+        from conformance.wire import WireForm
+
+        facts.append(("sent as", WireForm.from_dict(case["wire"]).describe()))
     return facts
 
 
