@@ -148,3 +148,28 @@ def test_a_throttling_server_is_conformant_at_every_workers(tmp_path, workers):
         )
     assert code == 0, report["totals"]
     assert report["totals"]["failed"] == 0 and report["header"]["retries_made"] > 0
+
+
+def test_an_in_process_exception_is_the_implementations_own_even_once():
+    """No transport stands between an in-process target and the suite: an exception that would not come
+    back when sent again (a race between the threads of a burst) is still a failure, judged at once."""
+    raised = TargetResponse(
+        "transport_error", detail="raised IndexError: list index out of range", fault="raised IndexError"
+    )
+    target = Scripted(lambda payload, n: raised if n == 1 else RESULT)
+    target.in_process = True
+    monitor = HealthMonitor(timeout=1)
+    response = monitor.call(target, CORPUS, V, EXAMPLE)
+    assert response.kind == "server_error" and response.fault == "raised IndexError"
+    assert len(target.calls) == 2 and target.calls[1] != EXAMPLE  # not sent again; the contract's example asked
+    assert monitor.figures()["transport_errors"] == 0
+
+
+def test_an_in_process_target_raising_on_everything_is_an_outage():
+    raised = TargetResponse("transport_error", detail="raised RuntimeError", fault="raised RuntimeError")
+    target = Scripted(lambda payload, n: raised)
+    target.in_process = True
+    monitor = HealthMonitor(timeout=1)
+    for _ in range(3):
+        monitor.call(target, CORPUS, V, EXAMPLE)
+    assert monitor.unhealthy and monitor.figures()["server_errors"] == 0

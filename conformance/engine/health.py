@@ -85,6 +85,8 @@ class HealthMonitor:
         response = _send(target, tool_id, version, payload, wire)
         tripped_before = self.unhealthy
         if response.kind == "transport_error" and response.fault and not tripped_before:
+            if getattr(target, "in_process", False):
+                return self._own_fault(target, tool_id, version, payload, response, started)
             return self._sent_again(target, tool_id, version, payload, wire, response, started)
         self.record(response, time.monotonic() - started)
         return None if tripped_before and response.kind == "transport_error" else response
@@ -107,17 +109,32 @@ class HealthMonitor:
             self.record(first, again_started - started)
             self.record(again, time.monotonic() - again_started)
             return None if self.unhealthy else again
-        server_error = dataclasses.replace(
+        again = dataclasses.replace(
             again,
-            kind="server_error",
             detail=f"{again.detail} (the same when the input was sent again, while the target answers other inputs)",
-            retries=first.retries + again.retries,
         )
+        return self._judged_server_error(first, again)
+
+    def _own_fault(
+        self, target, tool_id: str, version: str, payload: Any, fault: TargetResponse, started: float
+    ) -> TargetResponse | None:
+        """An in-process target's exception: no transport stands between, so it is the implementation's own
+        even when it would not come back (a race between the threads of a burst): a server error at once,
+        while the target answers other inputs; an outage when it answers nothing."""
+        if not self._answers_others(target, tool_id, version, payload, started):
+            self.record(fault, time.monotonic() - started)
+            return None if self.unhealthy else fault
+        return self._judged_server_error(fault, fault)
+
+    def _judged_server_error(self, first: TargetResponse, last: TargetResponse) -> TargetResponse:
+        """The fault as a failure of its case: counted apart, neither an outage nor time lost."""
         with self._lock:
             self.server_errors += 1
-        for response in (first, again):  # answers the input earned: neither an outage nor time lost
+        for response in (first, last) if first is not last else (first,):
             self.record(dataclasses.replace(response, kind="server_error", retries=0), 0.0)
-        return server_error
+        return dataclasses.replace(
+            last, kind="server_error", retries=first.retries + (last.retries if last is not first else 0)
+        )
 
     def _answers_others(self, target, tool_id: str, version: str, payload: Any, since: float) -> bool:
         """Does the target answer other inputs? Yes if any call was answered after ``since``; else the

@@ -28,6 +28,10 @@ class InProcessTarget:
     so an implementation that mutates its input cannot corrupt the case.
     """
 
+    # No transport stands between: an exception is the implementation's own, even one that would not come
+    # back when the input is sent again (engine/health.py judges it at once).
+    in_process = True
+
     def __init__(self, spec: str, execute):
         self.spec = spec
         self._execute = execute
