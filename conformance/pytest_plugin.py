@@ -34,7 +34,7 @@ from conformance.engine.selection import split_patterns
 from conformance.engine.shards import parse_shard
 from conformance.model import Case, CaseResult
 from conformance.targets import DEFAULT_TIMEOUT
-from conformance.termination import SigtermHandler, interruption
+from conformance.termination import StopSignals, interruption
 
 RUN_KEY = pytest.StashKey["ConformanceRun"]()
 
@@ -168,8 +168,9 @@ class ConformanceRun:
             raise pytest.UsageError(str(exc)) from None
         self.options = options
         self.interrupted = ""  # the signal that interrupted the session, if one did
-        self.sigterm = SigtermHandler()
         self.controller = parallel.Controller(config, options.run_seed) if parallel.is_controller(config) else None
+        # the controller of -n runs no test: it raises in the handler, so that xdist stops and it relays
+        self.sigterm = StopSignals(raise_at_once=self.controller is not None)
         self.pytest_session: pytest.Session | None = None
         self._shares_sent: set[int] = set()  # a process of -n: the shares whose fixture cases it prefetched
 
@@ -218,6 +219,7 @@ class ConformanceRun:
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo) -> None:
         """Ctrl-C, or SIGTERM (conformance.termination): the session ends early, its report marked."""
+        self.sigterm.delivered = True
         if not (self.controller and parallel.stopped_by_scheduler(excinfo.value)):
             self.interrupted = interruption(excinfo.value)
         if self.controller and self.interrupted == "SIGTERM":  # it reached this process alone
@@ -227,6 +229,8 @@ class ConformanceRun:
 
     def finish(self, session: pytest.Session) -> None:
         self.sigterm.hold()  # the reports get written whatever comes now
+        # a signal recorded after the last point that acts on it (the last test's) still interrupted the run
+        self.interrupted = self.interrupted or self.sigterm.received
         if session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
             self.session.target.close()
             return  # nothing selected (-k, --tools): a usage problem, with nothing to report
@@ -366,7 +370,7 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["PYTHONHASHSEED"] = HASH_SEED
     if run.worker:
         parallel.announce(config)
-    run.sigterm.install()
+    run.sigterm.install(on_signal=run.session.health.interrupt)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -429,6 +433,20 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 @pytest.fixture(scope="session")
 def conformance_run(request: pytest.FixtureRequest) -> ConformanceRun:
     return request.config.stash[RUN_KEY]
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before each test: a signal recorded meanwhile stops the session here (conformance/termination.py)."""
+    signals = item.config.stash[RUN_KEY].sigterm
+    signals.check()
+    signals.in_test = True
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """After each test: a signal that came during it (the calls in flight ended) stops the session here."""
+    signals = item.config.stash[RUN_KEY].sigterm
+    signals.in_test = False
+    signals.check()
 
 
 @pytest.hookimpl(wrapper=True)

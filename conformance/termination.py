@@ -1,12 +1,28 @@
-"""SIGTERM stops a run as Ctrl-C does.
+"""SIGTERM and SIGINT stop a run, and are never lost.
 
 ``timeout``, a CI cancellation, ``docker stop`` and Kubernetes end a process with SIGTERM, whose
 default action kills it on the spot: no report, and the processes a ``jsonl:`` or ``cmd:`` target
-started left running. While a run is on, ``SigtermHandler`` makes SIGTERM raise ``Terminated`` (a
-KeyboardInterrupt) in the main thread, so pytest stops the session exactly as on Ctrl-C: the
-session's finish writes the partial report, marked ``interrupted: "SIGTERM"``, and closes the target
-(ending every process, connection and session it holds), and the run exits 143 (128 + SIGTERM).
-Once the reports are being written (``hold``) a SIGTERM is ignored: the run ends right after anyway.
+started left running; Ctrl-C sends SIGINT, whose default raises KeyboardInterrupt wherever Python is.
+An exception raised wherever Python is can be lost: inside a garbage-collection callback or a
+``__del__`` it is swallowed (Hypothesis has such callbacks), and raised in the middle of the suite's
+own bookkeeping it can leave that broken. So while a test of the run is on (its setup done, its
+teardown not yet), ``StopSignals`` only *records* the signal (an attribute and an Event set in the
+handler), and acts on it where nothing can swallow it:
+
+  * a watcher thread, woken by the Event, calls ``on_signal`` (the session ends the calls in flight:
+    processes killed, connections cut, MCP calls cancelled; no call starts after it, engine/health.py),
+    so the test ends within moments;
+  * the main thread raises the interruption at points the suite controls (``check``, before and after
+    each test; pytest's own ``KeyboardInterrupt`` machinery then stops the session as on Ctrl-C):
+    ``Terminated`` for SIGTERM, ``KeyboardInterrupt`` for SIGINT, again at each such point until pytest
+    has taken it. The session's finish writes the partial report, marked ``interrupted``, and the run
+    exits 143 (128 + SIGTERM) or 3 (SIGINT).
+
+Between tests (pytest's own code, a process of ``-n`` waiting for its next test, the controller of
+``-n``, which runs none and relays the signal to its processes) the handler also raises, once, as
+Python's default SIGINT handler does: none of the suite's code runs there, and nothing else would
+reach a point that checks. Once the reports are being written (``hold``) a signal is ignored: the run
+ends right after anyway.
 """
 
 from __future__ import annotations
@@ -17,40 +33,76 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
+NAMES = {signal.SIGTERM: "SIGTERM", signal.SIGINT: "SIGINT"}
+
 
 class Terminated(KeyboardInterrupt):
     """The run was asked to stop by SIGTERM."""
 
 
-class SigtermHandler:
-    """SIGTERM as a KeyboardInterrupt in the main thread, from ``install`` until ``hold`` or ``restore``."""
+def interruption_for(name: str) -> KeyboardInterrupt:
+    return Terminated("SIGTERM") if name == "SIGTERM" else KeyboardInterrupt()
 
-    def __init__(self) -> None:
-        self.previous: Callable[[int, FrameType | None], Any] | int | None = None  # what signal.signal returns
+
+class StopSignals:
+    """SIGTERM and SIGINT recorded, from ``install`` until ``hold`` or ``restore``; acted on by ``check``
+    (the main thread, before and after each test) and ``on_signal`` (a watcher thread)."""
+
+    def __init__(self, raise_at_once: bool = False) -> None:
+        self.raise_at_once = raise_at_once
+        self.received = ""  # "SIGTERM" or "SIGINT": the first signal while armed
+        self.delivered = False  # pytest took the interruption (its keyboard-interrupt hook ran)
+        self.in_test = False  # a test of the run is running (its setup passed, its teardown not yet)
         self.armed = False
+        self.on_signal: Callable[[str], Any] | None = None
+        self._previous: dict[int, Any] = {}  # what signal.signal returned, per signal
+        self._woken = threading.Event()
+        self._raised = False  # the handler raised once already
 
-    def install(self) -> None:
+    def install(self, on_signal: Callable[[str], Any] | None = None) -> None:
         if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
             return
-        self.previous = signal.signal(signal.SIGTERM, self._handle)
+        self.on_signal = on_signal
+        for signum in NAMES:
+            self._previous[signum] = signal.signal(signum, self._handle)
         self.armed = True
+        threading.Thread(target=self._watch, name="conformance-signals", daemon=True).start()
 
     def hold(self) -> None:
-        """From now on a SIGTERM is ignored (the run is finishing)."""
+        """From now on a signal is ignored (the run is finishing)."""
         self.armed = False
 
     def restore(self) -> None:
         self.armed = False
-        if self.previous is not None:
-            signal.signal(signal.SIGTERM, self.previous)
-            self.previous = None
+        for signum, previous in self._previous.items():
+            if previous is not None:
+                signal.signal(signum, previous)
+        self._previous.clear()
 
-    def _handle(self, signum, frame) -> None:
-        if self.armed:
-            self.armed = False  # one interruption: the partial report must get written
-            raise Terminated("SIGTERM")
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        """The handler: it records and wakes the watcher. Between tests (pytest's own code, or a process of
+        -n waiting for its next test, or the controller of -n waiting on its processes) it also raises, once:
+        nothing of the suite's runs there, and nothing else would reach a point that checks."""
+        if not self.armed:
+            return
+        self.received = self.received or NAMES.get(signal.Signals(signum), "SIGTERM")
+        self._woken.set()
+        if (self.raise_at_once or not self.in_test) and not self._raised:
+            self._raised = True
+            raise interruption_for(self.received)
+
+    def _watch(self) -> None:
+        self._woken.wait()
+        if self.on_signal is not None and self.armed:
+            self.on_signal(self.received)
+
+    def check(self) -> None:
+        """At a point the suite controls (main thread): raise the recorded signal's interruption until pytest
+        has taken it (a raise from the handler that something swallowed is raised again here)."""
+        if self.received and self.armed and not self.delivered:
+            raise interruption_for(self.received)
 
 
 def interruption(exception: BaseException) -> str:
-    """The signal a KeyboardInterrupt stands for: "SIGTERM" (raised by the handler above) or "SIGINT" (Ctrl-C)."""
+    """The signal a KeyboardInterrupt stands for: "SIGTERM" (Terminated) or "SIGINT" (Ctrl-C)."""
     return "SIGTERM" if isinstance(exception, Terminated) else "SIGINT"

@@ -63,11 +63,30 @@ class HealthMonitor:
         self.server_errors = 0  # inputs that failed the same way twice while the target answered others
         self.last_answered = float("-inf")  # when a call last got an answer (not a fault, not a failure)
         self.reason = self.stopped_by = ""
+        self.interrupted = ""  # "interrupted by SIGTERM": a signal stopped the run (not a verdict on the target)
         self._lock = threading.Lock()
 
     @property
     def unhealthy(self) -> bool:
         return bool(self.reason)
+
+    @property
+    def stopping(self) -> bool:
+        """No call starts any more: the breaker tripped, or a signal came."""
+        return bool(self.reason or self.interrupted)
+
+    @property
+    def stop_reason(self) -> str:
+        return self.reason or self.interrupted
+
+    def interrupt(self, signal_name: str) -> None:
+        """A signal stops the run (conformance/termination.py, from its watcher thread): the calls in flight
+        end (``on_trip`` closes the target), none starts after, and none is judged or counted."""
+        with self._lock:
+            first = not self.interrupted
+            self.interrupted = self.interrupted or f"interrupted by {signal_name}"
+        if first and self.on_trip is not None:
+            self.on_trip()
 
     def trip(self, reason: str, stopped_by: str = BREAKER) -> None:
         with self._lock:
@@ -83,6 +102,8 @@ class HealthMonitor:
         wire form (conformance/wire.py), for a target that carries one."""
         started = time.monotonic()
         response = _send(target, tool_id, version, payload, wire)
+        if self.interrupted:  # cut short by the stop, or answered after it: not a verdict, not counted
+            return None
         tripped_before = self.unhealthy
         if response.kind == "transport_error" and response.fault and not tripped_before:
             if getattr(target, "in_process", False):

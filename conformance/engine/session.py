@@ -275,7 +275,7 @@ class Session:
     def prefetch(self, cases: list[Case]) -> None:
         """With --workers N > 1, send the fixture cases N at a time (their judgements then read the answers)."""
         cases = [case for case in cases if not self._not_served(case.tool_id, case.version)]
-        if self.options.workers < 2 or not cases or self.health.unhealthy:
+        if self.options.workers < 2 or not cases or self.health.stopping:
             return
         if self._pool is None:
             self._pool = concurrent.futures.ThreadPoolExecutor(self.options.workers, thread_name_prefix="conformance")
@@ -286,7 +286,7 @@ class Session:
 
     def _call_unless_unhealthy(self, case: Case) -> TargetResponse | None:
         """The target's answer, or None once the run stopped (the case is not run, or was cut short by the stop)."""
-        if self.health.unhealthy:
+        if self.health.stopping:
             return None
         if case.expect.kind == "output":
             self.bodies.note(case)
@@ -308,7 +308,7 @@ class Session:
         future = self._prefetched.pop(case.case_id, None)
         response = future.result() if future else self._call_unless_unhealthy(case)
         if response is None:
-            return CaseResult(case, "skipped", f"not run: the run stopped early ({self.health.reason})")
+            return CaseResult(case, "skipped", f"not run: the run stopped early ({self.health.stop_reason})")
         return CaseResult(case, *self._judged(case, response), response)
 
     def _judged(self, case: Case, response: TargetResponse) -> tuple[Outcome, str, Any]:
@@ -331,7 +331,7 @@ class Session:
         cases = steps.step_cases(case)
         responses = steps.send(self._call_unless_unhealthy, cases, case.sending)
         if any(response is None for response in responses):
-            return CaseResult(case, "skipped", f"not run: the run stopped early ({self.health.reason})")
+            return CaseResult(case, "skipped", f"not run: the run stopped early ({self.health.stop_reason})")
         verdicts = [Verdict(*self._judged(step, response)) for step, response in zip(cases, responses)]
         shown, index, verdict = steps.judged(case, verdicts)
         return CaseResult(shown, verdict.outcome, verdict.message, verdict.mismatch, responses[index])
@@ -442,7 +442,7 @@ class Session:
                 costly=lambda result: self.health.cost_a_time_out(result.response),
             )
         except Unhealthy:
-            entry.update(outcome="skipped", message=f"not finished: the run stopped early ({self.health.reason})")
+            entry.update(outcome="skipped", message=f"not finished: the run stopped early ({self.health.stop_reason})")
             raise
         except Exception as exc:  # the suite broke (compare, a strategy): reported as a harness error
             entry.update(outcome="errored", message=f"harness error: {type(exc).__name__}: {str(exc)[:300]}")

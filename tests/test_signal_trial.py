@@ -1,0 +1,83 @@
+"""Signals are never lost: SIGTERM or SIGINT at random moments of real runs (conformance/termination.py).
+
+Each trial starts `conformance run` at the default profile against a target of one kind (the oracle in
+process, the line protocol, HTTP, or the oracle over ``-n 2``), waits until the run has started (its
+banner), then a random 0 to 12 s more, and sends SIGTERM or SIGINT. The run must exit within
+STOP_SECONDS with 143 (SIGTERM) or 3 (SIGINT) and a report.json marked interrupted by that signal;
+anything else (a run that goes on to its end, another exit code, a report not marked) is a lost signal.
+
+A long test (``-m slow``): TRIALS trials, two at a time; ``CONFORMANCE_SIGNAL_TRIALS`` sets how many.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from faulty_servers import oracle_server
+
+TRIALS = int(os.environ.get("CONFORMANCE_SIGNAL_TRIALS", "200"))
+STOP_SECONDS = 15  # from the signal to the exit, two trials at a time on two busy cores
+LATEST_SIGNAL_SECONDS = 12.0
+EXIT_CODES = {signal.SIGTERM: 143, signal.SIGINT: 3}
+PYTHON = sys.executable
+
+
+def trial(number: int, target: str, options: tuple[str, ...], base: Path) -> str:
+    """One run signalled at a random moment: "" if it stopped as it must, else what went wrong."""
+    chooser = random.Random(number)
+    sig = chooser.choice((signal.SIGTERM, signal.SIGINT))
+    out = base / f"trial-{number}"
+    command = [PYTHON, "-m", "conformance", "run", "--target", target, "--report-dir", str(out), *options]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    try:
+        process.stdout.readline()  # the banner: the run has started and its handlers are installed
+        time.sleep(chooser.uniform(0, LATEST_SIGNAL_SECONDS))
+        if process.poll() is not None:
+            return ""  # it finished before the signal: nothing to lose
+        process.send_signal(sig)
+        signalled = time.monotonic()
+        try:
+            process.communicate(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            return f"trial {number} ({target}, {sig.name}): still running {STOP_SECONDS} s after the signal"
+        seconds = time.monotonic() - signalled
+        if process.returncode != EXIT_CODES[sig]:
+            return f"trial {number} ({target}, {sig.name}): exit {process.returncode} after {seconds:.1f} s"
+        report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+        if report["header"].get("interrupted") != sig.name:
+            return f"trial {number} ({target}, {sig.name}): the report is not marked interrupted by {sig.name}"
+        return ""
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate()
+
+
+@pytest.mark.slow
+def test_no_signal_is_lost_at_random_moments(tmp_path):
+    with oracle_server() as (url, _process, _log):
+        kinds = (
+            ("oracle", ()),
+            (f"jsonl:{PYTHON} -m conformance.jsonl_oracle", ()),
+            (url, ("--workers", "2")),
+            ("oracle", ("-n", "2")),
+        )
+        with ThreadPoolExecutor(2) as pool:
+            lost = [
+                found
+                for found in pool.map(
+                    lambda n: trial(n, kinds[n % len(kinds)][0], kinds[n % len(kinds)][1], tmp_path), range(TRIALS)
+                )
+                if found
+            ]
+    print(f"{TRIALS} signals, {len(lost)} lost")
+    assert not lost, lost
