@@ -68,7 +68,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import oracle
 from conformance.jsonio import dump_json, parse_json
 
-MAX_BODY_BYTES = 8 * 1024 * 1024  # the largest legal input is ~1.4 MB of JSON; 8 MiB leaves room for whitespace
+MAX_BODY_BYTES = 8 * 1024 * 1024  # the largest valid input is 6.47 MB of compact JSON (strategies/wire_sizes.py)
 BODY_READ_TIMEOUT = 60.0  # seconds for a whole body to arrive
 DEFAULT_WORKERS = min(4, os.cpu_count() or 1)  # more processes than cores only add memory
 GRACEFUL_SHUTDOWN_SECONDS = 10
