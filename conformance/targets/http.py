@@ -322,8 +322,9 @@ def classify(status: int, body: bytes, content_type: str, started: float) -> Tar
         )
     if not 200 <= status < 300:
         kind = "redirect (not followed)" if 300 <= status < 400 else "server error" if status >= 500 else ""
-        # a 5xx the retry policy does not retry (500, 501, 505...) may be the input's doing; a redirect is not
-        fault = f"HTTP {status}" if status >= 500 and status not in RETRYABLE_STATUSES else ""
+        # any complete answer the retry policy does not retry (500, 501, a redirect, a 399...) may be the input's
+        # doing; answered to every input, the breaker still stops the run (engine/health.py)
+        fault = "" if status in RETRYABLE_STATUSES else f"HTTP {status}"
         return transport_error(f"HTTP {status} {kind}".rstrip() + (f", {content_type}" if content_type else ""), fault)
     envelope = read_envelope(body, error_body_rejects=False)  # a 2xx is an answer or garbage
     if envelope.empty:
