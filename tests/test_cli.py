@@ -167,3 +167,17 @@ def test_python_dash_m_conformance_works():
     assert json.loads(completed.stdout)["result"]["candidate_length"] == 2
     completed = subprocess.run([PYTHON, "-m", "conformance", "--version"], capture_output=True, text=True, timeout=120)
     assert completed.returncode == 0 and completed.stdout.startswith("conformance ")
+
+
+def test_a_contract_version_without_an_oracle_is_named_as_such(monkeypatch):
+    """A maintainer added contracts/<tool>/2.0.0.json before its oracle: --tools says so, not "unknown tool"."""
+    from conformance.engine import options
+
+    monkeypatch.setattr(
+        options, "available", lambda: [("chrf-plus-plus-compute", "1.0.0"), ("chrf-plus-plus-compute", "2.0.0")]
+    )
+    with pytest.raises(ValueError, match=r"no oracle for chrf-plus-plus-compute@2\.0\.0 \(contract only\)"):
+        options.parse_tools("chrf-plus-plus-compute@2.0.0")
+    with pytest.raises(ValueError, match="unknown tool 'chrf-plus-plus-compute@3.0.0'"):
+        options.parse_tools("chrf-plus-plus-compute@3.0.0")
+    assert options.parse_tools("chrf-plus-plus-compute@1.0.0") == [("chrf-plus-plus-compute", "1.0.0")]

@@ -10,7 +10,8 @@ from typing import Any
 from conformance.engine.properties import DEFAULT_MAX_FAILURES
 from conformance.hypothesis_profiles import RUN_EXAMPLES
 from conformance.targets import DEFAULT_TIMEOUT
-from oracle.registry import tool_keys
+from oracle.contracts import available
+from oracle.registry import module_name, tool_keys
 
 # Hypothesis examples per generated family, by --profile and category (the settings profiles of the
 # run's properties are registered from the same table).
@@ -34,6 +35,12 @@ def parse_tools(text: str) -> list[tuple[str, str]]:
         tool_id, _, version = item.partition("@")
         matches = [(t, v) for t, v in implemented if t == tool_id and (not version or v == version)]
         if not matches:
+            contract_only = [f"{t}@{v}" for t, v in available() if t == tool_id and (not version or v == version)]
+            if contract_only:  # a maintainer added the contract; no oracle module implements it yet
+                raise ValueError(
+                    f"no oracle for {', '.join(contract_only)} (contract only): the suite judges a version once "
+                    f"oracle/{module_name(tool_id)}.py implements it (conformance list shows what is implemented)"
+                )
             known = ", ".join(f"{t}@{v}" for t, v in implemented)
             raise ValueError(f"unknown tool {item!r} (known: {known})")
         selected.extend(match for match in matches if match not in selected)
