@@ -18,6 +18,7 @@ a run that concluded exits as its diff with that report says (conformance.report
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -27,6 +28,8 @@ from conformance.engine.options import DEFAULT_REPORT_DIR, PROFILES
 from conformance.engine.properties import DEFAULT_MAX_FAILURES
 from conformance.engine.session import EXIT_TERMINATED
 from conformance.targets import DEFAULT_TIMEOUT
+
+DEFAULT_PROFILE = "default"
 
 SUITE_INI = Path(__file__).resolve().parent / "suite" / "pytest.ini"
 
@@ -52,7 +55,7 @@ def register(subparsers) -> None:
     parser.add_argument("--tools", default="", metavar="ID[@V],...", help="only these tools (default: all)")
     parser.add_argument(
         "--profile",
-        default="default",
+        default=None,  # "default", or the baseline's with --baseline (same_cases_as_baseline)
         choices=sorted(PROFILES),
         help="generated examples per family (valid/boundary/invalid): "
         + "; ".join(f"{name} {'/'.join(str(n) for n in sizes.values())}" for name, sizes in PROFILES.items()),
@@ -225,5 +228,36 @@ def exit_code(status: int) -> int:
     return 3  # interrupted, or pytest's internal error: no conclusion
 
 
+def same_cases_as_baseline(args: argparse.Namespace) -> None:
+    """--baseline: the baseline's seed and profile unless others are given (the same cases, so a group is
+    new or fixed because the target changed, not the draw), said on stderr; another seed is warned about."""
+    given_profile = args.profile
+    args.profile = args.profile or DEFAULT_PROFILE
+    if not args.baseline:
+        return
+    try:
+        header = json.loads(Path(args.baseline, "report.json" if Path(args.baseline).is_dir() else "").read_text())[
+            "header"
+        ]
+        seed, profile = int(header["seed"]), str(header["profile"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # the session's own reading of the baseline says what is wrong with it (exit 2)
+    if args.seed is None:
+        args.seed = seed
+        if given_profile is None and profile in PROFILES:
+            args.profile = profile
+        print(
+            f"--baseline: seed {args.seed} and profile {args.profile}, as in the baseline (the same cases)",
+            file=sys.stderr,
+        )
+    elif args.seed != seed:
+        print(
+            f"--baseline: seed {args.seed}, not the baseline's {seed}: other cases are drawn, so a new or fixed "
+            "group may come from the draw rather than from the target",
+            file=sys.stderr,
+        )
+
+
 def run(args: argparse.Namespace) -> int:
+    same_cases_as_baseline(args)
     return exit_code(int(pytest.main(pytest_args(args))))

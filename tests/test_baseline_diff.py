@@ -10,6 +10,7 @@ second each), made once for the module.
 
 from __future__ import annotations
 
+import argparse
 import copy
 import json
 import os
@@ -347,3 +348,23 @@ def test_reports_that_cannot_be_compared_are_usage_errors(runs, tmp_path, capsys
     started = run(tmp_path, "oracle", "out", "--fixtures-only", "--baseline", str(tmp_path / "missing.json"))
     assert started.returncode == 2 and "--baseline" in started.stderr and "Traceback" not in started.stderr
     assert not (tmp_path / "out" / "report.json").exists()  # refused before the run
+
+
+def test_baseline_lends_its_seed_and_profile_unless_others_are_given(tmp_path):
+    """--baseline alone draws the baseline's cases (its seed and profile), and says so; another --seed is
+    warned about (conformance/runner.py, same_cases_as_baseline)."""
+    from conformance.runner import same_cases_as_baseline
+
+    (tmp_path / "report.json").write_text(json.dumps({"header": {"seed": 77, "profile": "quick"}}), encoding="utf-8")
+
+    def resolved(seed, profile):
+        args = argparse.Namespace(baseline=str(tmp_path), seed=seed, profile=profile)
+        same_cases_as_baseline(args)
+        return args.seed, args.profile
+
+    assert resolved(None, None) == (77, "quick")
+    assert resolved(None, "thorough") == (77, "thorough")
+    assert resolved(5, None) == (5, "default")
+    no_baseline = argparse.Namespace(baseline=None, seed=None, profile=None)
+    same_cases_as_baseline(no_baseline)
+    assert (no_baseline.seed, no_baseline.profile) == (None, "default")
