@@ -578,3 +578,45 @@ def test_a_target_serving_none_of_the_selected_tools_cannot_be_judged(tmp_path, 
     )
     assert code == 3, output
     assert "serves none of the selected tools" in output
+
+
+ONE_TOOL = """
+    import oracle
+
+    class NotFound(Exception):
+        code = "not_found"
+
+    def execute(tool_id, version, payload):
+        if tool_id != "bleu-brevity-penalty":
+            raise NotFound(f"this module implements bleu-brevity-penalty only, not {tool_id}")
+        return oracle.execute(tool_id, version, payload)
+"""
+
+
+def test_a_one_tool_implementation_is_checked_without_tools(tmp_path, monkeypatch, capfd):
+    """The README's command for a module, unchanged: every other tool, published or draft, answered
+    'not found' at the preflight, is not served (listed in the header), and the one tool is judged."""
+    write_module(tmp_path, "one_tool", ONE_TOOL)
+    code, output = conformance_in_process(
+        "run",
+        "--target",
+        "python:one_tool",
+        "--generated-only",
+        "--profile",
+        "quick",
+        "-k",
+        "not-an-object",
+        "--report-dir",
+        "out",
+        cwd=tmp_path,
+        monkeypatch=monkeypatch,
+        capfd=capfd,
+    )
+    assert code == 0, output
+    document = report(tmp_path / "out")
+    assert "bleu-brevity-penalty@1.0.0" not in document["header"]["not_served"]
+    assert (
+        len(document["header"]["not_served"]) == 7 and "bleu-corpus-compute@1.0.0" in document["header"]["not_served"]
+    )
+    judged = {p["tool_id"] for p in document["properties"] if p["outcome"] == "passed"}
+    assert judged == {"bleu-brevity-penalty"}

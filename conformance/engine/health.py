@@ -247,6 +247,8 @@ class HealthMonitor:
         draft's question, even a transport error, only means it is served: the run judges it.
         """
         contracts = [contract(tool_id, version) for tool_id, version in tools]
+        if getattr(target, "implements_some_tools", False):
+            return self._preflight_each(target, contracts)
         first = next((found for found in contracts if found.status != DRAFT), contracts[0])
         response = self._ask(target, first)
         if response.kind == "transport_error":
@@ -269,6 +271,26 @@ class HealthMonitor:
             if found.status == DRAFT
             and _not_found(response if found is first else self._ask_counting_retries(target, found))
         ]
+
+    def _preflight_each(self, target, contracts) -> list[str]:
+        """A target that may implement some tools only (a program or module written for one: ``cmd:``, ``jsonl:``,
+        ``python:``): each selected tool's first example is asked, and a tool answered "not found" is not
+        served (skipped, listed in the header), published or draft. The target must answer some example
+        (a wrong answer too): one that answers none is unusable. Session.start stops a run that judges no
+        tool, saying to pass --tools."""
+        not_served, unanswered = [], []
+        for found in contracts:
+            response = self._ask(target, found)
+            if _not_found(response):
+                not_served.append(found.label)
+            elif response.kind == "transport_error":
+                unanswered.append(f"{found.label}: {response.detail}")
+            else:
+                self.record(response)
+        if unanswered and len(unanswered) + len(not_served) == len(contracts):
+            self.trip(f"preflight: the target did not answer the contract example of {unanswered[0]}", PREFLIGHT)
+            return []
+        return not_served
 
     @staticmethod
     def _ask(target, found) -> TargetResponse:

@@ -250,7 +250,8 @@ class Session:
         if self.not_served and len(self.not_served) == len(self.options.tools):
             self.health.trip(
                 f"preflight: the target serves none of the selected tools (not found: "
-                f"{', '.join(sorted(self.not_served))})",
+                f"{', '.join(sorted(self.not_served))}): pass --tools with the tools it implements "
+                "(conformance list shows them all)",
                 PREFLIGHT,
             )
         self._check_contract_drift()

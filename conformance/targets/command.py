@@ -99,6 +99,7 @@ class CommandTarget:
         return INPUT_PLACEHOLDER in self.template
 
     wire_forms = ANY  # stdin and the {input} file hold the bytes of the drawn form (conformance/wire.py)
+    implements_some_tools = True  # a program written for one tool may answer "not found" for the others
 
     def call(self, tool_id: str, version: str, payload: Any, wire: WireForm = COMPACT) -> TargetResponse:
         started = time.monotonic()

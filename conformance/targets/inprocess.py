@@ -31,6 +31,7 @@ class InProcessTarget:
     # No transport stands between: an exception is the implementation's own, even one that would not come
     # back when the input is sent again (engine/health.py judges it at once).
     in_process = True
+    implements_some_tools = True  # a module written for one tool may answer "not found" for the others
 
     def __init__(self, spec: str, execute):
         self.spec = spec

@@ -363,6 +363,7 @@ class JsonlTarget:
         self._closer = weakref.finalize(self, _close_all, self._running, self._idle, self._lock)
 
     wire_forms = ONE_LINE  # a request stays on one line: only the forms without a newline (conformance/wire.py)
+    implements_some_tools = True  # a program written for one tool may answer "not found" for the others
 
     def call(self, tool_id: str, version: str, payload: Any, wire: WireForm = COMPACT) -> TargetResponse:
         started = time.monotonic()
