@@ -234,7 +234,18 @@ def run_stage(scratch: Path, stage: str, argv: list[str]) -> Verdict | None:
         return Verdict("killed", stage, done.returncode, tool, case, reason)
     if done.returncode != 0:
         return Verdict("errored", stage, done.returncode, detail=done.stdout[-400:])
+    unserved = not_served(scratch / "report")
+    if unserved:  # the oracle answers "not found" for a tool it implements: the run skipped it, the mutant broke it
+        return Verdict("killed", stage, done.returncode, unserved[0], "", "answered 'not found' at the preflight")
     return None
+
+
+def not_served(report_dir: Path) -> list[str]:
+    """The tools the stage's run found not served (a jsonl: target answering "not found" for them)."""
+    try:
+        return list(json.loads((report_dir / "report.json").read_text(encoding="utf-8"))["header"]["not_served"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
 
 
 def judge(
