@@ -173,3 +173,12 @@ def test_an_in_process_target_raising_on_everything_is_an_outage():
     for _ in range(3):
         monitor.call(target, CORPUS, V, EXAMPLE)
     assert monitor.unhealthy and monitor.figures()["server_errors"] == 0
+
+
+def test_retries_after_throttling_are_jittered():
+    """After a 429 or 503 the wait gets a random extra, so a burst's refused calls come back spread out."""
+    from conformance.targets.retry_policy import JITTER_SECONDS, jitter
+
+    waits = {round(jitter(503), 6) for _ in range(50)} | {round(jitter(429), 6) for _ in range(50)}
+    assert len(waits) > 10 and all(0 <= wait <= JITTER_SECONDS for wait in waits)
+    assert jitter(502) == jitter(None) == 0.0  # a gateway error or no answer: urllib3's backoff alone

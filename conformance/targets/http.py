@@ -77,6 +77,7 @@ from conformance.targets.retry_policy import (
     DEFAULT_RETRIES,
     RETRY_AFTER_STATUSES,
     RETRYABLE_STATUSES,
+    jitter,
     retry_after,
 )
 from conformance.wire import ANY, COMPACT, WireForm
@@ -200,7 +201,7 @@ class _TransportRetry(Retry):
     def sleep(self, response=None) -> None:
         """urllib3's wait (the Retry-After if there is one, else the backoff), cut short by ``stopped``."""
         seconds = self.get_retry_after(response) if self.respect_retry_after_header and response else None
-        self.stopped.wait(seconds or self.get_backoff_time())
+        self.stopped.wait((seconds or self.get_backoff_time()) + jitter(response.status if response else None))
 
     def get_retry_after(self, response) -> float | None:
         return retry_after(response.headers.get("Retry-After"), self.retry_after_cap)

@@ -95,7 +95,7 @@ from conformance.targets.base import (
     excerpt,
 )
 from conformance.targets.mcp_schema import DeclaredSchema, execute_schema, no_schema
-from conformance.targets.retry_policy import RETRYABLE_STATUSES, wait_before_retry
+from conformance.targets.retry_policy import RETRYABLE_STATUSES, jitter, wait_before_retry
 
 TOOL_NAME = "execute"
 PREFIXES = ("mcp+http://", "mcp+https://")
@@ -641,7 +641,7 @@ class McpTarget:
                 return response
             retries += 1
             status, retry_after = (answer.status, answer.retry_after) if answer is not None else (None, None)
-            await asyncio.sleep(wait_before_retry(retries, status, retry_after, self.timeout))
+            await asyncio.sleep(wait_before_retry(retries, status, retry_after, self.timeout) + jitter(status))
 
     async def _read_declared_schema(self) -> None:
         """``execute``'s declared input schema, from tools/list on a session of its own, once. A listing

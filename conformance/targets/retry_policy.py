@@ -15,6 +15,8 @@ with urllib3's parser (seconds or an HTTP date).
 
 from __future__ import annotations
 
+import random
+
 import urllib3
 from urllib3.util.retry import Retry
 
@@ -28,8 +30,11 @@ __all__ = [
     "retry_after",
     "backoff",
     "wait_before_retry",
+    "jitter",
 ]
 BACKOFF_SECONDS = 0.2  # urllib3's backoff factor
+JITTER_SECONDS = 0.2  # after a 429 or 503, up to this much more: the concurrent calls of a burst spread out
+_jitter = random.Random()  # its own generator: the run's draws never depend on it
 RETRYABLE_STATUSES = frozenset({408, 429, 502, 503, 504})
 # The statuses whose Retry-After is honoured (urllib3 also honours one on a 413, but a 413 is the
 # contract's limit_exceeded rejection: a verdict, never retried).
@@ -56,6 +61,12 @@ def backoff(retry_number: int, cap: float) -> float:
 def wait_before_retry(retry_number: int, status: int | None, retry_after_value: str | None, cap: float) -> float:
     """How long to wait before retry number ``retry_number`` after an answer of ``status`` (None: no
     answer) carrying ``retry_after_value``: as urllib3's Retry waits (a Retry-After of 0 falls back
-    to the backoff, as there)."""
+    to the backoff, as there); the caller adds ``jitter``."""
     asked = retry_after(retry_after_value, cap) if status in RETRY_AFTER_STATUSES else None
     return asked if asked else backoff(retry_number, cap)
+
+
+def jitter(status: int | None) -> float:
+    """A random extra wait after a 429 or 503 (the server throttles): the calls it refused together, a
+    burst's, come back spread out instead of together again."""
+    return _jitter.uniform(0, JITTER_SECONDS) if status in RETRY_AFTER_STATUSES else 0.0
