@@ -20,23 +20,17 @@ tools/express_server``).
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import select
 import shutil
-import signal
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from node_servers import node_server
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPRESS_SERVER = ROOT / "tools" / "express_server"
-START_SECONDS = 30
 RUN_TIMEOUT = 600
 SLOW_RUN_TIMEOUT = 1800
 RAISED_LIMIT = "16mb"  # above the largest compact body of any valid input (about 6.5 MB)
@@ -47,31 +41,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@contextlib.contextmanager
-def express_server(flags: tuple[str, ...], log: Path) -> Iterator[str]:
+def express_server(flags: tuple[str, ...], log: Path):
     """The server with ``flags`` on a free loopback port, for the duration of the block: its base URL."""
-    with log.open("wb") as errors:
-        process = subprocess.Popen(
-            ["node", str(EXPRESS_SERVER / "server.mjs"), "--port", "0", *flags],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            env={**os.environ, "PYTHON": sys.executable},
-            start_new_session=True,
-        )  # its own group: the oracle it starts goes with it
-    try:
-        line = b""
-        deadline = time.monotonic() + START_SECONDS
-        while not line.endswith(b"\n") and time.monotonic() < deadline and process.poll() is None:
-            if select.select([process.stdout], [], [], 0.1)[0]:
-                line += os.read(process.stdout.fileno(), 4096)
-        assert line.startswith(b"listening on http://127.0.0.1:"), (line, log.read_text(errors="replace")[-2000:])
-        yield line.decode().split()[-1]
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        process.wait(10)
-        process.stdout.close()
+    return node_server(EXPRESS_SERVER / "server.mjs", ("--port", "0", *flags), log)
 
 
 def judged(

@@ -15,24 +15,18 @@ missing (``npm install --prefix tools/mcp_node_server``).
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import select
 import shutil
-import signal
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from node_servers import node_server as launch
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_SERVER = ROOT / "tools" / "mcp_node_server"
-START_SECONDS = 30
 RUN_TIMEOUT = 600
 BREVITY = "bleu-brevity-penalty"
 REFUSED_BY = "the server's MCP input schema"
@@ -55,30 +49,9 @@ CORRECT["any-text-json-stateful"] = (*CORRECT["any-text-json"], "--stateful")
 BUGGY = ("--input", "any", "--shape", "text", "--response", "json", "--stateful", "--bug", "brevity-off-by-one")
 
 
-@contextlib.contextmanager
-def node_server(flags: tuple[str, ...], log: Path) -> Iterator[str]:
+def node_server(flags: tuple[str, ...], log: Path):
     """The server with ``flags`` on a free loopback port, for the duration of the block: its /mcp URL."""
-    with log.open("wb") as errors:
-        process = subprocess.Popen(
-            ["node", str(NODE_SERVER / "server.mjs"), "--python", sys.executable, *flags],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            start_new_session=True,
-        )  # its own group: the oracle it starts goes with it
-    try:
-        line = b""
-        deadline = time.monotonic() + START_SECONDS
-        while not line.endswith(b"\n") and time.monotonic() < deadline and process.poll() is None:
-            if select.select([process.stdout], [], [], 0.1)[0]:
-                line += os.read(process.stdout.fileno(), 4096)
-        assert line.startswith(b"listening on "), (line, log.read_text(errors="replace")[-2000:])
-        yield line.decode().split()[-1]
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        process.wait(10)
-        process.stdout.close()
+    return launch(NODE_SERVER / "server.mjs", ("--python", sys.executable, *flags), log)
 
 
 def judged(flags: tuple[str, ...], report_dir: Path, *options: str) -> tuple[int, dict, str]:
