@@ -20,14 +20,12 @@ tools/express_server``).
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from node_servers import node_server
+from runs import run_with_output
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPRESS_SERVER = ROOT / "tools" / "express_server"
@@ -52,16 +50,7 @@ def judged(
     """A run against the server with ``flags``: its exit code, report.json and console output."""
     report_dir.mkdir(parents=True, exist_ok=True)
     with express_server(flags, report_dir / "server.log") as url:
-        process = subprocess.run(
-            [sys.executable, "-m", "conformance", "run", "--target", url, "--report-dir", str(report_dir), *options],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            stdin=subprocess.DEVNULL,
-        )
-    report_file = report_dir / "report.json"
-    report = json.loads(report_file.read_text(encoding="utf-8")) if report_file.is_file() else {}
-    return process.returncode, report, process.stdout[-3000:] + process.stderr[-3000:]
+        return run_with_output(url, report_dir, *options, timeout=timeout)
 
 
 def failed(report: dict) -> list[dict]:
