@@ -330,3 +330,48 @@ def test_run_property_does_not_shrink_an_example_that_cost_a_time_out():
     # without the time-out it is shrunk to the smallest failing input, as any failure
     shrunk = _integers_property(judge, max_failures=1)
     assert shrunk.failures[0].case.input == 10
+
+
+def test_run_property_gives_the_same_results_however_slow_the_machine(monkeypatch):
+    """No bound of a property is a clock: with every reading of the clock a second after the last (a
+    machine under heavy load: a round of the quick profile then lasts minutes), a seed gives the same
+    cases, failures and counts. A bound in seconds once
+    made a burst on a loaded machine stop a round earlier than on a quiet one (a flaky shard test)."""
+    import time as clock
+
+    def trace() -> tuple[list, list, dict]:
+        judged: list = []
+
+        def judge(case: Case) -> CaseResult:
+            judged.append(case.input)
+            return _judge_by_residue(case)
+
+        outcome = _integers_property(judge, max_failures=3, profile="quick", run_seed=3)
+        return judged, [failure.case.input for failure in outcome.failures], outcome.stats
+
+    quiet = trace()
+    seconds = iter(range(1, 10**6))
+    monkeypatch.setattr(clock, "monotonic", lambda: float(next(seconds)))
+    monkeypatch.setattr(clock, "perf_counter", lambda: float(next(seconds)))
+    loaded = trace()
+    assert next(seconds) > 120  # the rounds took minutes on that clock
+    assert loaded == quiet
+
+
+def test_run_property_starts_no_round_past_ten_times_its_budget():
+    """A property whose every failure is new (so every round finds one) and shrinks long stops starting
+    rounds once it has judged KEEP_GOING_CALLS (10) times its example budget, counted in examples judged."""
+    from conformance.engine.properties import KEEP_GOING_CALLS
+
+    def judge(case: Case) -> CaseResult:  # each input >= 10 a cause of its own
+        if case.input < 10:
+            return CaseResult(case, "passed")
+        return CaseResult(case, "failed", "wrong", Mismatch(f"/field{case.input}", 0, 1, "wrong"))
+
+    budget = run_settings("quick", "valid").max_examples
+    outcome = _integers_property(judge, max_failures=10**6, profile="quick", signature=lambda r: r.case.input)
+    assert KEEP_GOING_CALLS == 10
+    assert outcome.stats["stopped_by"] in ("judged", "examples")
+    if outcome.stats["stopped_by"] == "judged":
+        assert outcome.stats["examples"] >= 10 * budget
+    assert len(outcome.failures) < 10 * budget

@@ -12,9 +12,12 @@ first new signature of a round is shrunk like the first failure (Hypothesis keep
 only if it still fails with a signature not yet reported) and reported as its own result.
 Rounds stop at ``max_failures`` distinct signatures, when the family's example budget (the
 profile's count, shared by every round) is spent, when a round finds nothing new, or once the
-property has run for ``KEEP_GOING_SECONDS``. The first round is exactly the single run of a
-property that stops at its first failure (``max_failures`` 1), and every round is fixed by the
-seed, so the same seed still gives the same cases and results.
+property has judged ``KEEP_GOING_CALLS`` times that budget (generated and shrunk examples alike:
+shrinking is what a budget of generated examples does not bound). The first round is exactly the
+single run of a property that stops at its first failure (``max_failures`` 1), and every round is
+fixed by the seed, so the same seed gives the same cases and results on any machine, however
+loaded: no bound is a clock (a bound in seconds made a burst on a loaded machine stop a round
+earlier than on a quiet one, and two runs of one seed disagree).
 
 An example the target did not answer in time (``costly``: a transport error that cost at least
 half a time-out) is reported as found, not shrunk, and ends the property: each try of a smaller
@@ -25,7 +28,6 @@ breaker's time-out budget on shrinking alone (engine/health.py), ending a run th
 from __future__ import annotations
 
 import random
-import time
 import unittest
 from collections import Counter
 from collections.abc import Callable, Hashable
@@ -38,7 +40,7 @@ from conformance.compare.signature import failure_signature
 from conformance.model import Case, CaseResult, field_name, is_not_applicable
 
 DEFAULT_MAX_FAILURES = 3  # distinct failure signatures reported per property
-KEEP_GOING_SECONDS = 60.0  # no further round starts once a property has run this long
+KEEP_GOING_CALLS = 10  # no further round starts once a property has judged this many times its example budget
 NOT_SHRUNK = "not shrunk, and the property ended: each smaller try could take a time-out again"
 
 
@@ -64,7 +66,7 @@ class NotServed(unittest.SkipTest):
 
 
 # Why a property stopped (its entry's "stopped_by", described in report.schema.json): passed, max_failures,
-# examples, no_new_failure, time, unhealthy, time_out.
+# examples, no_new_failure, judged, unhealthy, time_out.
 
 
 @dataclass
@@ -119,13 +121,13 @@ def run_property(
 ) -> PropertyRun:
     """Generate cases into ``outcome`` and judge each, round after round until one of the bounds
     above; raises Unhealthy (the target became unhealthy), or whatever the suite itself broke on."""
-    started = time.monotonic()
     budget = run_settings.max_examples
+    most_judged = KEEP_GOING_CALLS * budget
     reported: set = set()
     outcome.stats.update(distinct_failures=0, repeated_failures=0)
     for round_number in range(max(max_failures, 1)):
-        if round_number and time.monotonic() - started >= KEEP_GOING_SECONDS:
-            stopped_by = "time"
+        if round_number and outcome.stats["examples"] >= most_judged:
+            stopped_by = "judged"
             break
         try:
             found, generated = _run_round(
