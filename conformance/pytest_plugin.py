@@ -33,6 +33,7 @@ from conformance.engine.properties import DEFAULT_MAX_FAILURES, NotServed, Unhea
 from conformance.engine.selection import split_patterns
 from conformance.engine.shards import parse_shard
 from conformance.model import Case, CaseResult
+from conformance.reports.document import STOPS
 from conformance.targets import DEFAULT_TIMEOUT
 from conformance.termination import StopSignals, interruption
 
@@ -427,7 +428,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if session.items:
         run.session.start(cases, prefetch=not run.worker)
         if run.session.health.unhealthy:
-            run.progress.line(f"target unhealthy: {run.session.health.reason}")
+            health = run.session.health
+            run.progress.line(f"{STOPS.get(health.stopped_by, 'run stopped')}: {health.reason}")
 
 
 @pytest.fixture(scope="session")

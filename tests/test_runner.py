@@ -620,3 +620,30 @@ def test_a_one_tool_implementation_is_checked_without_tools(tmp_path, monkeypatc
     )
     judged = {p["tool_id"] for p in document["properties"] if p["outcome"] == "passed"}
     assert judged == {"bleu-brevity-penalty"}
+
+
+@pytest.mark.parametrize(
+    "target, hint",
+    [
+        ("cmd:false", "gets the input JSON on stdin"),
+        ("jsonl:true", "one JSON request per line"),
+        ("http://127.0.0.1:9", "check the base URL"),
+        ("mcp+http://127.0.0.1:9/mcp", "check the URL of the MCP endpoint"),
+    ],
+)
+def test_a_preflight_stop_says_target_unusable_with_the_call_to_try_and_a_hint_of_its_kind(
+    tmp_path, monkeypatch, capfd, target, hint
+):
+    """A target that answers nothing (port 9 refuses; `false` prints nothing; `true` exits): one wording,
+    "target unusable", at the start and in the summary, never "target unhealthy" (the breaker's); the
+    contract example's call to try by hand, and what to check for this kind of target."""
+    code, output = conformance_in_process(
+        "run", "--target", target, "--profile", "quick", "--tools", BLEU, "--report-dir", "out",
+        cwd=tmp_path, monkeypatch=monkeypatch, capfd=capfd,
+    )  # fmt: skip
+    assert code == 3, output
+    assert "target unhealthy" not in output.lower()
+    assert output.count("target unusable: preflight: it did not answer the bleu-corpus-compute@1.0.0") == 1
+    assert "TARGET UNUSABLE, run stopped" in output
+    assert "try by hand: " in output and '"hypotheses":[["this","is","a","test"]]' in output  # the example
+    assert hint in output

@@ -252,14 +252,13 @@ class HealthMonitor:
         first = next((found for found in contracts if found.status != DRAFT), contracts[0])
         response = self._ask(target, first)
         if response.kind == "transport_error":
-            self.trip(
-                f"preflight: the target did not answer the {first.label} contract example: {response.detail}", PREFLIGHT
-            )
+            self._unusable(target, first, f"it did not answer the {first.label} contract example: {response.detail}")
         elif _not_found(response) and first.status != DRAFT:
-            self.trip(
-                f"preflight: the target answers 'not found' for {first.label} "
-                f"({response.detail or response.error_code}): a wrong base URL, or the tool is not deployed",
-                PREFLIGHT,
+            self._unusable(
+                target,
+                first,
+                f"it answers 'not found' for the published tool {first.label} "
+                f"({response.detail or response.error_code}): a wrong address, or the tool is not deployed",
             )
         else:
             self.record(response)
@@ -284,13 +283,29 @@ class HealthMonitor:
             if _not_found(response):
                 not_served.append(found.label)
             elif response.kind == "transport_error":
-                unanswered.append(f"{found.label}: {response.detail}")
+                unanswered.append((found, response.detail))
             else:
                 self.record(response)
         if unanswered and len(unanswered) + len(not_served) == len(contracts):
-            self.trip(f"preflight: the target did not answer the contract example of {unanswered[0]}", PREFLIGHT)
+            found, detail = unanswered[0]
+            self._unusable(target, found, f"it did not answer the {found.label} contract example: {detail}")
             return []
         return not_served
+
+    def _unusable(self, target, found, why: str) -> None:
+        """Stop the run at the preflight: the target unusable, why, the call to try by hand on the contract's
+        example, and what to check for this kind of target (its ``preflight_hint``)."""
+        example = found.document()["examples"][0]["input"]
+        try:
+            call = target.reproduce_hint(found.tool_id, found.version, example)
+        except Exception:  # noqa: BLE001 - a hint must never hide the stop itself
+            call = ""
+        call = call if len(call) <= 500 else ""  # a command too long to type helps nobody
+        hint = getattr(target, "preflight_hint", "")
+        self.trip(
+            f"preflight: {why}" + (f"; try by hand: {call}" if call else "") + (f"; {hint}" if hint else ""),
+            PREFLIGHT,
+        )
 
     @staticmethod
     def _ask(target, found) -> TargetResponse:

@@ -100,6 +100,11 @@ class CommandTarget:
 
     wire_forms = ANY  # stdin and the {input} file hold the bytes of the drawn form (conformance/wire.py)
     implements_some_tools = True  # a program written for one tool may answer "not found" for the others
+    # What to check when the preflight finds the target unusable (engine/health.py), after the command to try.
+    preflight_hint = (
+        'the command gets the input JSON on stdin ({input}: a file\'s path) and prints {"result": ...} or '
+        '{"error": {"code": ..., "message": ...}} on stdout'
+    )
 
     def call(self, tool_id: str, version: str, payload: Any, wire: WireForm = COMPACT) -> TargetResponse:
         started = time.monotonic()

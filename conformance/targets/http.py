@@ -374,6 +374,11 @@ class _Exchange:
 
 
 class HttpTarget:
+    # What to check when the preflight finds the target unusable (engine/health.py), after the curl line to try.
+    preflight_hint = (
+        "check the base URL (the suite posts to BASE/v1/tools/TOOL/versions/V/execute) and that the service is up"
+    )
+
     def __init__(
         self,
         base_url: str,

@@ -32,6 +32,11 @@ class InProcessTarget:
     # back when the input is sent again (engine/health.py judges it at once).
     in_process = True
     implements_some_tools = True  # a module written for one tool may answer "not found" for the others
+    # What to check when the preflight finds the target unusable (engine/health.py).
+    preflight_hint = (
+        "the module's execute(tool_id, version, payload) returns the output, or raises an exception whose "
+        "code attribute is the error code (not_found for a tool it does not implement)"
+    )
 
     def __init__(self, spec: str, execute):
         self.spec = spec

@@ -364,6 +364,11 @@ class JsonlTarget:
 
     wire_forms = ONE_LINE  # a request stays on one line: only the forms without a newline (conformance/wire.py)
     implements_some_tools = True  # a program written for one tool may answer "not found" for the others
+    # What to check when the preflight finds the target unusable (engine/health.py), after the line to try.
+    preflight_hint = (
+        "the program reads one JSON request per line on stdin and writes one answer line per request, "
+        '{"id": ..., "result": ...} or {"id": ..., "error": ...}, flushing stdout after each'
+    )
 
     def call(self, tool_id: str, version: str, payload: Any, wire: WireForm = COMPACT) -> TargetResponse:
         started = time.monotonic()

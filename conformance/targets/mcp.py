@@ -533,6 +533,11 @@ class McpTarget:
     # How the SDK negotiates: "auto" probes the 2026-07-28 protocol (answers in JSON bodies) and
     # falls back to the initialize handshake of older servers (answers as server-sent events).
     connect_mode = "auto"
+    # What to check when the preflight finds the target unusable (engine/health.py).
+    preflight_hint = (
+        "check the URL of the MCP endpoint (for example mcp+http://HOST:PORT/mcp), that the server is up, "
+        "and that it lists a tool named execute"
+    )
 
     def __init__(
         self,
