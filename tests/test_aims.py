@@ -138,6 +138,7 @@ def test_every_family_declares_its_aims():
         assert len(set(family.aims)) == len(family.aims), f"{name} declares a feature twice: {family.aims}"
 
 
+@pytest.mark.slow  # draws every family of every tool at the quick profile
 def test_quick_profile_reaches_an_aim_of_every_family_and_records_only_declared_ones():
     for name, (aims, counts) in counts_at("quick").items():
         missing, undeclared = problems(aims, counts)
@@ -191,6 +192,7 @@ def test_with_aims_refuses_features_of_a_family_that_does_not_exist():
         aiming.with_aims([planted_family()], {"valid/no-such": {}})
 
 
+@pytest.mark.slow  # draws every family of every tool twice
 def test_recording_draws_nothing(monkeypatch):
     """The same seed gives the same examples with and without recording (in one process: Hypothesis
     also draws from the literals of the loaded modules, so code changes elsewhere move examples)."""

@@ -91,6 +91,7 @@ def listed(diff: dict, kind: str) -> list[tuple]:
     return [tuple(entry["cause"]) for entry in diff["groups"][kind]]
 
 
+@pytest.mark.slow  # four whole runs (runs)
 def test_a_target_that_gains_one_bug_and_loses_another_shows_one_new_and_one_fixed_group(runs, capsys):
     assert runs["a"].returncode == 1 and runs["b"].returncode == 1, runs["b"].stdout + runs["b"].stderr
     old, new = report(runs["cwd"] / "a"), report(runs["cwd"] / "b")
@@ -116,6 +117,7 @@ def test_a_target_that_gains_one_bug_and_loses_another_shows_one_new_and_one_fix
         assert "New failure groups (1)" in text and "Fixed (1)" in text
 
 
+@pytest.mark.slow  # four whole runs (runs)
 def test_the_reports_of_a_run_with_a_baseline_lead_with_the_diff(runs):
     directory = runs["cwd"] / "b"
     markdown = (directory / "report.md").read_text(encoding="utf-8")
@@ -127,6 +129,7 @@ def test_the_reports_of_a_run_with_a_baseline_lead_with_the_diff(runs):
     assert report(directory)["exit_code"] == 1 and "NOT CONFORMANT" in markdown
 
 
+@pytest.mark.slow  # four whole runs (runs)
 def test_a_run_diffed_with_itself_shows_no_change(runs, capsys):
     cwd = runs["cwd"]
     for fail_on in ("new", "any"):
@@ -150,6 +153,7 @@ def test_a_run_diffed_with_itself_shows_no_change(runs, capsys):
         assert "nothing changed in failures" in out
 
 
+@pytest.mark.slow  # four whole runs (runs)
 def test_another_seed_matches_the_same_group_and_known_failures_exit_0(runs):
     old, new = report(runs["cwd"] / "a"), report(runs["cwd"] / "a2")
     assert (old["header"]["seed"], new["header"]["seed"]) == (1, 2)
@@ -161,6 +165,7 @@ def test_another_seed_matches_the_same_group_and_known_failures_exit_0(runs):
     assert {"field": "seed", "old": 1, "new": 2} in found["run"]
 
 
+@pytest.mark.slow  # four whole runs (runs)
 def test_a_changed_count_is_still_failing_with_its_change(runs, capsys):
     cwd = runs["cwd"]
     new = report(cwd / "a")
@@ -203,6 +208,7 @@ def fixture_members(document: dict) -> list[str]:
     ]
 
 
+@pytest.mark.slow  # four whole runs (runs)
 def test_fail_on_any_fails_on_a_fixed_group(runs, tmp_path, capsys):
     old = report(runs["cwd"] / "a_fixtures")
     new = old
@@ -216,6 +222,7 @@ def test_fail_on_any_fails_on_a_fixed_group(runs, tmp_path, capsys):
     assert diff(capsys, str(runs["cwd"] / "a_fixtures"), str(tmp_path / "new.json"), "--fail-on", "any")[0] == 1
 
 
+@pytest.mark.slow  # four whole runs (runs)
 def test_a_fixture_newly_failing_in_a_known_group_is_a_new_failure(runs):
     new = report(runs["cwd"] / "a_fixtures")
     first, *others = fixture_members(new)
@@ -226,6 +233,7 @@ def test_a_fixture_newly_failing_in_a_known_group_is_a_new_failure(runs):
     assert diff["new_failures"] == 1 and diff["exit_code"] == 1
 
 
+@pytest.mark.slow  # four whole runs (runs)
 def test_a_group_whose_checks_were_not_judged_is_not_called_fixed(runs):
     old = report(runs["cwd"] / "a_fixtures")
     new = old
@@ -237,6 +245,7 @@ def test_a_group_whose_checks_were_not_judged_is_not_called_fixed(runs):
     assert baseline.compare(old, new)["exit_code"] == 0
 
 
+@pytest.mark.slow  # four whole runs (runs)
 def test_what_varies_between_runs_of_one_cause_does_not_tell_groups_apart(runs):
     """Another seed or shrink: other generated case ids, another smallest input, a divergence named on one
     input and not another (two groups of one signature). Still the same cause, its count summed."""
@@ -267,6 +276,7 @@ def test_what_varies_between_runs_of_one_cause_does_not_tell_groups_apart(runs):
     assert listed(found, "new") == listed(found, "fixed") == [] and found["exit_code"] == 0
 
 
+@pytest.mark.slow  # four whole runs (runs)
 def test_a_cause_only_generated_cases_found_under_another_seed_is_said_to_be_uncertain(runs):
     old = report(runs["cwd"] / "a")
     for member in fixture_members(old):  # a cause only the generated cases show
@@ -283,6 +293,7 @@ def test_a_cause_only_generated_cases_found_under_another_seed_is_said_to_be_unc
         assert ("may predate the baseline" in new["note"]) is noted
 
 
+@pytest.mark.slow  # four whole runs (runs)
 def test_a_changed_contract_and_a_changed_published_contract_are_listed(runs):
     from conformance.reports.baseline_views import console_lines
 
@@ -328,6 +339,7 @@ def test_run_baseline_keeps_exit_3_and_otherwise_lets_the_diff_decide():
 # ---------------------------------------------------------------- usage errors
 
 
+@pytest.mark.slow  # four whole runs (runs)
 def test_reports_that_cannot_be_compared_are_usage_errors(runs, tmp_path, capsys):
     good = str(runs["cwd"] / "a")
     (tmp_path / "garbage.json").write_text("not json", encoding="utf-8")

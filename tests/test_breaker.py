@@ -138,6 +138,7 @@ def test_a_breaker_tripping_in_a_process_of_n_stops_the_whole_run(commands, tmp_
     assert_none_left(commands)
 
 
+@pytest.mark.slow  # a whole run spending time-outs
 def test_a_target_hanging_on_one_kind_of_input_runs_to_its_verdict(commands, tmp_path, capfd):
     """Every request line over 2000 bytes hangs, always: a few families hit one, each once. Sent again, it
     hangs again while the target answers others: a failure of its case (a server error, engine/health.py),

@@ -68,6 +68,7 @@ def check_conformant(code: int, report: dict, output: str) -> None:
     assert report["totals"]["failed"] == report["totals"]["errored"] == 0
 
 
+@pytest.mark.slow  # a server of another language: a whole run of two tools
 def test_the_default_body_limit_is_caught_and_is_the_only_failure(tmp_path):
     code, report, output = judged(
         (), tmp_path, "--tools", "chrf-compute", "--seed", "1", "--families", "valid/*,boundary/*"
@@ -89,6 +90,7 @@ def test_the_default_body_limit_is_caught_and_is_the_only_failure(tmp_path):
     assert not not_too_large, described(not_too_large)
 
 
+@pytest.mark.slow  # a server of another language: a whole run of two tools
 def test_the_raised_body_limit_passes(tmp_path):
     """One tool of texts and one of tokens at the quick profile (every tool runs under -m slow)."""
     tools = ("--tools", "chrf-plus-plus-compute,bleu-ngrams-count")

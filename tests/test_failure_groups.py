@@ -354,6 +354,7 @@ def by_pointer(groups: list[dict]) -> dict[str, dict]:
     return found
 
 
+@pytest.mark.slow  # a whole run of a library-like target (nltk_run)
 def test_an_nltk_like_implementation_shows_one_group_per_cause(nltk_run):
     _, document = nltk_run
     groups = by_pointer(document["failure_groups"])
@@ -377,6 +378,7 @@ def test_an_nltk_like_implementation_shows_one_group_per_cause(nltk_run):
     assert counts == sorted(counts, reverse=True)
 
 
+@pytest.mark.slow  # a whole run of a library-like target (nltk_run)
 def test_the_reports_lead_with_the_groups(nltk_run):
     directory, document = nltk_run
     markdown = (directory / "out" / "report.md").read_text(encoding="utf-8")
@@ -404,6 +406,7 @@ VIEWPORT = (1400, 900)
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)")
+@pytest.mark.slow  # a whole run of a library-like target (nltk_run)
 def test_the_first_screen_of_report_html_shows_the_groups(nltk_run):
     """The browser lays the page out in a 1400x900 window and reports where the first group's title
     is. report.html forbids scripts (its Content-Security-Policy), so the measurement runs on a copy

@@ -118,6 +118,7 @@ def report(directory: Path) -> dict:
     return json.loads((directory / "report.json").read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow  # a whole run (the default run's whole run is test_power's independent implementation)
 def test_oracle_passes_quick_profile(tmp_path):
     run = conformance(
         "run",

@@ -91,6 +91,7 @@ def check_unhealthy_run(behaviour: str, process, elapsed: float, report: dict) -
     assert "Traceback" not in process.stderr
 
 
+@pytest.mark.slow  # a whole run over HTTP (the default run's is test_runner's test_http_target_on_loopback_passes)
 def test_run_against_serve_is_conformant(tmp_path):
     url, _process, log_path = shared_oracle_server()
     process, _, report = run_conformance(url, tmp_path, "--profile", "quick", "--workers", "4")

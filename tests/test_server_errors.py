@@ -129,7 +129,9 @@ def test_a_server_answering_500_to_everything_still_cannot_be_judged(tmp_path):
     assert code == 3 and report["header"]["stopped_by"] == "preflight"
 
 
-@pytest.mark.parametrize("workers", ["1", "4"])
+@pytest.mark.parametrize(
+    "workers", [pytest.param("1", marks=pytest.mark.slow), "4"]
+)  # one worker: the slower whole run
 def test_a_throttling_server_is_conformant_at_every_workers(tmp_path, workers):
     """503 with Retry-After: 0 to every third request: bursts and sequences retry like any call, and a
     check the transport alone kept from being judged never makes the run exit 1."""

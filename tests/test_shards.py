@@ -96,6 +96,7 @@ def sharded(request, tmp_path_factory) -> tuple[str, Path]:
     return target, base
 
 
+@pytest.mark.slow  # five whole runs side by side (sharded)
 def test_two_processes_are_the_one_process_run(sharded):
     target, base = sharded
     whole, document = report(base / "whole"), report(base / "processes")
@@ -108,6 +109,7 @@ def test_two_processes_are_the_one_process_run(sharded):
     assert junit.count("<testcase") == sum(whole["totals"].values())
 
 
+@pytest.mark.slow  # five whole runs side by side (sharded)
 def test_merged_shards_are_the_unsharded_run(sharded, tmp_path, capsys):
     target, base = sharded
     merged = tmp_path / "merged"
@@ -140,6 +142,7 @@ def test_merged_shards_are_the_unsharded_run(sharded, tmp_path, capsys):
         (("1", "2", "3", "whole"), "not a shard's report"),
     ],
 )
+@pytest.mark.slow  # five whole runs side by side (sharded)
 def test_merge_refuses_a_missing_or_repeated_shard(sharded, tmp_path, capsys, shares, says):
     target, base = sharded
     if target != "oracle":
@@ -149,6 +152,7 @@ def test_merge_refuses_a_missing_or_repeated_shard(sharded, tmp_path, capsys, sh
     assert not (tmp_path / "report.json").exists()
 
 
+@pytest.mark.slow  # five whole runs side by side (sharded)
 def test_merge_refuses_shards_of_different_runs(sharded, tmp_path, capsys):
     target, base = sharded
     if target != "oracle":
