@@ -543,7 +543,7 @@ _HEADER_LABELS = {
     "profile": "profile",
     "started": "started (UTC)",
     "finished": "finished (UTC)",
-    "python": "python",
+    "python": "Python version",
     "platform": "platform",
     "command": "command",
     "strict": "strict",
@@ -553,39 +553,85 @@ _HEADER_LABELS = {
     "breaker": "circuit breaker",
     "largest_bodies": "largest valid body sent (compact JSON), of the largest a valid input can produce",
     "not_served": "not served (draft tools the target answers 'not found' for)",
+    "examples_per_family": "generated examples per family",
+    "timeout_s": "time-out per request",
+    "workers": "concurrent requests (--workers)",
+    "max_failures_per_property": "distinct failures sought per property",
+    "families": "families selected (--families)",
+    "keyword": "cases selected (-k)",
+    "shard": "shard (--shard)",
     "contract_drift": DRIFT_HEADING,
     "contract_drift_allowed": "--allow-contract-drift",
+    "hypothesis": "Hypothesis version",
+    "pytest": "pytest version",
 }
 
+# Read with another key's row (retries_made: with retries), or a section of their own (harness_errors);
+# contract_digests are for `conformance diff` only.
+_NOT_SHOWN = ("retries_made", "harness_errors", "contract_digests")
 
-_NOT_SHOWN = ("harness_errors", "contract_digests")  # a section of their own; for `conformance diff` only
+
+def retries_text(header: dict) -> str:
+    """The one row about retries: how many a call may have (the header's ``retries``), for which
+    failures, and how many the run made (``retries_made``)."""
+    allowed = header.get("retries")
+    if isinstance(allowed, int) and not isinstance(allowed, bool) and allowed > 0:
+        text = (
+            f"up to {allowed} per call, for transport failures only (refused, reset, no answer within "
+            "the time-out, HTTP 408/429/502/503/504); a call is sent again, never judged twice"
+        )
+    elif allowed in (0, None):
+        text = "none: calls to this kind of target are not sent again"
+    else:
+        text = str(allowed)
+    made = header.get("retries_made")
+    if isinstance(made, int) and not isinstance(made, bool):
+        text += f"; {made} made in this run"
+    return text
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == [] or value == {} or value == ""
+
+
+def _header_value_text(key: str, value: Any, header: dict) -> str:
+    """One header value in words (before prose() makes it visible)."""
+    if key == "contract_drift":
+        return " | ".join(drift_lines(header)) or "none"
+    if key == "breaker" and isinstance(value, dict):
+        return breaker_text(value)
+    if key == "largest_bodies" and isinstance(value, dict):
+        from conformance.wire import figures_text
+
+        return figures_text(value) or "none"
+    if key == "stopped_by":
+        return STOPS.get(value, str(value))
+    if key == "retries":
+        return retries_text(header)
+    if key == "examples_per_family" and isinstance(value, dict):
+        return ", ".join(f"{family} {count}" for family, count in value.items())
+    if key == "timeout_s" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:g} s"
+    if key == "shard" and isinstance(value, dict) and {"index", "total"} <= set(value):
+        return f"{value['index']} of {value['total']}"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return value if isinstance(value, str) else render_value(value)[0]
 
 
 def header_rows(document: dict) -> list[tuple[str, str]]:
-    """The run header as (label, text) rows, known keys first, in a fixed order."""
+    """The run header as (label, text) rows in words, known keys first, in a fixed order; a list
+    that is empty (no tool not served) gives no row. report.json keeps the keys themselves."""
     header = document["header"]
     rows = []
     for key, label in _HEADER_LABELS.items():
-        if key in header:
-            value = header[key]
-            if key == "contract_drift":
-                text = " | ".join(drift_lines(header)) or "none"
-            elif key == "breaker" and isinstance(value, dict):
-                text = breaker_text(value)
-            elif key == "largest_bodies" and isinstance(value, dict):
-                from conformance.wire import figures_text
-
-                text = figures_text(value) or "none"
-            elif key == "stopped_by":
-                text = STOPS.get(value, str(value))
-            elif isinstance(value, bool):
-                text = "yes" if value else "no"
-            else:
-                text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-            rows.append((label, prose(text)))
+        if key in header and not (key == "not_served" and _empty(header[key])):
+            rows.append((label, prose(_header_value_text(key, header[key], header))))
         if key == "finished" and "started" in header:
             rows.append(("duration", f"{run_duration(header):.1f} s"))
     for key, value in header.items():
         if key not in _HEADER_LABELS and key not in _NOT_SHOWN:
-            rows.append((prose(key), prose(value) if isinstance(value, str) else render_value(value)[0]))
+            rows.append((prose(key.replace("_", " ")), prose(_header_value_text(key, value, header))))
     return rows
