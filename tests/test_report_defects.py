@@ -152,3 +152,28 @@ def test_the_json_header_keeps_its_keys(tmp_path):
     kept = json.loads(paths["json"].read_text(encoding="utf-8"))["header"]
     assert kept["retries"] == 2 and kept["retries_made"] == 5 and kept["timeout_s"] == 10.0
     assert kept["examples_per_family"] == {"valid": 8, "boundary": 3, "invalid": 6} and kept["not_served"] == []
+
+
+# ---------------------------------------------------------------- examples sent, not generated
+
+
+def test_a_run_stopped_at_the_preflight_counts_no_example_sent(tmp_path, monkeypatch, capfd):
+    """`false` answers nothing: the preflight stops the run, so no generated example is ever sent."""
+    from conformance.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    code = main(["run", "--target", "cmd:false", "--profile", "quick", "--tools", BLEU, "--generated-only"])
+    capfd.readouterr()
+    assert code == 3
+    report_dir = tmp_path / "reports" / "latest"
+    document = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    assert document["header"]["breaker"]["calls"] == 0  # nothing was sent after the preflight
+    properties = document["properties"]
+    assert properties and {entry["outcome"] for entry in properties} == {"skipped"}
+    assert [entry["examples"] for entry in properties] == [0] * len(properties)
+    assert [sum(entry["aimed_features"].values()) for entry in properties] == [0] * len(properties)
+    markdown = (report_dir / "report.md").read_text(encoding="utf-8")
+    table = markdown.split("## Generated properties\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| `generated/")]
+    assert len(rows) == len(properties)
+    assert all(row.split(" | ")[1] == "0" for row in rows), rows

@@ -185,17 +185,17 @@ def _run_round(
     @given(strategy)
     def prop(drawn) -> None:
         case = make_case(outcome.stats["examples"], drawn)
+        result = judge(case)
+        if result.outcome == "skipped" and not is_not_applicable(result.outcome, result.message):
+            raise Unhealthy(result.message)  # not sent: the run stopped (an example never sent is not counted)
         outcome.stats["examples"] += 1
         if not last_failure:
             generated[0] += 1
-        result = judge(case)
         outcome.note_expressed(result)
         if is_not_applicable(result.outcome, result.message):  # counted by cause, neither passed nor failed
             outcome.not_applicable[result.message] += 1
             outcome.stats["not_applicable"] = outcome.stats.get("not_applicable", 0) + 1
             return
-        if result.outcome == "skipped":
-            raise Unhealthy(result.message)
         outcome.stats[result.outcome] = outcome.stats.get(result.outcome, 0) + 1
         if result.outcome == "passed":
             return

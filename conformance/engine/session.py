@@ -33,7 +33,16 @@ from conformance.engine.properties import NotServed, PropertyRun, Unhealthy, run
 from conformance.engine.selection import select_families, unmatched_patterns
 from conformance.engine.shards import assign, check_costs
 from conformance.hypothesis_profiles import run_settings
-from conformance.model import Case, CaseResult, Expectation, Outcome, RunRecord, TargetResponse, Verdict
+from conformance.model import (
+    Case,
+    CaseResult,
+    Expectation,
+    Outcome,
+    RunRecord,
+    TargetResponse,
+    Verdict,
+    is_not_applicable,
+)
 from conformance.targets import TargetSpecError, make_target
 from oracle.registry import tool_keys
 
@@ -397,7 +406,6 @@ class Session:
         strategy = st.tuples(family.strategy, wire.forms(carried == wire.ONE_LINE)) if carried else family.strategy
 
         def make_case(number: int, drawn) -> Case:
-            aims.example_done()  # called once per example, as it is judged
             generated, form = drawn if carried else (drawn, wire.COMPACT)
             form = wire.fitting(form, spec.tool_id, spec.version, generated.input)
             return Case(
@@ -419,6 +427,8 @@ class Session:
             result = self.evaluate(case)
             if result.outcome != "skipped":
                 self.events.case_done(spec.tool_id, result.outcome)
+            if result.outcome != "skipped" or is_not_applicable(result.outcome, result.message):
+                aims.example_done()  # once per example sent (one the run stopped before sending is not counted)
             return result
 
         outcome = PropertyRun()
