@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from conformance import reports
-from conformance.model import Case, Expectation, RunRecord, TargetResponse
+from conformance.model import Case, CaseResult, Expectation, RunRecord, TargetResponse
 
 BLEU = "bleu-corpus-compute"
 NGRAMS = "bleu-ngrams-count"
@@ -177,3 +177,137 @@ def test_a_run_stopped_at_the_preflight_counts_no_example_sent(tmp_path, monkeyp
     rows = [line for line in table.splitlines() if line.startswith("| `generated/")]
     assert len(rows) == len(properties)
     assert all(row.split(" | ")[1] == "0" for row in rows), rows
+
+
+# ---------------------------------------------------------------- a missing or extra item is not a null
+
+NGRAMS_EXPECTED = {"max_order": 4, "matches": [1, 0, 0, 0], "totals": [1, 0, 0, 0]}
+
+
+def length_failure(actual_matches: list[int]) -> CaseResult:
+    """The target's matches have another length than the oracle's: the comparator's own first difference."""
+    from conformance.compare.diff import first_difference
+
+    actual = dict(NGRAMS_EXPECTED, matches=actual_matches)
+    mismatch = first_difference(NGRAMS_EXPECTED, actual)
+    assert mismatch is not None and mismatch.pointer == f"/matches/{min(len(actual_matches), 4)}"
+    return CaseResult(
+        case=case("bleu-ngrams-count/1.0.0/basics#one-token", tool=NGRAMS),
+        outcome="failed",
+        message=mismatch.message,
+        mismatch=mismatch,
+        response=answered(actual),
+        expected=NGRAMS_EXPECTED,
+    )
+
+
+def failure_facts(markdown: str) -> dict[str, str]:
+    """The facts of report.md's first failure section, by label."""
+    section = markdown.split("\n### 1. ", 1)[1].split("\n### ", 1)[0]
+    return dict(re.findall(r"^- \*\*(.+?):\*\* (.*)$", section, re.MULTILINE))
+
+
+def group_facts(markdown: str) -> dict[str, str]:
+    section = markdown.split("\n### G1. ", 1)[1].split("\n### ", 1)[0]
+    return dict(re.findall(r"^- \*\*(.+?):\*\* (.*)$", section, re.MULTILINE))
+
+
+def test_a_missing_item_is_shown_as_missing_never_as_null(tmp_path):
+    record = RunRecord(header=header(), results=[length_failure([1, 0, 0])], exit_code=1)
+    markdown, html = written(tmp_path, record)
+    for facts in (failure_facts(markdown), group_facts(markdown)):
+        assert facts["expected"] == "`0`"
+        assert facts["actual"].startswith("missing: the answer has no item 3"), facts["actual"]
+        assert "null" not in facts["actual"]
+    assert "missing: the answer has no item 3" in html
+    assert "<dd><code>null</code></dd>" not in html
+
+
+def test_an_extra_item_is_shown_as_extra_never_as_null(tmp_path):
+    record = RunRecord(header=header(), results=[length_failure([1, 0, 0, 0, 0])], exit_code=1)
+    markdown, html = written(tmp_path, record)
+    for facts in (failure_facts(markdown), group_facts(markdown)):
+        assert facts["expected"].startswith("extra: the expected output has no item 4"), facts["expected"]
+        assert "null" not in facts["expected"]
+        assert facts["actual"] == "`0`"
+    assert "extra: the expected output has no item 4" in html
+    assert "<dd><code>null</code></dd>" not in html
+
+
+def test_a_null_the_target_answered_is_still_a_null(tmp_path):
+    """Only a place the answer lacks is "missing": an answered null is shown as the null it is."""
+    from conformance.compare.diff import first_difference
+
+    actual = dict(NGRAMS_EXPECTED, matches=[1, 0, 0, None])
+    mismatch = first_difference(NGRAMS_EXPECTED, actual)
+    result = CaseResult(
+        case=case("bleu-ngrams-count/1.0.0/basics#one-token", tool=NGRAMS),
+        outcome="failed",
+        message="matches differ",
+        mismatch=mismatch,
+        response=answered(actual),
+        expected=NGRAMS_EXPECTED,
+    )
+    markdown, _ = written(tmp_path, RunRecord(header=header(), results=[result], exit_code=1))
+    assert failure_facts(markdown)["actual"] == "`null`"
+
+
+# ---------------------------------------------------------------- inputs that look alike, told apart
+
+CHRF = "chrf-plus-plus-compute"
+
+
+def token_failure(hypothesis: str, reference: str, expected_token: str, actual_token: str) -> CaseResult:
+    """chrF++'s word tokens differ at one string: the input and both values hold look-alike characters."""
+    from conformance.compare.diff import first_difference
+
+    expected = {"word_tokens": [{"hypothesis": [expected_token], "reference": [reference]}]}
+    actual = {"word_tokens": [{"hypothesis": [actual_token], "reference": [reference]}]}
+    mismatch = first_difference(expected, actual)
+    assert mismatch is not None
+    return CaseResult(
+        case=case(
+            "generated/chrf-plus-plus-compute/valid/tokens/3",
+            tool=CHRF,
+            origin="generated",
+            input={"hypotheses": [hypothesis], "references": [reference]},
+        ),
+        outcome="failed",
+        message=mismatch.message,
+        mismatch=mismatch,
+        response=answered(actual),
+        expected=expected,
+    )
+
+
+def test_two_faces_are_told_apart_by_their_code_points(tmp_path):
+    """U+1F600 against U+1F601: two faces that read alike are written \\u{1F600} and \\u{1F601}."""
+    record = RunRecord(header=header(), results=[token_failure("😀", "😁", "😀", "😁")], exit_code=1)
+    markdown, html = written(tmp_path, record)
+    escaped_input = '{"hypotheses":["\\u{1F600}"],"references":["\\u{1F601}"]}'
+    for text in (markdown, html.replace("&quot;", '"')):
+        assert escaped_input in text  # the failure's input and the group's smallest input
+        assert text.count(escaped_input) == 2, text.count(escaped_input)
+    facts = failure_facts(markdown)
+    assert facts["expected, escaped"] == '`"\\u{1F600}"`' and facts["actual, escaped"] == '`"\\u{1F601}"`'
+    group = group_facts(markdown)
+    assert group["expected, escaped"] == '`"\\u{1F600}"`' and group["actual, escaped"] == '`"\\u{1F601}"`'
+
+
+def test_invisible_and_combining_characters_are_escaped_bmp_as_four_digits(tmp_path):
+    """A NUL, a zero-width space, a right-to-left override, a combining acute and a no-break space."""
+    token = "a\u0000b\u200b\u202ee\u0301\u00a0"
+    record = RunRecord(header=header(), results=[token_failure(token, "x", token, "ab")], exit_code=1)
+    markdown, html = written(tmp_path, record)
+    escaped = '"a\\u0000b\\u200B\\u202Ee\\u0301\\u00A0"'
+    assert f'{{"hypotheses":[{escaped}],"references":["x"]}}' in markdown
+    assert failure_facts(markdown)["expected, escaped"] == f"`{escaped}`"
+    assert "actual, escaped" not in failure_facts(markdown)  # "ab" is printable ASCII: nothing to tell apart
+    assert escaped.replace('"', "&quot;") in html
+
+
+def test_a_printable_ascii_input_gets_no_escaped_copy(tmp_path):
+    record = RunRecord(header=header(), results=[token_failure("a b", "a b", "a", "b")], exit_code=1)
+    markdown, html = written(tmp_path, record)
+    for text in (markdown, html):
+        assert "input, escaped" not in text and "expected, escaped" not in text and "actual, escaped" not in text

@@ -25,12 +25,15 @@ from conformance.reports.document import json_safe, problem_results, tool_label
 from conformance.reports.text import (
     BLOCK_LIMIT,
     DIFF_MAX_LINES,
+    ESCAPED_NOTE,
     INPUT_INLINE_LIMIT,
     LINE_LIMIT,
     MAX_DETAILED_FAILURES,
     command_text,
+    holds_unusual,
     json_scalar,
     prose,
+    render_escaped,
     render_value,
     truncate,
     visible,
@@ -67,12 +70,70 @@ class FailureView:
     number: int
     outcome: str
     title: str
-    facts: list[tuple[str, str]]  # (label, text); labels in PROSE_FACTS are sentences, the rest values
+    facts: list[tuple[str, str]]  # (label, text); labels in PROSE_FACTS or prose_labels are sentences, the rest values
     blocks: list[Block]
+    prose_labels: frozenset[str] = frozenset()  # this failure's other sentences ("actual": missing, say)
 
     @property
     def anchor(self) -> str:
         return f"failure-{self.number}"
+
+    def is_prose(self, label: str) -> bool:
+        return label in PROSE_FACTS or label in self.prose_labels
+
+
+def _pointer_tokens(pointer: str) -> list[str]:
+    """The reference tokens of a JSON pointer (RFC 6901)."""
+    if not pointer:
+        return []
+    return [token.replace("~1", "/").replace("~0", "~") for token in pointer[1:].split("/")]
+
+
+def absent_at(value: Any, pointer: str) -> str:
+    """What ``value`` lacks at ``pointer`` when its parent is there but the place itself is not:
+    ``no item 3 (it has 3 items, numbered from 0)``, ``no key "bleu"``; "" when the place is there
+    (a null there is a null) or not even its parent is."""
+    tokens = _pointer_tokens(pointer)
+    if not tokens:
+        return ""
+    parent = value
+    for token in tokens[:-1]:
+        if isinstance(parent, dict) and token in parent:
+            parent = parent[token]
+        elif isinstance(parent, list) and token.isdigit() and int(token) < len(parent):
+            parent = parent[int(token)]
+        else:
+            return ""
+    last = tokens[-1]
+    if isinstance(parent, list) and last.isdigit() and int(last) >= len(parent):
+        items = f"{len(parent)} item{'s' if len(parent) != 1 else ''}, numbered from 0" if parent else "no items"
+        return f"no item {last} (it has {items})"
+    if isinstance(parent, dict) and last not in parent:
+        return f"no key {json.dumps(last, ensure_ascii=False)}"
+    return ""
+
+
+def difference_values(
+    pointer: str, expected: Any, actual: Any, expected_output: Any, actual_output: Any
+) -> tuple[list[tuple[str, str]], frozenset[str]]:
+    """The expected and actual facts at a first difference, and which of them are sentences: a place
+    the answer lacks is "missing: the answer has no item 3 ...", one only the answer has is "extra",
+    never a null; a value holding characters outside printable ASCII is also shown escaped."""
+    facts: list[tuple[str, str]] = []
+    sentences = set()
+    for label, value, output, other, says in (
+        ("expected", expected, expected_output, actual_output, "extra: the expected output has {}; the answer has one"),
+        ("actual", actual, actual_output, expected_output, "missing: the answer has {}"),
+    ):
+        lacks = absent_at(output, pointer) if value is None else ""
+        if lacks and not absent_at(other, pointer):
+            facts.append((label, prose(says.format(lacks))))
+            sentences.add(label)
+            continue
+        facts.append((label, _with_note(*render_value(value))))
+        if holds_unusual(value):
+            facts.append((f"{label}, escaped", _with_note(*render_escaped(value))))
+    return facts, frozenset(sentences)
 
 
 def _number(value: Any) -> Any:
@@ -149,19 +210,29 @@ def _case_facts(result: dict, header: dict) -> list[tuple[str, str]]:
     return facts
 
 
-def _mismatch_facts(mismatch: dict, why: str) -> list[tuple[str, str]]:
-    """Where the answer first differs, both values there, and the numeric delta against the tolerance."""
+def _outputs(result: dict) -> tuple[Any, Any]:
+    """(the expected output, the answer's output); None where there is none."""
+    response = result["response"]
+    answer = response["result"] if response is not None and response["kind"] == "result" else None
+    return result["expected"], answer
+
+
+def _mismatch_facts(mismatch: dict, why: str, result: dict) -> tuple[list[tuple[str, str]], frozenset[str]]:
+    """Where the answer first differs, both values there (or what is missing or extra there), and
+    the numeric delta against the tolerance; which facts are sentences."""
     pointer = json.dumps(visible(mismatch["pointer"]), ensure_ascii=False)
     facts = [
         ("first difference at", f"JSON pointer {pointer}" + (" (the whole output)" if not mismatch["pointer"] else ""))
     ]
-    for label in ("expected", "actual"):
-        facts.append((label, _with_note(*render_value(mismatch[label]))))
+    values, sentences = difference_values(
+        mismatch["pointer"], mismatch["expected"], mismatch["actual"], *_outputs(result)
+    )
+    facts += values
     if mismatch["delta"] is not None:
         facts.append(("numeric difference", numeric_difference(mismatch["delta"], mismatch["tolerance"])))
     if mismatch["message"] and mismatch["message"] not in why:
         facts.append(("detail", prose(mismatch["message"])))
-    return facts
+    return facts, sentences
 
 
 def _response_facts(response: dict) -> list[tuple[str, str]]:
@@ -190,6 +261,15 @@ def _input_parts(result: dict) -> tuple[list[tuple[str, str]], Block]:
         return [("input", f"too large to show here; saved in {where}")], Block("input (beginning)", text, note)
     facts = [("reproducer file", where)] if result["reproducer_file"] else []
     return facts, Block("input", text, note)
+
+
+def escaped_input_blocks(value: Any) -> list[Block]:
+    """An input holding characters outside printable ASCII, escaped as well: inputs that look alike
+    (two emoji, a no-break space and a space) can then be told apart."""
+    if not holds_unusual(value):
+        return []
+    text, note = render_escaped(value, INPUT_INLINE_LIMIT)
+    return [Block(f"input, escaped ({ESCAPED_NOTE})", text, note)]
 
 
 def _answer_parts(result: dict) -> tuple[list[tuple[str, str]], list[Block]]:
@@ -258,21 +338,23 @@ def failure_view(number: int, result: dict, header: dict) -> FailureView:
     facts = _case_facts(result, header)
     if why:
         facts.append(("why", prose(why)))
+    sentences: frozenset[str] = frozenset()
     if mismatch is not None:
-        facts += _mismatch_facts(mismatch, why)
+        found, sentences = _mismatch_facts(mismatch, why, result)
+        facts += found
     if response is not None:
         facts += _response_facts(response)
     if result["known_failure_reason"]:
         facts.append(("known failure reason", prose(result["known_failure_reason"])))
     input_facts, input_block = _input_parts(result)
     answer_facts, answer_blocks = _answer_parts(result)
-    blocks = [*_steps_blocks(case), input_block, *answer_blocks]
+    blocks = [*_steps_blocks(case), input_block, *escaped_input_blocks(case["input"]), *answer_blocks]
     if result["replay"]:
         blocks.append(Block("replay", *command_text(result["replay"]), kind="command"))
     if result["curl"]:  # the target's own reproduce line: curl for HTTP, a shell pipe for a command
         blocks.append(Block(reproduce_label(result["curl"]), *command_text(result["curl"]), kind="command"))
     title = f"{result['outcome']} · {tool_label(case['tool_id'], case['version'])} · {prose(case['case_id'])}"
-    return FailureView(number, result["outcome"], title, facts + input_facts + answer_facts, blocks)
+    return FailureView(number, result["outcome"], title, facts + input_facts + answer_facts, blocks, sentences)
 
 
 def failure_views(document: dict) -> list[FailureView]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.reports.failures import Block, whole_output_diff
+from conformance.reports.failures import Block, difference_values, whole_output_diff
 from conformance.reports.groups import clause_label, clause_text
-from conformance.reports.text import prose, render_value
+from conformance.reports.text import holds_unusual, prose, render_escaped, render_value
 
 MAX_MEMBERS_SHOWN = 12  # the rest are counted; report.json lists every member
 GROUP_PROSE_FACTS = frozenset({"breaks", "divergence", "members"})
@@ -23,13 +23,17 @@ GROUP_PROSE_FACTS = frozenset({"breaks", "divergence", "members"})
 class GroupView:
     number: int
     title: str
-    facts: list[tuple[str, str]]  # labels in GROUP_PROSE_FACTS are sentences, the rest values
+    facts: list[tuple[str, str]]  # labels in GROUP_PROSE_FACTS or prose_labels are sentences, the rest values
     blocks: list[Block]
     brief: str = ""  # one line after the title in the list of groups: the clause, the divergence
+    prose_labels: frozenset[str] = frozenset()  # this group's other sentences ("actual": missing, say)
 
     @property
     def anchor(self) -> str:
         return f"group-{self.number}"
+
+    def is_prose(self, label: str) -> bool:
+        return label in GROUP_PROSE_FACTS or label in self.prose_labels
 
 
 def members_text(members: list[str]) -> str:
@@ -38,14 +42,17 @@ def members_text(members: list[str]) -> str:
     return shown + (f" … and {more} more (all in report.json)" if more > 0 else "")
 
 
-def _difference_facts(difference: dict | None) -> list[tuple[str, str]]:
+def _difference_facts(difference: dict | None, result: dict | None) -> tuple[list[tuple[str, str]], frozenset[str]]:
+    """The smallest member's first difference: where, and both values there (or what is missing or extra)."""
     if difference is None:
-        return []
-    return [
-        ("first difference at", difference["pointer"] or "/ (the whole output)"),
-        ("expected", render_value(difference["expected"])[0]),
-        ("actual", render_value(difference["actual"])[0]),
-    ]
+        return [], frozenset()
+    response = result["response"] if result is not None else None
+    expected_output = result["expected"] if result is not None else None
+    actual_output = response["result"] if response is not None and response["kind"] == "result" else None
+    values, sentences = difference_values(
+        difference["pointer"], difference["expected"], difference["actual"], expected_output, actual_output
+    )
+    return [("first difference at", difference["pointer"] or "/ (the whole output)"), *values], sentences
 
 
 def _diff_block(result: dict | None) -> list[Block]:
@@ -69,12 +76,17 @@ def group_view(number: int, group: dict, results_by_id: dict[str, dict]) -> Grou
     ]
     smallest, note = render_value(group["smallest"])
     facts.append(("smallest input", smallest + (f" ({note})" if note else "")))
+    if holds_unusual(group["smallest"]):  # look-alike inputs told apart: every unusual character by its code point
+        escaped, note = render_escaped(group["smallest"])
+        facts.append(("smallest input, escaped", escaped + (f" ({note})" if note else "")))
     facts.append(("smallest case", prose(group["smallest_case"])))
-    facts += _difference_facts(group["difference"])
+    smallest_result = results_by_id.get(group["smallest_case"])
+    difference, sentences = _difference_facts(group["difference"], smallest_result)
+    facts += difference
     facts.append(("members", members_text(group["members"])))
     title = f"{group['count']}× {prose(group['title'])}"
     brief = f"breaks {clause_label(group['clause'])}" + (f" · {divergence['id']}" if divergence else "")
-    return GroupView(number, title, facts, _diff_block(results_by_id.get(group["smallest_case"])), prose(brief))
+    return GroupView(number, title, facts, _diff_block(smallest_result), prose(brief), sentences)
 
 
 def group_views(document: dict) -> list[GroupView]:

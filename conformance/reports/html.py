@@ -16,8 +16,8 @@ import conformance.reports.aims as aims
 import conformance.reports.baseline_views as baseline_views
 import conformance.reports.document as doc
 from conformance.model import OUTCOMES
-from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
-from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
+from conformance.reports.failures import FailureView, failure_views
+from conformance.reports.group_views import GroupView, group_views, groups_heading
 from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION
 from conformance.reports.readings import reading_rows
 from conformance.reports.text import MAX_LISTED, prose
@@ -101,7 +101,7 @@ def _html_diff(text: str) -> str:
 
 def _html_failure(view: FailureView) -> str:
     facts = "".join(
-        f"<dt>{_e(label)}</dt><dd>{_e(text) if label in PROSE_FACTS else _code(text)}</dd>"
+        f"<dt>{_e(label)}</dt><dd>{_e(text) if view.is_prose(label) else _code(text)}</dd>"
         for label, text in view.facts
     )
     blocks = []
@@ -142,7 +142,7 @@ def _html_readings(document: dict) -> list[str]:
 
 def _html_group(view: GroupView) -> str:
     facts = "".join(
-        f"<dt>{_e(label)}</dt><dd>{_e(text) if label in GROUP_PROSE_FACTS else _code(text)}</dd>"
+        f"<dt>{_e(label)}</dt><dd>{_e(text) if view.is_prose(label) else _code(text)}</dd>"
         for label, text in view.facts
     )
     blocks = "".join(
@@ -277,7 +277,8 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
     parts += _html_aims(document)
     parts.append(
         "<footer>Strings are shown with visible whitespace: ␣ space, ⇥ tab, ↵ line feed, ⟨U+XXXX⟩ any other "
-        "invisible or ambiguous code point. Full values are in report.json.</footer></body></html>"
+        "invisible or ambiguous code point; a value holding any character outside printable ASCII is also shown "
+        "escaped, \\uXXXX (\\u{XXXXX} beyond U+FFFF). Full values are in report.json.</footer></body></html>"
     )
     return _page(f"Conformance report: {target}", parts)
 

@@ -14,8 +14,8 @@ import re
 import conformance.reports.aims as aims
 import conformance.reports.baseline_views as baseline_views
 import conformance.reports.document as doc
-from conformance.reports.failures import PROSE_FACTS, FailureView, failure_views
-from conformance.reports.group_views import GROUP_PROSE_FACTS, GroupView, group_views, groups_heading
+from conformance.reports.failures import FailureView, failure_views
+from conformance.reports.group_views import GroupView, group_views, groups_heading
 from conformance.reports.readings import INTRODUCTION as READINGS_INTRODUCTION
 from conformance.reports.readings import reading_rows
 from conformance.reports.text import MAX_LISTED, prose
@@ -60,7 +60,7 @@ def _md_table(heading: list[str], rows: list[list[str]]) -> list[str]:
 def _md_failure(view: FailureView) -> list[str]:
     lines = [f"### {view.number}. {md_text(view.title)}", ""]
     lines += [
-        f"- **{md_text(label)}:** {md_text(text) if label in PROSE_FACTS else md_code(text)}"
+        f"- **{md_text(label)}:** {md_text(text) if view.is_prose(label) else md_code(text)}"
         for label, text in view.facts
     ]
     for block in view.blocks:
@@ -93,7 +93,7 @@ def _md_readings(document: dict) -> list[str]:
 def _md_group(view: GroupView) -> list[str]:
     lines = [f"### G{view.number}. {md_text(view.title)}", ""]
     lines += [
-        f"- **{md_text(label)}:** {md_text(text) if label in GROUP_PROSE_FACTS else md_code(text)}"
+        f"- **{md_text(label)}:** {md_text(text) if view.is_prose(label) else md_code(text)}"
         for label, text in view.facts
     ]
     for block in view.blocks:

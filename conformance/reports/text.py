@@ -162,17 +162,23 @@ def json_scalar(value: Any) -> str:
         return f"<integer of {value.bit_length():,} bits>"
 
 
-def _value_pieces(value: Any, indent: int | None, level: int) -> Iterator[str]:
-    """JSON text of ``value`` in pieces, strings made visible; lazy so a budget can stop it early."""
+def _visible_string(text: str) -> str:
+    """A JSON string of ``text`` made visible."""
+    return json.dumps(visible(text), ensure_ascii=False)
+
+
+def _value_pieces(value: Any, indent: int | None, level: int, string=_visible_string) -> Iterator[str]:
+    """JSON text of ``value`` in pieces, strings made visible (or as ``string`` writes them); lazy so
+    a budget can stop it early."""
     if level > MAX_DEPTH:
         yield f"<nested deeper than {MAX_DEPTH} levels>"
     elif isinstance(value, str):
         # Every budget is far below STRING_CAP, so a string cut here is always reported as truncated.
-        yield json.dumps(visible(value[:STRING_CAP]), ensure_ascii=False)
+        yield string(value[:STRING_CAP])
     elif value is None or isinstance(value, (bool, int, float)):
         yield json_scalar(value)
     elif isinstance(value, (list, tuple)) and indent and _is_short_flat(value):
-        yield "[" + ", ".join(next(_value_pieces(item, None, level + 1)) for item in value) + "]"
+        yield "[" + ", ".join(next(_value_pieces(item, None, level + 1, string)) for item in value) + "]"
     elif isinstance(value, (list, tuple, dict)):
         is_object = isinstance(value, dict)
         opening, closing = ("{", "}") if is_object else ("[", "]")
@@ -185,11 +191,11 @@ def _value_pieces(value: Any, indent: int | None, level: int) -> Iterator[str]:
         for position, (key, item) in enumerate(items):
             yield ("," if position else "") + inner
             if is_object:
-                yield json.dumps(visible(str(key)), ensure_ascii=False) + (": " if indent else ":")
-            yield from _value_pieces(item, indent, level + 1)
+                yield string(str(key)) + (": " if indent else ":")
+            yield from _value_pieces(item, indent, level + 1, string)
         yield ("\n" + " " * (indent * level) if indent else "") + closing
     else:
-        yield json.dumps(visible(repr(value)), ensure_ascii=False)
+        yield string(repr(value))
 
 
 def _is_short_flat(items: list | tuple) -> bool:
@@ -199,13 +205,54 @@ def _is_short_flat(items: list | tuple) -> bool:
     return sum(len(item) if isinstance(item, str) else 8 for item in items) <= 80
 
 
-def render_value(value: Any, limit: int = VALUE_LIMIT, *, indent: int | None = None) -> tuple[str, str]:
+def render_value(
+    value: Any, limit: int = VALUE_LIMIT, *, indent: int | None = None, string=_visible_string
+) -> tuple[str, str]:
     """(JSON-like text with visible strings, truncation note or ""), at most ``limit`` characters."""
     pieces: list[str] = []
     size = 0
-    for piece in _value_pieces(value, indent, 0):
+    for piece in _value_pieces(value, indent, 0, string):
         pieces.append(piece)
         size += len(piece)
         if size > limit:
             return truncate("".join(pieces), limit, more=True)
     return "".join(pieces), ""
+
+
+# ---------------------------------------------------------------- escaped: every code point told apart
+
+ESCAPED_NOTE = "every character outside printable ASCII written as \\uXXXX, or \\u{XXXXX} beyond U+FFFF"
+
+
+def _escaped_char(ch: str) -> str:
+    point = ord(ch)
+    if ch in '"\\':
+        return "\\" + ch
+    if 0x20 <= point < 0x7F:
+        return ch
+    return f"\\u{{{point:X}}}" if point > 0xFFFF else f"\\u{point:04X}"
+
+
+def escaped_string(text: str) -> str:
+    """A JSON-like string where every character outside printable ASCII is its code point:
+    ``"\\u{1F600}"`` (beyond the BMP), ``"\\u0000"``, ``"a\\u00A0b"`` (within it). Pure ASCII."""
+    return '"' + "".join(map(_escaped_char, text)) + '"'
+
+
+def holds_unusual(value: Any, depth: int = 0) -> bool:
+    """Does a string in ``value`` (a key too) hold a character outside printable ASCII: a control,
+    U+0000, a zero-width or bidi control, a combining mark, an emoji, any non-ASCII letter?"""
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(value, str):
+        return not (value.isascii() and value.isprintable())
+    if isinstance(value, dict):
+        return any(holds_unusual(key, depth + 1) or holds_unusual(item, depth + 1) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(holds_unusual(item, depth + 1) for item in value)
+    return False
+
+
+def render_escaped(value: Any, limit: int = VALUE_LIMIT) -> tuple[str, str]:
+    """(``value`` as compact JSON-like text, strings escaped by escaped_string; truncation note or "")."""
+    return render_value(value, limit, string=escaped_string)
