@@ -103,18 +103,18 @@ def test_a_target_that_gains_one_bug_and_loses_another_shows_one_new_and_one_fix
     assert found["new_failures"] == 1 and found["exit_code"] == 1 and found["fail_on"] == "new"
     assert found["baseline"]["target"] == TIES_TO_LONGER and found["baseline"]["report"] == "a/report.json"
     assert {"field": "target", "old": TIES_TO_LONGER, "new": DECIMALS_IGNORED} in found["run"]
-    assert "What changed since the baseline: 1 new failure · 1 fixed" in runs["b"].stdout
+    assert "What changed since the baseline: 1 new failure · 1 fixed since the baseline" in runs["b"].stdout
     assert "--baseline: exit 1 (new failures since the baseline)" in runs["b"].stdout
 
     cwd = runs["cwd"]
     code, out, err = diff(capsys, str(cwd / "a"), str(cwd / "b"), "--report-dir", str(cwd / "d"))
     assert code == 1, out + err
-    assert "New failure groups (1):" in out and "Fixed (1):" in out
+    assert "New failure groups (1):" in out and "Fixed since the baseline (1):" in out
     written = report(cwd / "d", "diff.json")
     assert listed(written, "new") == listed(found, "new") and listed(written, "fixed") == listed(found, "fixed")
     for name in ("diff.md", "diff.html"):
         text = (cwd / "d" / name).read_text(encoding="utf-8")
-        assert "New failure groups (1)" in text and "Fixed (1)" in text
+        assert "New failure groups (1)" in text and "Fixed since the baseline (1)" in text
 
 
 @pytest.mark.slow  # four whole runs (runs)
@@ -122,7 +122,7 @@ def test_the_reports_of_a_run_with_a_baseline_lead_with_the_diff(runs):
     directory = runs["cwd"] / "b"
     markdown = (directory / "report.md").read_text(encoding="utf-8")
     assert markdown.index("## What changed since the baseline") < markdown.index("## Failure groups")
-    assert markdown.index("### New failure groups (1)") < markdown.index("### Fixed (1)")
+    assert markdown.index("### New failure groups (1)") < markdown.index("### Fixed since the baseline (1)")
     page = (directory / "report.html").read_text(encoding="utf-8")
     assert page.index('<section id="baseline-diff">') < page.index('<section id="failure-groups">')
     # the run's own verdict stays: the target is not conformant, whatever the baseline had
@@ -218,7 +218,7 @@ def test_fail_on_any_fails_on_a_fixed_group(runs, tmp_path, capsys):
     (tmp_path / "new.json").write_text(json.dumps(new), encoding="utf-8")
     code, out, err = diff(capsys, str(runs["cwd"] / "a_fixtures"), str(tmp_path / "new.json"))
     assert code == 0, out + err
-    assert "Fixed (1):" in out and "0 new failures" in out
+    assert "Fixed since the baseline (1):" in out and "0 new failures" in out
     assert diff(capsys, str(runs["cwd"] / "a_fixtures"), str(tmp_path / "new.json"), "--fail-on", "any")[0] == 1
 
 

@@ -311,3 +311,64 @@ def test_a_printable_ascii_input_gets_no_escaped_copy(tmp_path):
     markdown, html = written(tmp_path, record)
     for text in (markdown, html):
         assert "input, escaped" not in text and "expected, escaped" not in text and "actual, escaped" not in text
+
+
+# ---------------------------------------------------------------- "fixed": one meaning
+
+
+def page_text(html: str) -> str:
+    """What report.html shows a person: its text, without the tags, their attributes or the style sheet."""
+
+    class Text(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.parts: list[str] = []
+            self.skipping = False
+
+        def handle_starttag(self, tag, attrs):
+            self.skipping = tag in ("style", "title")
+
+        def handle_endtag(self, tag):
+            self.skipping = False
+
+        def handle_data(self, data):
+            if not self.skipping:
+                self.parts.append(data)
+
+    parser = Text()
+    parser.feed(html)
+    return " ".join(parser.parts)
+
+
+def test_fixed_since_the_baseline_and_a_known_failure_now_passing_have_two_words(tmp_path):
+    """A baseline's failure group that no longer fails is "fixed since the baseline"; a listed known
+    failure that passes now is a "known failure now passing": "fixed" never stands alone for it."""
+    from conformance.reports.baseline import Baseline
+
+    old = RunRecord(header=header(), results=[length_failure([1, 0, 0])], exit_code=1)
+    old_document = reports.report_document(old)
+    assert old_document["failure_groups"]
+    now_passing = CaseResult(
+        case=case("bleu-corpus-compute/1.0.0/brevity#tie"),
+        outcome="fixed",
+        response=answered({"bleu": 1}),
+        known_failure_reason="issue 12: ties go to the longer reference",
+    )
+    passing = CaseResult(
+        case=case("bleu-ngrams-count/1.0.0/basics#one-token", tool=NGRAMS),
+        outcome="passed",
+        response=answered(NGRAMS_EXPECTED),
+    )
+    new = RunRecord(header=header(), results=[passing, now_passing], exit_code=0)
+    paths = reports.write_reports(new, tmp_path, baseline=Baseline(old_document, "old/report.json"))
+    markdown = paths["markdown"].read_text(encoding="utf-8")
+    shown = page_text(paths["html"].read_text(encoding="utf-8"))
+    for text in (markdown, shown):
+        assert "1 fixed since the baseline" in text and "Fixed since the baseline (1)" in text
+        assert "1 known failure now passing" in text  # the totals
+        assert "Known failures now passing (1)" in text
+        # every other "fixed" is the baseline's
+        alone = [m.start() for m in re.finditer(r"\bfixed\b", text, re.IGNORECASE)]
+        assert all(text[at:].lower().startswith("fixed since the baseline") for at in alone), [
+            text[at - 40 : at + 40] for at in alone
+        ]

@@ -1,7 +1,7 @@
 """A baseline diff (report.json ``baseline_diff``, baseline.py) as every report shows it, in words.
 
     diff_headline(diff) -> str           one line: what changed in failures, and the exit it gives
-    diff_sections(diff) -> [DiffSection]  new, still failing, fixed, no longer checked, then the run,
+    diff_sections(diff) -> [DiffSection]  new, still failing, fixed since the baseline, no longer checked, then the run,
                                          the contracts, the contract drift and the checks that changed
 
 The console, report.md/report.html (which lead with it under ``run --baseline``) and the files of
@@ -30,12 +30,14 @@ def _plural(count: int, word: str) -> str:
 
 
 def diff_headline(diff: dict) -> str:
-    """``1 new failure · 1 fixed · 2 still failing (1 changed count): regressions — exit 1 (--fail-on new)``."""
+    """``1 new failure · 1 fixed since the baseline · 2 still failing (1 changed count): regressions — exit 1
+    (--fail-on new)``. "Fixed" here is a failure group of the baseline no longer failing; a known failure
+    that passes now is "known failure now passing" (document.outcome_word), never "fixed"."""
     groups = diff["groups"]
     changed = sum(entry["old_count"] != entry["new_count"] for entry in groups["still_failing"])
     parts = [
         _plural(diff["new_failures"], "new failure"),
-        f"{len(groups['fixed'])} fixed",
+        f"{len(groups['fixed'])} fixed since the baseline",
         f"{len(groups['still_failing'])} still failing" + (f" ({changed} changed count)" if changed else ""),
     ]
     if groups["no_longer_checked"]:
@@ -86,7 +88,7 @@ def _group_sections(groups: dict) -> list[DiffSection]:
             + [e for e in groups["still_failing"] if not e["newly_failing"]],
             lambda e: f"count {count_change(e)}",
         ),
-        ("Fixed", groups["fixed"], lambda e: f"{e['old_count']} failing in the baseline"),
+        ("Fixed since the baseline", groups["fixed"], lambda e: f"{e['old_count']} failing in the baseline"),
         (
             "No longer checked (not evidence of a fix)",
             groups["no_longer_checked"],

@@ -338,9 +338,26 @@ def totals(document: dict) -> dict[str, int]:
     return count(checks(document))
 
 
+# An outcome as a person reads it, where its name would be ambiguous: "fixed" is a known failure
+# that passes now, never a failure group fixed since a baseline (reports/baseline_views.py).
+# report.json, junit.xml's types and the known-failures file keep the outcome names.
+_OUTCOME_WORDS = {"fixed": ("known failure now passing", "known failures now passing")}
+
+
+def outcome_word(outcome: str, count: int = 1) -> str:
+    """``known failure now passing`` for "fixed" (plural when ``count`` is not 1); other outcomes as named."""
+    singular, plural = _OUTCOME_WORDS.get(outcome, (outcome, outcome))
+    return singular if count == 1 else plural
+
+
+def outcome_count(count: int, outcome: str) -> str:
+    """``3 passed``, ``1 known failure now passing``."""
+    return f"{count} {outcome_word(outcome, count)}"
+
+
 def totals_text(counts: dict[str, int]) -> str:
-    """``3 passed · 6 failed · 1 errored · 1 skipped · 1 xfailed · 1 fixed``."""
-    return " · ".join(f"{counts[outcome]} {outcome}" for outcome in OUTCOMES)
+    """``3 passed · 6 failed · 1 errored · 1 skipped · 1 xfailed · 1 known failure now passing``."""
+    return " · ".join(outcome_count(counts[outcome], outcome) for outcome in OUTCOMES)
 
 
 def is_strict(document: dict) -> bool:
@@ -366,7 +383,7 @@ class Cell:
     def text(self) -> str:
         if not self.total:
             return "–"
-        extra = [f"{self.counts[o]} {o}" for o in OUTCOMES if o != "passed" and self.counts[o]]
+        extra = [outcome_count(self.counts[o], o) for o in OUTCOMES if o != "passed" and self.counts[o]]
         return " · ".join([f"{self.counts['passed']}/{self.total} passed", *extra])
 
     def state(self, strict: bool) -> str:
@@ -442,12 +459,12 @@ LISTED = (
 
 
 def listings(document: dict, limit: int) -> list[Listing]:
-    """Known failures, fixed ones (unless --strict made them failures) and skips, by check."""
+    """Known failures, those now passing (unless --strict made them failures) and skips, by check."""
     found = checks(document)
     listed = []
     for outcome, title in LISTED:
         if outcome == "fixed" and is_strict(document):
-            continue  # under --strict the fixed checks are failures
+            continue  # under --strict a known failure now passing is a failure
         selected = [check for check in found if check.outcome == outcome]
         if selected:
             rows = [(prose(c.id), prose(c.known_failure_reason() or c.message())) for c in selected[:limit]]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.model import CaseResult
-from conformance.reports.document import json_safe, problem_results, tool_label
+from conformance.reports.document import json_safe, outcome_word, problem_results, tool_label
 from conformance.reports.text import (
     BLOCK_LIMIT,
     DIFF_MAX_LINES,
@@ -46,7 +46,7 @@ OUTCOME_MEANING = {
     "errored": "errored: a transport or target error, not an answer",
     "skipped": "skipped",
     "xfailed": "known failure: listed as expected, still failing",
-    "fixed": "fixed: a listed known failure now passes; remove it from the known-failures file",
+    "fixed": "known failure now passing: listed in the known-failures file, it passes now; remove it from the file",
 }
 
 # Facts that are sentences (shown as text); every other fact is a value (shown as code).
@@ -353,7 +353,9 @@ def failure_view(number: int, result: dict, header: dict) -> FailureView:
         blocks.append(Block("replay", *command_text(result["replay"]), kind="command"))
     if result["curl"]:  # the target's own reproduce line: curl for HTTP, a shell pipe for a command
         blocks.append(Block(reproduce_label(result["curl"]), *command_text(result["curl"]), kind="command"))
-    title = f"{result['outcome']} · {tool_label(case['tool_id'], case['version'])} · {prose(case['case_id'])}"
+    title = (
+        f"{outcome_word(result['outcome'])} · {tool_label(case['tool_id'], case['version'])} · {prose(case['case_id'])}"
+    )
     return FailureView(number, result["outcome"], title, facts + input_facts + answer_facts, blocks, sentences)
 
 

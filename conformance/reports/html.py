@@ -113,7 +113,7 @@ def _html_failure(view: FailureView) -> str:
             blocks.append(f"<pre>{content}</pre>")
     opened = " open" if view.number <= 3 else ""
     return (
-        f'<details id="{view.anchor}"{opened}><summary><span class="badge {_e(view.outcome)}">{_e(view.outcome)}</span>'
+        f'<details id="{view.anchor}"{opened}><summary><span class="badge {_e(view.outcome)}">{_e(doc.outcome_word(view.outcome))}</span>'
         f"{view.number}. {_e(view.title)}</summary><div><dl>{facts}</dl>{''.join(blocks)}</div></details>"
     )
 
@@ -220,7 +220,9 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
         "<h1>Conformance report</h1>",
         f'<div class="verdict {state}">{_e(headline)}</div> '
         f"<span>exit code {document['exit_code']} · target {_code(target)}</span>",
-        '<ul class="totals">' + "".join(f"<li><b>{totals[o]}</b>{_e(o)}</li>" for o in OUTCOMES) + "</ul>",
+        '<ul class="totals">'
+        + "".join(f"<li><b>{totals[o]}</b>{_e(doc.outcome_word(o, totals[o]))}</li>" for o in OUTCOMES)
+        + "</ul>",
     ]
     parts += html_baseline(document.get("baseline_diff"))  # under --baseline, what changed leads
     parts += html_groups(document)  # the failures by cause lead the page
@@ -254,7 +256,7 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
                     [
                         (_code(prose(check.id)), ""),
                         (_e(str(check.examples if check.examples is not None else "?")), ""),
-                        (_e(check.outcome), doc.outcome_state({check.outcome: 1}, strict)),
+                        (_e(doc.outcome_word(check.outcome)), doc.outcome_state({check.outcome: 1}, strict)),
                         (str(check.recorded_failures(strict)), ""),
                     ]
                     for check in properties

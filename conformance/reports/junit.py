@@ -64,7 +64,7 @@ def check_message(check: doc.Check) -> str:
     if outcome == "xfailed":
         return f"known failure: {reason or check.message()}"
     if outcome == "fixed":
-        return f"fixed: listed as a known failure ({reason}) but now passes"
+        return f"known failure now passing: listed as a known failure ({reason}) but now passes"
     return prose(check.message() or outcome)
 
 

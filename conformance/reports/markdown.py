@@ -179,7 +179,7 @@ def render_markdown(document: dict, views: list[FailureView] | None = None) -> s
                 [
                     md_cell_code(prose(check.id)),
                     md_text(str(check.examples if check.examples is not None else "?")),
-                    md_text(check.outcome),
+                    md_text(doc.outcome_word(check.outcome)),
                     str(check.recorded_failures(strict)),
                 ]
                 for check in properties
