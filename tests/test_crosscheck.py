@@ -14,14 +14,14 @@ import oracle
 from conformance.cli import main
 from conformance.crosscheck import parse_libraries
 from conformance.crosscheck.catalogue import CATALOGUE, explaining
-from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, LIBRARIES, REQUIRED, evaluate, installed
+from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, REQUIRED, evaluate, installed, libraries
 from conformance.crosscheck.report import render
 from conformance.crosscheck.runner import divergence_reproducer, run_crosscheck
 
 QUICK_EXAMPLES = 40
 SEED = 0
 REPORT = Path(__file__).resolve().parent.parent / "reports" / "divergences.md"
-AVAILABLE = [library for library in LIBRARIES if installed(library)]  # the matrix's libraries are optional
+AVAILABLE = [library for library in libraries() if installed(library)]  # the matrix's libraries are optional
 # sacreBLEU's and NLTK's checks: the plain inputs below are where they agree (fast-bleu's and torchmetrics'
 # float32 arithmetic departs on almost every input, and is held to its own entries)
 REFERENCE_CHECKS = [check for check in CHECKS if check.library in REQUIRED]
@@ -160,7 +160,9 @@ def test_report_lists_every_entry_and_check(quick_run):
 
 
 def test_against_takes_known_libraries_only():
-    assert parse_libraries("nltk,sacrebleu") == ["sacrebleu", "nltk"]
+    # in the order the libraries are discovered (the crosscheck extra's first, then by name), whatever the order given
+    assert parse_libraries("sacrebleu,nltk") == ["nltk", "sacrebleu"]
+    assert parse_libraries("torchmetrics,nltk") == ["nltk", "torchmetrics"]
     with pytest.raises(ValueError):
         parse_libraries("moses")
 
@@ -397,9 +399,10 @@ def test_planted_effective_order_bug_fails_the_crosscheck(monkeypatch):
 # --- chrF and chrF with its components: the sibling adapters -------------------------------------------
 
 from conformance.crosscheck.adapters import chrf_components as chrf_components_adapter  # noqa: E402
-from conformance.crosscheck.adapters import chrf_compute as chrf_compute_adapter  # noqa: E402
+from oracle.chrf_components import TOOL as chrf_components_tool  # noqa: E402
+from oracle.chrf_compute import TOOL as chrf_compute_tool  # noqa: E402
 
-CHRF_COMPUTE_ID, CHRF_COMPONENTS_ID = chrf_compute_adapter.TOOL.id, chrf_components_adapter.TOOL.id
+CHRF_COMPUTE_ID, CHRF_COMPONENTS_ID = chrf_compute_tool.id, chrf_components_tool.id
 PLAIN_INPUTS.update({CHRF_COMPUTE_ID: PLAIN_CHRF, CHRF_COMPONENTS_ID: PLAIN_CHRF})
 
 # Every reference has every order its hypothesis has, up to 10 characters and 4 words with whitespace kept or

@@ -357,7 +357,7 @@ def test_on_percent_scale_scales_only_the_library_floats_on_another_scale():
 def test_fastchrf_keeps_exactly_the_information_separators_of_the_contracts_whitespace():
     """ "ab" against "a" X "b": 100 where X is removed, less where it is kept. Of the contract's list and its
     near misses, fastchrf keeps U+001C-U+001F only (Rust's char::is_whitespace is Unicode White_Space)."""
-    from conformance.crosscheck.adapters.chrf import fastchrf_sentence_scores
+    from conformance.implementations.fastchrf import sentence_floats as fastchrf_sentence_scores
     from oracle.chrf import WHITESPACE_CODE_POINTS
 
     near_misses = [0x0008, 0x000E, 0x001B, 0x007F, 0x00AD, 0x180E, 0x200B, 0x200C, 0x2060, 0xFEFF]

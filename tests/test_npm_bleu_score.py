@@ -15,11 +15,11 @@ import pytest
 import oracle
 from conformance import compare
 from conformance.compare.signature import explain
-from conformance.crosscheck.adapters import bleu_sentence_compute as adapter
 from conformance.crosscheck.catalogue import CATALOGUE_BY_ID, agrees, explaining_failure
 from conformance.crosscheck.checks import CHECKS, CHECKS_BY_ID, evaluate
 from conformance.crosscheck.runner import classify, generate_inputs, input_groups
 from conformance.implementations import NotApplicable, library
+from conformance.implementations import npm_bleu_score as adapter
 from conformance.model import Case, CaseResult, Expectation
 from conformance.targets import make_target
 
@@ -27,7 +27,7 @@ TOOL, VERSION = "bleu-sentence-compute", "1.0.0"
 LIBRARY = library("npm-bleu-score")
 needs_package = pytest.mark.skipif(bool(LIBRARY.missing()), reason=f"npm-bleu-score: {LIBRARY.missing()}")
 NAN_ENTRY, PROTO_ENTRY = "npm-bleu-score-inherited-method-nan", "npm-bleu-score-proto-never-counted"
-CHECK = CHECKS_BY_ID[adapter.NPM_BLEU_SCORE_CHECK]
+CHECK = CHECKS_BY_ID[adapter.SENTENCE_CHECK]
 
 
 def verdict_case(payload: dict) -> Case:

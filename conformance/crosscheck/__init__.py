@@ -1,14 +1,14 @@
 """`conformance crosscheck`: the oracle against sacreBLEU, NLTK and the matrix's libraries, divergences catalogued.
 
-    conformance crosscheck [--against sacrebleu,nltk,fastchrf,fast-bleu,torchmetrics,npm-bleu-score] [--examples N]
-                           [--seed N] [--output FILE]
+    conformance crosscheck [--against LIB,...] [--examples N] [--seed N] [--output FILE]
 
-Without --against: sacreBLEU and NLTK, and each other library that is installed (an absent one is skipped,
-named on stderr); a library named in --against must be installed.
+The libraries are the modules of conformance/implementations/ that declare cross-check CHECKS (found as
+``implementations()`` finds them). Without --against: those of the crosscheck extra (sacreBLEU and NLTK), and
+each other one that is installed (an absent one is skipped, named on stderr); a library named in --against
+must be installed.
 
-Exit 0 when every disagreement is explained by the catalogue
-(declared by the tools' adapters, conformance/crosscheck/adapters/), 1 otherwise (each unexplained one is
-printed with a shrunk reproducer), 2 on usage errors.
+Exit 0 when every disagreement is explained by the catalogue (declared by the library modules), 1 otherwise
+(each unexplained one is printed with a shrunk reproducer), 2 on usage errors.
 """
 
 from __future__ import annotations
@@ -17,17 +17,18 @@ import sys
 import time
 from pathlib import Path
 
-from conformance.crosscheck.checks import LIBRARIES, REQUIRED, installed
-
 DEFAULT_OUTPUT = "reports/divergences.md"
 
 
 def parse_libraries(text: str) -> list[str]:
+    from conformance.crosscheck.checks import libraries
+
+    known = libraries()
     names = [name.strip() for name in text.split(",") if name.strip()]
-    unknown = [name for name in names if name not in LIBRARIES]
+    unknown = [name for name in names if name not in known]
     if unknown or not names:
-        raise ValueError(f"--against takes a comma-separated subset of {','.join(LIBRARIES)}, got {text!r}")
-    return [name for name in LIBRARIES if name in names]
+        raise ValueError(f"--against takes a comma-separated subset of {','.join(known)}, got {text!r}")
+    return [name for name in known if name in names]
 
 
 def register(subparsers) -> None:
@@ -38,8 +39,8 @@ def register(subparsers) -> None:
         "--against",
         default=None,
         metavar="LIBS",
-        help=f"comma-separated subset of {','.join(LIBRARIES)} (default: {','.join(REQUIRED)} and "
-        "every other one installed)",
+        help="comma-separated subset of the libraries of conformance/implementations/ that declare CHECKS "
+        "(default: sacreBLEU, NLTK and every other one installed)",
     )
     parser.add_argument("--examples", type=int, default=200, metavar="N", help="generated inputs per tool")
     parser.add_argument("--seed", type=int, default=0, metavar="N", help="same seed, same inputs")
@@ -48,8 +49,11 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from conformance.crosscheck.checks import REQUIRED, install_hint, installed
+    from conformance.crosscheck.checks import libraries as known
+
     try:
-        libraries = parse_libraries(args.against or ",".join(LIBRARIES))
+        libraries = parse_libraries(args.against or ",".join(known()))
     except ValueError as exc:
         print(f"conformance crosscheck: {exc}", file=sys.stderr)
         return 2
@@ -61,9 +65,7 @@ def run(args) -> int:
     missing = [name for name in libraries if not installed(name)]
     if missing:
         print(
-            f"conformance crosscheck: {', '.join(missing)} not installed; "
-            "pip install 'mt-metric-conformance[crosscheck]' (fastchrf, fast-bleu: [matrix]; torchmetrics: "
-            "[torchmetrics] and torch; npm-bleu-score: Node.js and npm install --prefix tools/npm_bleu_score)",
+            f"conformance crosscheck: {', '.join(missing)} not installed; " + install_hint(missing),
             file=sys.stderr,
         )
         return 2

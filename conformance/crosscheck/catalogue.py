@@ -1,6 +1,6 @@
-"""The divergence catalogue: every known way sacreBLEU or NLTK departs from the contracts.
+"""The divergence catalogue: every known way a library departs from the contracts.
 
-The entries are declared by the tools' adapters (conformance/crosscheck/adapters/); each
+The entries are declared by the library modules (conformance/implementations/), per tool; each
 names the library function responsible, the contract clause it departs from, and
 ``applies(input)``: the condition on a tool input under which the mechanism can change a
 compared value. A disagreement is explained only by an entry that lists its check and

@@ -1,28 +1,48 @@
-"""Every check of every tool's adapter, and how one is evaluated on an input."""
+"""Every check of every library module (conformance/implementations/), and how one is evaluated on an input."""
 
 from __future__ import annotations
 
 import oracle
-from conformance.crosscheck.adapters import checks
 from conformance.crosscheck.comparison import Comparison
 from conformance.crosscheck.model import Check
+from conformance.implementations import implementations
 
-CHECKS: list[Check] = list(checks())
+REQUIRED_EXTRA = "crosscheck"  # the libraries of this extra are always cross-checked; the others where installed
+
+
+def checks() -> list[Check]:
+    """Every library's checks, library by library (sorted by name), each library's in the registry's tool order."""
+    from conformance.crosscheck.adapters import checks as declared
+
+    return list(declared())
+
+
+def libraries() -> list[str]:
+    """The libraries that declare checks, those of the crosscheck extra first."""
+    found = [library for library in implementations().values() if library.checks()]
+    return [lib.name for lib in sorted(found, key=lambda lib: lib.implementation.extra != REQUIRED_EXTRA)]
+
+
+CHECKS: list[Check] = checks()
 CHECKS_BY_ID = {check.id: check for check in CHECKS}
-LIBRARIES = ("sacrebleu", "nltk", "fastchrf", "fast-bleu", "torchmetrics", "npm-bleu-score")
-REQUIRED = ("sacrebleu", "nltk")  # the crosscheck extra; the others are checked where installed (the matrix extra)
-MODULES = {"fast-bleu": ("fast_bleu",), "torchmetrics": ("torchmetrics", "torch")}  # what each needs to import
-OTHER_RUNTIMES = ("npm-bleu-score",)  # not Python: the library's implementation module says what is missing
+REQUIRED = tuple(name for name, lib in implementations().items() if lib.implementation.extra == REQUIRED_EXTRA)
 
 
 def installed(library: str) -> bool:
-    import importlib.util
+    from conformance.implementations import library as implementation
 
-    if library in OTHER_RUNTIMES:
-        from conformance.implementations import library as implementation
+    return not implementation(library).missing()
 
-        return not implementation(library).missing()
-    return all(importlib.util.find_spec(module) is not None for module in MODULES.get(library, (library,)))
+
+def install_hint(names: list[str]) -> str:
+    """How to install the libraries named: their extras, or what their modules say."""
+    from conformance.implementations import library as implementation
+
+    hints = []
+    for name in names:
+        declared = implementation(name).implementation
+        hints.append(f"{name}: {declared.install or f'pip install .[{declared.extra}]'}")
+    return "; ".join(hints)
 
 
 def oracle_output(check: Check, payload: dict) -> dict:

@@ -1,4 +1,5 @@
-"""What a cross-check is made of: checks, divergences and agreements (declared per tool by the adapters)."""
+"""What a cross-check is made of: checks, divergences and agreements (declared by the library modules,
+conformance/implementations/, per tool)."""
 
 from __future__ import annotations
 
@@ -20,10 +21,10 @@ class Check:
     """
 
     id: str
-    library: str  # one of checks.LIBRARIES
     counterpart: str  # the library call, as a reader would write it
     compare: Callable[[dict, dict], Comparison]
-    tool_id: str = ""  # filled in from the adapter module it is declared in
+    library: str = ""  # filled in: the library module it is declared in
+    tool_id: str = ""  # filled in: the tool it is declared for
     version: str = ""
     # its own inputs (a Hypothesis strategy of the tool's valid inputs), where the tool's INPUTS never reach what
     # the library departs on (npm bleu-score's tokens named like inherited object properties); None: the tool's
@@ -54,14 +55,14 @@ class Divergence:
     """
 
     id: str
-    libraries: tuple[str, ...]
     checks: tuple[str, ...]  # the Check ids whose values it can change
     fields: tuple[str, ...]  # the compared values it can change (fnmatch patterns of Comparison names)
     what_differs: str
     mechanism: str
     clause: str  # the contract text it departs from, quoted
     applies: Callable[[dict], bool]
-    tool_id: str = ""  # the contract of the clause: the adapter module it is declared in
+    libraries: tuple[str, ...] = ()  # who shows it (default: the library module it is declared in)
+    tool_id: str = ""  # the contract of the clause: the tool it is declared for
     # What the library answers (its own call, or the mechanism written out) for every output field the
     # entry can change (``output_fields``), in the output form of the tool its checks belong to, e.g.
     # {"bleu": 1.2e-77}; NOT_MODELLED (None) where it cannot say (the library is missing). A run failure

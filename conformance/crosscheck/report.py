@@ -72,7 +72,7 @@ def render(result: CrosscheckResult) -> str:
         f"`conformance crosscheck --against {','.join(result.libraries)} --examples {result.examples} "
         f"--seed {result.seed}`, with {versions}.",
         "",
-        "Each entry is a named predicate in its tool's adapter, `conformance/crosscheck/adapters/`. The oracle and the library run "
+        "Each entry is a named predicate in its library's module, `conformance/implementations/`. The oracle and the library run "
         "on the same generated inputs; a disagreement that no entry explains fails the command. Reproducers are "
         "the minimal inputs Hypothesis shrinking found where the entry applies and the values differ. Floats "
         "agree when within 1e-9 relative (0 only equals 0); counts, lengths and tokens must be equal.",

@@ -1,12 +1,19 @@
-"""Real BLEU/chrF libraries behind the suite's target protocol: one module per library, found like the tools.
+"""Real BLEU/chrF libraries: one module per library, holding everything the suite knows about it, found
+like the tools.
 
 A library's module (``conformance/implementations/<name>.py``) defines ``IMPLEMENTATION =
-Implementation(...)`` (its name, language and distribution) and, for each tool its public API can
-express, a function named like the tool's module (``oracle.registry.module_name``: the function
-``bleu_corpus_compute`` adapts that tool) taking the tool's input and returning its output object
-built from the library's own answer. ``NOT_EXPRESSIBLE`` maps the other tools' module names to why
-the library cannot answer them (``NOT_EXPRESSIBLE_OTHERWISE``: why for any tool not listed). Nothing else lists the libraries: ``conformance matrix`` and the
-target ``implementation:NAME`` ask ``implementations()``.
+Implementation(...)`` (its name, language, distribution and the extra that installs it) and, for each
+tool its public API can express, a function named like the tool's module (``oracle.registry.module_name``:
+the function ``bleu_corpus_compute`` adapts that tool) taking the tool's input and returning its output
+object built from the library's own answer. ``NOT_EXPRESSIBLE`` maps the other tools' module names to why
+the library cannot answer them (``NOT_EXPRESSIBLE_OTHERWISE``: why for any tool not listed). For the
+cross-check it declares ``CHECKS`` (tool module name -> the library calls compared with that tool,
+``crosscheck.model.Check``) and ``DIVERGENCES`` (tool module name -> its catalogued departures from that
+tool's contract, ``crosscheck.model.Divergence``). Nothing else lists the libraries: ``conformance
+matrix``, ``conformance crosscheck`` and the target ``implementation:NAME`` ask ``implementations()``,
+which reads every module of this package and of each directory named in the environment variable
+``CONFORMANCE_LIBRARY_PATH`` (``os.pathsep``-separated: a library module kept outside the project, or a
+test's; a run of the matrix passes it on to its subprocesses by inheritance).
 
 An adapter is thin and declares its domain: an input the library's API cannot express (a token
 holding whitespace for a library that splits strings, an option it lacks, a field of the output it
@@ -31,10 +38,12 @@ the judge compares that float with the exact value within a float error bound
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import importlib.metadata
 import importlib.util
+import os
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,6 +53,8 @@ from typing import Any
 from conformance.model import Expressed
 from oracle.errors import NOT_FOUND, ContractError
 from oracle.registry import module_name, tool, tool_keys
+
+LIBRARY_PATH = "CONFORMANCE_LIBRARY_PATH"  # more directories of library modules (os.pathsep-separated)
 
 
 class NotApplicable(Exception):
@@ -122,6 +133,9 @@ class Implementation:
     requires: tuple[str, ...] = ()  # modules that must import (checked before any call)
     counterpart: str = ""  # the library calls, as a reader would write them
     validates: bool = False  # does the library apply the contracts' input rules itself?
+    # the pyproject extra that installs it ("crosscheck": always cross-checked; "" for another runtime)
+    extra: str = "matrix"
+    install: str = ""  # how to install it, where the extra alone does not (another runtime, a heavy dependency)
 
 
 @dataclass(frozen=True)
@@ -149,6 +163,28 @@ class Library:
         reasons = getattr(self.module, "NOT_EXPRESSIBLE", {})
         otherwise = getattr(self.module, "NOT_EXPRESSIBLE_OTHERWISE", f"{self.name} has no public API for this tool")
         return reasons.get(module_name(tool_id), otherwise)
+
+    def checks(self) -> list:
+        """Its cross-check Checks (crosscheck.model.Check), each with its library, tool and version filled in."""
+        return self._by_tool("CHECKS", "library")
+
+    def divergences(self) -> list:
+        """Its catalogued Divergences (crosscheck.model.Divergence), each with its tool filled in and its
+        libraries defaulting to this one."""
+        return self._by_tool("DIVERGENCES", "libraries")
+
+    def _by_tool(self, attribute: str, own: str) -> list:
+        declared = getattr(self.module, attribute, {})
+        found = []
+        for tool_id, version in tool_keys():
+            for entry in declared.get(module_name(tool_id), ()):
+                changes: dict[str, Any] = {"tool_id": tool_id}
+                if own == "library":
+                    changes.update(library=self.name, version=version)
+                elif not entry.libraries:
+                    changes["libraries"] = (self.name,)
+                found.append(dataclasses.replace(entry, **changes))
+        return found
 
     def missing(self) -> str:
         """What is not installed ("" when everything it needs imports; a module may say it, ``library_missing``)."""
@@ -185,16 +221,30 @@ class Library:
         return adapter(payload)
 
 
+_PACKAGE_PATH = list(__path__)
+
+
+def search_path() -> list[str]:
+    """Where library modules are found: this package, then each directory of CONFORMANCE_LIBRARY_PATH."""
+    extra = [entry for entry in os.environ.get(LIBRARY_PATH, "").split(os.pathsep) if entry]
+    return list(dict.fromkeys([*_PACKAGE_PATH, *extra]))
+
+
 @functools.cache
 def implementations() -> dict[str, Library]:
-    """Every library module of this package, by its implementation's name (sorted)."""
-    found = {}
-    for info in pkgutil.iter_modules(__path__):
+    """Every library module found (``search_path``), by its implementation's name (sorted).
+
+    A module outside this package is imported as a submodule of it (``conformance.implementations.NAME``),
+    so that it is found the same way in every process; a name taken twice keeps the package's."""
+    where = search_path()
+    __path__[:] = where  # the package's submodules are looked up there too
+    found: dict[str, Library] = {}
+    for info in pkgutil.iter_modules(where):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         declared = getattr(module, "IMPLEMENTATION", None)
-        if isinstance(declared, Implementation):
+        if isinstance(declared, Implementation) and declared.name not in found:
             found[declared.name] = Library(declared, module)
     return dict(sorted(found.items()))
 

@@ -1,4 +1,4 @@
-"""What the BLEU tools' adapters share: input conversion for sacreBLEU, the cross-check inputs,
+"""What the BLEU tools' cross-check modules share: the cross-check inputs, whitespace in tokens,
 and conditions on the corpus and sentence statistics (computed with the oracle's own BLEU statistics).
 
 Corpus tools take ``hypotheses`` and ``references`` (one list per segment); sentence tools take one
@@ -7,15 +7,10 @@ Corpus tools take ``hypotheses`` and ``references`` (one list per segment); sent
 
 from __future__ import annotations
 
-import logging
-import warnings
-from contextlib import contextmanager
-from functools import cache
 from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import NOT_MODELLED
 from conformance.strategies.base import composite
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER, SegmentStatistics, corpus_sums, segment_statistics
@@ -146,51 +141,6 @@ def whitespace_token(payload: dict) -> str:
     return ""
 
 
-def sacrebleu_streams(payload: dict) -> tuple[list[str], list[list[str | None]]]:
-    """Hypotheses as strings; references as sacreBLEU's reference streams, None where a segment has fewer."""
-    hypotheses = [" ".join(tokens) for tokens in payload["hypotheses"]]
-    width = max(len(refs) for refs in payload["references"])
-    streams = [[" ".join(refs[j]) if j < len(refs) else None for refs in payload["references"]] for j in range(width)]
-    return hypotheses, streams
-
-
-def sacrebleu_segment(payload: dict) -> tuple[str, list[str]]:
-    """A one-segment input as sentence_score takes it: the hypothesis string and the reference strings."""
-    return " ".join(payload["hypothesis"]), [" ".join(reference) for reference in payload["references"]]
-
-
-def unsplittable(payload: dict) -> Comparison | None:
-    path = whitespace_token(payload)
-    if path:
-        return not_comparable(f"{path} contains whitespace: sacreBLEU splits segments with str.split()")
-    return None
-
-
-@cache
-def sacrebleu_bleu(order: int, smooth_method: str, effective_order: bool, smooth_value: float | None = None):
-    from sacrebleu.metrics import BLEU
-
-    return BLEU(
-        tokenize="none",
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        max_ngram_order=order,
-        effective_order=effective_order,
-    )
-
-
-@contextmanager
-def sacrebleu_quiet():
-    """sacreBLEU's logger silenced below errors (sentence_score without effective_order logs a recommendation)."""
-    logger = logging.getLogger("sacrebleu")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
-
-
 def library_answer(model):
     """A Divergence.library_output: the library's answer in the tool's output form (bleu and brevity_penalty
     rounded as the input's ``decimals`` asks, as a target wrapping the library rounds them); NOT_MODELLED
@@ -212,17 +162,6 @@ def library_answer(model):
 
 
 ROUNDED = ("bleu", "brevity_penalty")  # the fields ``decimals`` rounds
-
-
-def nltk_corpus_bleu_score(payload: dict) -> tuple[float, int]:
-    """corpus_bleu with uniform weights 1/N and its default (method0) smoothing; and its warnings."""
-    from nltk.translate.bleu_score import corpus_bleu
-
-    n = max_order(payload)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        score = corpus_bleu(payload["references"], payload["hypotheses"], weights=(1 / n,) * n)
-    return score, len(caught)
 
 
 # --- conditions on BLEU inputs --------------------------------------------------------
@@ -329,182 +268,3 @@ BLEU_ABOVE_ONE: dict[str, Any] = dict(
 
 
 # --- torchmetrics: functional.text.bleu_score, in its default dtype (float32) ---------------------------------
-
-TORCHMETRICS_SMOOTH = {"none": False, "chen-cherry-2": True}  # its smooth: add one to orders n >= 2 (Lin and Och)
-
-
-def torchmetrics_bleu(hypotheses: list[list[str]], references: list[list[list[str]]], n: int, smooth: bool) -> float:
-    """bleu_score(preds, target, n_gram=n, smooth=smooth), the tokens joined with spaces (it splits strings with
-    str.split()), read with .item(): the float32 a user gets, as a Python float."""
-    from torchmetrics.functional.text import bleu_score
-
-    preds = [" ".join(tokens) for tokens in hypotheses]
-    target = [[" ".join(tokens) for tokens in segment] for segment in references]
-    return bleu_score(preds, target, n_gram=n, smooth=smooth).item()
-
-
-def torchmetrics_bleu_of_statistics(matches: list[int], totals: list[int], c: int, r: int, smooth: bool) -> float:
-    """torchmetrics' own scoring step (_bleu_score_compute, float32 tensors, weights 1/N) on the contract's
-    counts and lengths: its arithmetic alone, without its counting."""
-    import torch
-    from torchmetrics.functional.text.bleu import _bleu_score_compute
-
-    n = len(matches)
-    return _bleu_score_compute(
-        torch.tensor(float(c)),
-        torch.tensor(float(r)),
-        torch.tensor(matches, dtype=torch.float32),
-        torch.tensor(totals, dtype=torch.float32),
-        n,
-        [1.0 / n] * n,
-        smooth,
-    ).item()
-
-
-def torchmetrics_segments(payload: dict) -> tuple[list[list[str]], list[list[list[str]]]]:
-    """(hypotheses, references) of a corpus or a one-segment input."""
-    if "hypothesis" in payload:
-        return [payload["hypothesis"]], [payload["references"]]
-    return payload["hypotheses"], payload["references"]
-
-
-def torchmetrics_smooth(payload: dict) -> bool | None:
-    """bleu_score's smooth for the input's smoothing (a corpus has none); None: no counterpart."""
-    return TORCHMETRICS_SMOOTH.get(payload.get("smoothing", "none"))
-
-
-def torchmetrics_inexpressible(payload: dict) -> str:
-    """Why bleu_score cannot be given this input ("" when it can)."""
-    if torchmetrics_smooth(payload) is None:
-        return "smoothing chen-cherry-1 or chen-cherry-3: torchmetrics' smooth is add-one (chen-cherry-2) or none"
-    if payload.get("effective_order", False):
-        return "effective_order true: torchmetrics has no effective order"
-    path = whitespace_token(payload)
-    return f"{path} contains whitespace: torchmetrics splits segments with str.split()" if path else ""
-
-
-def torchmetrics_bleu_comparison(payload: dict, expected: dict) -> Comparison:
-    """bleu_score(...).item() against the contract's bleu, where it expresses the input."""
-    reason = torchmetrics_inexpressible(payload)
-    if reason:
-        return not_comparable(reason)
-    comparison = Comparison()
-    comparison.close(
-        "bleu",
-        expected["bleu"],
-        torchmetrics_bleu(*torchmetrics_segments(payload), max_order(payload), bool(torchmetrics_smooth(payload))),
-    )
-    return comparison
-
-
-@library_answer
-def torchmetrics_bleu_output(payload: dict) -> dict:
-    """torchmetrics' bleu_score of the input, as a partial output."""
-    return {
-        "bleu": torchmetrics_bleu(
-            *torchmetrics_segments(payload), max_order(payload), bool(torchmetrics_smooth(payload))
-        )
-    }
-
-
-def torchmetrics_scoring_output(tool):
-    """torchmetrics' scoring step on the contract's own counts and lengths (the tool's output), as a partial
-    output: its arithmetic (float32, the early return) without its counting; not modelled where it gives the
-    contract's score (an exact 0 or 1): the mechanism changes nothing there, so it explains no failure."""
-
-    @library_answer
-    def answer(payload: dict) -> dict | None:
-        from oracle import execute
-
-        expected = execute(tool.id, tool.version, payload)
-        bleu = torchmetrics_bleu_of_statistics(
-            expected["matches"],
-            expected["totals"],
-            expected["candidate_length"],
-            expected["reference_length"],
-            bool(torchmetrics_smooth(payload)),
-        )
-        return None if bleu == expected["bleu"] else {"bleu": bleu}
-
-    return answer
-
-
-def closest_reference_tie_longer_first(payload: dict) -> bool:
-    """torchmetrics expresses the input and some segment's references hold two lengths equally close to its
-    hypothesis's, the longer listed before the shorter (the contract takes the shorter)."""
-    if torchmetrics_inexpressible(payload):
-        return False
-    for hypothesis, references in zip(*torchmetrics_segments(payload)):
-        distances = [abs(len(hypothesis) - len(reference)) for reference in references]
-        first = references[distances.index(min(distances))]
-        if any(d == min(distances) and len(r) < len(first) for d, r in zip(distances, references)):
-            return True
-    return False
-
-
-def smoothed_zero_match(payload: dict) -> bool:
-    """smoothing chen-cherry-2, expressible, some unigram matched and some order n >= 2 without a match."""
-    if torchmetrics_inexpressible(payload) or payload.get("smoothing") != "chen-cherry-2":
-        return False
-    matches = corpus_counts(payload)[0] if "hypotheses" in payload else sentence_statistics(payload).matches
-    return matches[0] > 0 and 0 in matches[1:]
-
-
-def torchmetrics_expressible(payload: dict) -> bool:
-    """bleu_score takes the input: its float32 arithmetic can change any score but an exact 0 or 1."""
-    return not torchmetrics_inexpressible(payload)
-
-
-def torchmetrics_bleu_divergences(tool, check_id: str, arithmetic_clause: str, smoothed: bool) -> list:
-    """torchmetrics' departures in a BLEU score tool, its most specific mechanism first (``arithmetic_clause``:
-    the tool's line its float32 arithmetic departs from; ``smoothed``: the tool has smoothing)."""
-    from conformance.crosscheck.model import Divergence
-
-    scoring = torchmetrics_scoring_output(tool)
-    entries = [
-        Divergence(
-            id=f"torchmetrics-{tool.id}-closest-reference-first",
-            libraries=("torchmetrics",),
-            checks=(check_id,),
-            fields=("bleu",),
-            what_differs="BLEU of a segment with two references equally close to its hypothesis's length, the "
-            "longer listed first: torchmetrics takes the longer",
-            mechanism="_bleu_score_update takes target_len_list[target_len_diff.index(min(target_len_diff))]: "
-            "the first closest reference in list order, not the shorter of a tie",
-            clause=(
-                "r is the length of the reference closest to c, ties going to the shorter"
-                if smoothed
-                else "reference_length r sums, per segment, the reference length closest to the hypothesis length, "
-                "ties going to the shorter reference"
-            ),
-            applies=closest_reference_tie_longer_first,
-            library_output=torchmetrics_bleu_output,
-        ),
-        Divergence(
-            id=f"torchmetrics-{tool.id}-smooth-zero-match",
-            libraries=("torchmetrics",),
-            checks=(check_id,),
-            fields=("bleu",),
-            what_differs="BLEU with chen-cherry-2 (smooth=True) where an order n >= 2 has no match: 0 instead of "
-            "the add-one score",
-            mechanism="_bleu_score_compute returns 0 when min(numerator) == 0, before adding one to the orders "
-            "n >= 2 (a hypothesis shorter than max_order included)",
-            clause="p_n = (m_n + 1) / (l_n + 1) for n >= 2",
-            applies=smoothed_zero_match,
-            library_output=scoring,
-        ),
-        Divergence(
-            id=f"torchmetrics-{tool.id}-single-precision",
-            libraries=("torchmetrics",),
-            checks=(check_id,),
-            fields=("bleu",),
-            what_differs="every BLEU other than 0 and 1: about 1e-7 relative off the contract's",
-            mechanism="bleu_score counts into float32 tensors (torch's default dtype) and computes the weights "
-            "tensor(1/N), log, exp and the brevity penalty in float32; the model is its own "
-            "_bleu_score_compute on the contract's counts",
-            clause=arithmetic_clause,
-            applies=torchmetrics_expressible,
-            library_output=scoring,
-        ),
-    ]
-    return [entry for entry in entries if smoothed or not entry.id.endswith("-smooth-zero-match")]
