@@ -1,6 +1,6 @@
 """Contract drift at preflight: the contract a target publishes against the suite's.
 
-The classes expected here follow the gate's documented rules (README, "Contract gate"):
+The classes expected here follow the gate's documented rules (docs/gate.md):
 wording is editorial, a raised limit widens what the input accepts (additive), a lowered one
 or a changed semantics line narrows or changes it (breaking). Each published contract is the
 suite's own, changed by hand in one place. The runs are in process (Session) against a server

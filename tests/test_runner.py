@@ -595,7 +595,7 @@ ONE_TOOL = """
 
 
 def test_a_one_tool_implementation_is_checked_without_tools(tmp_path, monkeypatch, capfd):
-    """The README's command for a module, unchanged: every other tool, published or draft, answered
+    """The documented command for a module, unchanged: every other tool, published or draft, answered
     'not found' at the preflight, is not served (listed in the header), and the one tool is judged."""
     write_module(tmp_path, "one_tool", ONE_TOOL)
     code, output = conformance_in_process(

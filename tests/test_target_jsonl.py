@@ -31,7 +31,7 @@ BP, VERSION = "bleu-brevity-penalty", "1.0.0"
 BLEU = "bleu-corpus-compute"
 EXAMPLE = {"hypotheses": [["this", "is", "a", "test"]], "references": [[["this", "is", "a", "test"]]]}
 JS_EXAMPLE = Path(conformance.__file__).resolve().parent / "schemas" / "examples" / "jsonl-example.mjs"
-README = Path(__file__).resolve().parent.parent / "README.md"
+TARGETS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "targets.md"
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 
 # The oracle behind the line protocol, until it misbehaves: argv is MODE AFTER SCOPE. It misbehaves
@@ -153,8 +153,9 @@ def test_the_oracle_behind_the_line_protocol_passes_a_quick_run_of_every_tool(ru
     assert record["totals"]["failed"] == record["totals"]["errored"] == 0
 
 
-def test_readme_shows_the_javascript_example_as_it_ships():
-    assert f"```js\n{JS_EXAMPLE.read_text(encoding='utf-8')}```\n" in README.read_text(encoding="utf-8")
+def test_the_docs_show_the_javascript_example_as_it_ships():
+    """docs/targets.md (the line protocol) quotes the example verbatim in a ```js block."""
+    assert f"```js\n{JS_EXAMPLE.read_text(encoding='utf-8')}```\n" in TARGETS_PAGE.read_text(encoding="utf-8")
 
 
 @needs_node

@@ -97,7 +97,7 @@ def details_cells(document: dict) -> list[dict]:
 
 
 def headline_table(document: dict) -> list[str]:
-    """The table of cells as markdown (also quoted in README)."""
+    """The table of cells as markdown (also shown in the docs' matrix page: docs/hooks.py)."""
     heading = ["implementation", *(md_text(tool) for tool in document["tools"])]
     lines = ["| " + " | ".join(heading) + " |", "|" + "|".join("---" for _ in heading) + "|"]
     for row in document["implementations"]:
