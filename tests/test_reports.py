@@ -740,6 +740,88 @@ def test_html_renders_in_a_headless_browser():
     assert completed.returncode == 0, completed.stdout + completed.stderr
 
 
+ALL_TOOLS = (
+    "bleu-brevity-penalty",
+    "bleu-corpus-compute",
+    "bleu-ngrams-count",
+    "bleu-sentence-components",
+    "bleu-sentence-compute",
+    "chrf-components",
+    "chrf-compute",
+    "chrf-plus-plus-compute",
+)
+# Measured inside the page: every element that reaches past the right edge of the window, unless a box
+# that scrolls sideways holds it; and each box that scrolls, whether it has to. The page forbids scripts
+# (its Content-Security-Policy), so the probe runs on a copy without that one meta tag, in a frame of the
+# width wanted (a headless window cannot be made narrower than 500 px): neither changes the layout.
+WIDTH_PROBE = """<script>
+const width = document.documentElement.clientWidth, past = [], scrolling = [];
+for (const element of document.querySelectorAll("body *")) {
+  const box = element.getBoundingClientRect();
+  let held = false;
+  for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+    if (["auto", "scroll", "hidden"].includes(getComputedStyle(up).overflowX)) { held = true; break; }
+  }
+  if (box.right > width + 0.5 && !held) past.push(element.tagName + " " + element.textContent.slice(0, 80));
+  if (element.scrollWidth > element.clientWidth + 0.5 && getComputedStyle(element).overflowX === "auto")
+    scrolling.push(element.className + " " + element.textContent.slice(0, 80));
+}
+parent.document.body.dataset.probe = JSON.stringify(
+  {width, page: document.documentElement.scrollWidth, past: past.slice(0, 10), scrolling: scrolling.slice(0, 10)});
+</script></body>"""
+
+
+def laid_out(page: str, width: int, directory: Path) -> dict:
+    """What the probe measured on ``page`` laid out ``width`` CSS pixels wide in headless Chromium."""
+    import html as html_module
+
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page, count=1).replace(
+        "</body>", WIDTH_PROBE
+    )
+    frame = (
+        '<!DOCTYPE html><html><body style="margin:0">'
+        f'<iframe style="border:0" width="{width}" height="900" srcdoc="{html_module.escape(page, quote=True)}">'
+        "</iframe></body></html>"
+    )
+    framed = directory / f"framed-{width}.html"
+    framed.write_text(frame, encoding="utf-8")
+    flags = ["--headless", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run"]
+    dumped = subprocess.run(
+        [CHROMIUM, *flags, "--hide-scrollbars", "--window-size=1600,1000", "--dump-dom", framed.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = re.search(r'<body[^>]*data-probe="([^"]*)"', dumped.stdout)
+    assert found, dumped.stderr[-2000:]
+    return json.loads(html_module.unescape(found.group(1)))
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no chromium on PATH (apt-get install chromium): the layout is measured only where a browser exists",
+)
+def test_html_never_scrolls_sideways_at_1400_and_at_390_pixels(tmp_path):
+    """Every tool in the fixture table (eight columns), a 300-character command and target, long case ids:
+    at 1400 px the page and every table fit; at 390 px (a phone) the page still does not scroll sideways,
+    long tokens wrap, and a table too wide for the phone scrolls inside its own box only."""
+    long_url = "http://127.0.0.1:8000/" + "x" * 300
+    record = full_record(target=long_url, command=f"conformance run --target {long_url}")
+    topics = ("javascript-property-names", "brevity-penalty", "whitespace")
+    record.results += [
+        simple("passed", f"{tool}/1.0.0/{topic}#case-with-a-rather-long-name", tool=tool)
+        for tool in ALL_TOOLS
+        for topic in topics
+    ]
+    page = read(reports.write_reports(record, tmp_path)["html"])
+    assert "chrf-plus-plus-compute@1.0.0</th>" in page and "bleu-brevity-penalty@1.0.0</th>" in page
+    wide = laid_out(page, 1400, tmp_path)
+    assert wide["width"] == 1400 and wide["page"] <= 1400 and wide["past"] == [], wide
+    assert wide["scrolling"] == [], wide  # at 1400 px no table needs to scroll
+    phone = laid_out(page, 390, tmp_path)
+    assert phone["width"] == 390 and phone["page"] <= 390 and phone["past"] == [], phone
+
+
 # ---------------------------------------------------------------- records as the runner builds them
 
 

@@ -25,7 +25,7 @@ from conformance.reports.text import MAX_LISTED, prose
 _CSS = """
 :root { color-scheme: light; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --line: #d0d7de; --muted: #57606a; }
 * { box-sizing: border-box; }
-body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; margin: 0 auto; padding: 1.5rem; max-width: 1100px; }
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; margin: 0 auto; padding: 1.5rem; max-width: 1100px; overflow-wrap: anywhere; }
 h1 { font-size: 1.6rem; margin: 0 0 .5rem; }
 h2 { font-size: 1.2rem; margin: 2rem 0 .6rem; border-bottom: 1px solid var(--line); padding-bottom: .2rem; }
 .verdict { font-size: 1.2rem; font-weight: 700; padding: .6rem .9rem; border-radius: 6px; border: 1px solid; display: inline-block; }
@@ -34,10 +34,12 @@ h2 { font-size: 1.2rem; margin: 2rem 0 .6rem; border-bottom: 1px solid var(--lin
 .totals li { border: 1px solid var(--line); border-radius: 6px; padding: .3rem .7rem; }
 .totals b { font-size: 1.1rem; margin-right: .3rem; }
 table { border-collapse: collapse; margin: .3rem 0; }
+.wide { max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid var(--line); padding: .3rem .6rem; text-align: left; vertical-align: top; }
+.wide th, .wide td { min-width: 5.5em; }
 th { background: #f6f8fa; }
 td.ok { background: #dafbe1; } td.bad { background: #ffebe9; font-weight: 600; } td.warn { background: #fff8c5; } td.none { color: var(--muted); }
-table.run td:first-child { color: var(--muted); white-space: nowrap; }
+table.run td:first-child { color: var(--muted); min-width: 7em; }
 code, pre { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 td code, dd code { overflow-wrap: anywhere; }
 pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: .6rem; overflow: auto; max-height: 28rem; white-space: pre-wrap; overflow-wrap: anywhere; margin: .2rem 0 .8rem; }
@@ -47,7 +49,7 @@ details[open] > summary { border-bottom: 1px solid var(--line); }
 details > div { padding: .4rem .9rem .2rem; }
 .badge { display: inline-block; border-radius: 1rem; padding: 0 .55rem; font-size: .8rem; color: #fff; margin-right: .4rem; }
 .badge.failed, .badge.errored, .badge.fixed { background: var(--bad); } .badge.xfailed, .badge.skipped { background: var(--warn); } .badge.passed { background: var(--ok); }
-dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: .3rem 0 .8rem; }
+dl { display: grid; grid-template-columns: minmax(0, max-content) minmax(0, 1fr); gap: .2rem 1rem; margin: .3rem 0 .8rem; }
 dt { color: var(--muted); } dd { margin: 0; }
 .label { font-weight: 600; margin-top: .4rem; } .note { color: var(--muted); font-style: italic; font-weight: 400; }
 .del { color: var(--bad); background: #ffebe9; display: block; } .add { color: var(--ok); background: #dafbe1; display: block; } .hunk { color: var(--muted); display: block; } .line { display: block; }
@@ -64,7 +66,8 @@ def _e(text: str) -> str:
 
 
 def _html_table(heading: list[str], rows: Iterable[list[tuple[str, str]]], css_class: str = "") -> str:
-    """Rows of (cell html, cell class) pairs; heading cells are plain text."""
+    """Rows of (cell html, cell class) pairs; heading cells are plain text. A table with a heading (many
+    columns: a matrix) scrolls inside its own box where the window is too narrow for it, never the page."""
     head = "".join(f"<th>{_e(cell)}</th>" for cell in heading)
     body = "".join(
         "<tr>"
@@ -73,11 +76,12 @@ def _html_table(heading: list[str], rows: Iterable[list[tuple[str, str]]], css_c
         for row in rows
     )
     attribute = f' class="{css_class}"' if css_class else ""
-    return (
+    table = (
         f"<table{attribute}>"
         + (f"<thead><tr>{head}</tr></thead>" if heading else "")
         + f"<tbody>{body}</tbody></table>"
     )
+    return f'<div class="wide">{table}</div>' if heading else table
 
 
 def _html_list(items: Iterable[str]) -> str:
