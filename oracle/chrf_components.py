@@ -120,6 +120,13 @@ TOOL = Tool(
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
     # (a score depends on every line: only a wrong rounding of a right value, or a score off the target's own
     # rows, is attributed; any other wrong score is "unattributed")
+    defaults={
+        "char_order": DEFAULT_CHAR_ORDER,
+        "word_order": DEFAULT_WORD_ORDER,
+        "whitespace": DEFAULT_WHITESPACE,
+        "beta": DEFAULT_BETA,
+        "lowercase": DEFAULT_LOWERCASE,
+    },
     clauses={
         "/char_order": 1,
         "/word_order": 1,

@@ -68,6 +68,7 @@ TOOL = Tool(
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
     # (a score depends on every line: only a wrong rounding of a right value, or a score off the target's own
     # rows, is attributed; any other wrong score is "unattributed")
+    defaults={"beta": DEFAULT_BETA, "lowercase": DEFAULT_LOWERCASE},
     clauses={
         "/word_order": 1,
         "/beta": 5,

@@ -81,10 +81,12 @@ TOOL = Tool(
     # the semantics line defining each output field (a (line, option) pair counts when the input sets it)
     # (a score depends on every line: only a wrong rounding of a right value, or a score off the target's own
     # rows, is attributed; any other wrong score is "unattributed")
+    defaults={"beta": DEFAULT_BETA, "lowercase": DEFAULT_LOWERCASE},
     clauses={
         "/beta": 5,
         "/lowercase": 5,
         "/score_fraction": 6,
+        "/word_tokens": (3, (5, "lowercase")),
         "/word_tokens/*/hypothesis": (3, (5, "lowercase")),
         "/word_tokens/*/reference": (3, (5, "lowercase")),
         "/word_tokens/*/hypothesis/*": (3, (5, "lowercase")),

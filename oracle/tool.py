@@ -9,6 +9,7 @@ Every tool module (``oracle/<tool_id with _>.py``) defines ``TOOL = Tool(...)``:
     float_fields   output fields computed through a libm ``exp``/``log`` (compared within a bound),
     float_terms    the exact statistics of an output those fields are computed from
     clauses        the semantics line defining each output field (the clause a wrong value breaks)
+    defaults       the value an omitted option means ("lowercase omitted means false")
 
 ``Tool.execute`` runs the three in order. The parts are seams: a reading of an open point
 is the same tool with one part swapped (``replacing(old, new)``, ``without(part)``,
@@ -44,10 +45,14 @@ class Tool:
     # that option (e.g. "decimals"). Reports name the clause a differing value breaks from it; a field
     # not listed, or with more than one applicable line, is "unattributed".
     clauses: Mapping[str, Any] = field(default_factory=dict)
+    # The value an omitted option means, where the contract gives one: an input setting an option to it
+    # is the input without it (a (line, option) pair of ``clauses`` does not count for it).
+    defaults: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", MappingProxyType(dict(self.steps)))
         object.__setattr__(self, "clauses", MappingProxyType(dict(self.clauses)))
+        object.__setattr__(self, "defaults", MappingProxyType(dict(self.defaults)))
 
     @property
     def label(self) -> str:

@@ -38,16 +38,18 @@ class Clause:
     number: int | None  # the semantics line (1-based)
     name: str | None  # the limit, the schema keyword (with where it applies), the prose rule
     text: str  # the clause quoted, or why none is named
+    mechanism: str | None = None  # how the answer departs from it, where the answer shows it ("whitespace set")
 
     @property
     def key(self) -> str:
-        """What tells two clauses apart in a failure signature."""
-        return f"{self.kind}:{self.number if self.number is not None else self.name or ''}"
+        """What tells two clauses apart in a failure signature (two mechanisms of one line are two causes)."""
+        key = f"{self.kind}:{self.number if self.number is not None else self.name or ''}"
+        return f"{key}:{self.mechanism}" if self.mechanism else key
 
     def label(self) -> str:
-        """``semantics 5``, ``limit max_token_bytes``, ``output_schema /bleu maximum``, ``unattributed``."""
+        """``semantics 5``, ``semantics 2 (whitespace set)``, ``limit max_token_bytes``, ``unattributed``."""
         if self.kind == "semantics" and self.number is not None:
-            return f"semantics {self.number}"
+            return f"semantics {self.number}" + (f" ({self.mechanism})" if self.mechanism else "")
         return f"{self.kind} {self.name}" if self.name else self.kind
 
     def to_dict(self) -> dict:
@@ -58,22 +60,36 @@ def unattributed(tool: Tool, why: str) -> Clause:
     return Clause(tool.label, "unattributed", None, None, why)
 
 
-def semantics_line(tool: Tool, number: int) -> Clause:
+def semantics_line(tool: Tool, number: int, mechanism: str | None = None) -> Clause:
     lines = tool.contract.semantics
-    return Clause(tool.label, "semantics", number, None, lines[number - 1])
+    return Clause(tool.label, "semantics", number, None, lines[number - 1], mechanism)
 
 
 # ---------------------------------------------------------------- a differing output value
 
 
-def _applicable_lines(entry: Any, payload: Any, option_settled: bool | None) -> list[int]:
+_OMITTED = object()
+
+
+def _sets_option(tool: Tool, options: dict, option: str) -> bool:
+    """Does the input set ``option`` to something it does not mean when omitted? (An option set to its
+    default, ``"lowercase": false``, is the input without it: the same cause, one group.)"""
+    if option not in options:
+        return False
+    default = tool.defaults.get(option, _OMITTED)
+    value = options[option]
+    return default is _OMITTED or type(value) is not type(default) or value != default
+
+
+def _applicable_lines(tool: Tool, entry: Any, payload: Any, option_settled: bool | None) -> list[int]:
     """The lines of a Tool.clauses entry that apply to this input: a plain line always, a
-    (line, option) pair when the input sets the option. ``option_settled``: True when the
-    difference is known to come from the option's line, False when known not to, None if unknown."""
+    (line, option) pair when the input sets the option (to other than its default). ``option_settled``:
+    True when the difference is known to come from the option's line, False when known not to, None if
+    unknown."""
     entries = entry if isinstance(entry, tuple) else (entry,)
     options = payload if isinstance(payload, dict) else {}
     plain = [item for item in entries if isinstance(item, int)]
-    optional = [item[0] for item in entries if not isinstance(item, int) and item[1] in options]
+    optional = [item[0] for item in entries if not isinstance(item, int) and _sets_option(tool, options, item[1])]
     if option_settled is True and optional:
         return optional
     if option_settled is False:
@@ -109,7 +125,7 @@ def output_clause(
                 "it may come from any of the lines it depends on",
             )
         )
-    lines = _applicable_lines(entry, payload, option_settled)
+    lines = _applicable_lines(tool, entry, payload, option_settled)
     if len(lines) != 1:
         listed = " and ".join(f"semantics {n}" for n in lines)
         return unattributed(tool, f"{where} is defined by {listed} for this input: either could be broken")

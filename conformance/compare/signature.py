@@ -7,7 +7,10 @@ first telling difference with array indices replaced by ``*``, the kind of diffe
 contract clause it breaks). It is cheap: naming a divergence may call the library, so only
 the reports do it.
 
-    explain(result) -> Cause               kind, pointer class, clause (compare.clause), divergence
+    explain(result) -> Cause               kind, pointer class, clause (compare.clause), divergence; where the
+                                           answer shows its cause beyond the first difference (a chrF++
+                                           answer's word tokens, its exact score), the cause it shows
+                                           (compare.answer_causes)
     failure_signature(result) -> tuple     the signature of a failed or errored case
 
 ``result`` is a CaseResult or its report.json form (a dict): the reports group the results of
@@ -20,6 +23,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.compare.answer_causes import AnswerCause, answer_cause
 from conformance.compare.clause import (
     Clause,
     fixture_clause,
@@ -27,6 +31,7 @@ from conformance.compare.clause import (
     pointer_class,
     rejection_clause,
     schema_clause,
+    semantics_line,
     unattributed,
 )
 from conformance.compare.diff import is_number
@@ -51,7 +56,9 @@ class Cause:
 
     @property
     def signature(self) -> tuple[str, ...]:
-        return (self.tool_id, self.pointer_class, self.kind, self.clause.key)
+        """A mechanism the answer shows is one cause wherever it shows first (its key names it): no pointer class."""
+        where = "" if self.clause.mechanism else self.pointer_class
+        return (self.tool_id, where, self.kind, self.clause.key)
 
 
 def _as_dict(result: CaseResult | dict) -> dict:
@@ -101,8 +108,14 @@ def explain(result: CaseResult | dict, divergence: bool = True, implementation: 
     tool = oracle.tool(case["tool_id"], case["version"])
     kind = failure_kind(entry)
     pointer = mismatch["pointer"] if mismatch else ""
+    where = pointer_class(pointer)
     try:
-        clause = _clause(tool, entry, kind, pointer)
+        shown = _answer_cause(tool, entry, kind, pointer)
+        if shown is not None:  # the answer shows more than its first difference: one cause wherever it shows
+            kind, where = "wrong value", shown.pointer_class
+            clause = semantics_line(tool, shown.line, shown.mechanism)
+        else:
+            clause = _clause(tool, entry, kind, pointer)
     except (RecursionError, ArithmeticError, LookupError, TypeError, ValueError) as exc:  # a pathological input
         clause = unattributed(tool, f"the suite could not attribute it ({type(exc).__name__})")
     found = (
@@ -110,7 +123,17 @@ def explain(result: CaseResult | dict, divergence: bool = True, implementation: 
         if divergence and kind in DIVERGING_KINDS
         else None
     )
-    return Cause(case["tool_id"], pointer_class(pointer), kind, clause, found)
+    return Cause(case["tool_id"], where, kind, clause, found)
+
+
+def _answer_cause(tool, entry: dict, kind: str, pointer: str) -> AnswerCause | None:
+    """What a schema-valid answer to a valid input shows of its cause beyond its first difference."""
+    if kind not in ("wrong value", "wrong length") or entry["case"]["expect"]["kind"] != "output":
+        return None
+    response = entry["response"] or {}
+    if response.get("kind") != "result" or response.get("expressed"):  # a partial answer: only its own fields
+        return None
+    return answer_cause(tool, entry["case"]["input"], response.get("result"), pointer)
 
 
 # the kinds of failure a library's own answer can show: a value, or a value outside the output_schema

@@ -5,6 +5,9 @@
 One group per failure signature (compare.signature: tool, JSON pointer class of the first telling
 difference, kind of difference, the clause it breaks) and catalogued divergence explaining it (a
 library's known departure is a cause of its own, beside the same difference it does not explain).
+A mechanism the answer shows (compare.answer_causes: a whitespace set, UTF-16 code units) is one cause
+wherever it first shows, and a library sharing it on some inputs does not split it: its group names
+that divergence only when it explains every member.
 Each group holds its count, its clause, its divergence (or null), its members (case ids), its
 smallest input (the smallest member by JSON size: generated members are already shrunk) and
 that member's first difference. Pure functions over the results; every report renders the groups
@@ -61,10 +64,12 @@ def failure_groups(problems: list[dict], implementation: str = "") -> list[dict]
         cause = _cause(result, implementation)
         signature = cause.signature if cause is not None else _unexplained_signature(result)
         divergence = cause.divergence.id if cause is not None and cause.divergence is not None else ""
-        key = (*signature, divergence)
+        # a mechanism the answer shows is the cause: a library sharing it on some inputs does not split it
+        key = (*signature, "" if cause is not None and cause.clause.mechanism else divergence)
         group = groups.get(key)
         if group is None:
             group = groups[key] = _new_group(result, signature, cause)
+        group["_divergences"].append(cause.divergence if cause is not None else None)
         group["members"].append(result["case"]["case_id"])
         if input_size(result) < group["_smallest_size"]:
             _take_smallest(group, result)
@@ -86,7 +91,11 @@ def _new_group(result: dict, signature: tuple[str, ...], cause: Cause | None) ->
             "text": "the suite could not explain this result",
         }
     )
-    title_where = (cause.pointer_class or "the whole output") if cause is not None else result["outcome"]
+    title_where = (
+        (cause.clause.mechanism or cause.pointer_class or "the whole output")
+        if cause is not None
+        else result["outcome"]
+    )
     title_kind = cause.kind if cause is not None else result["outcome"]
     group = {
         "signature": list(signature),
@@ -99,6 +108,7 @@ def _new_group(result: dict, signature: tuple[str, ...], cause: Cause | None) ->
         "judged_on": judged_on(result),
         "members": [],
         "_smallest_size": float("inf"),
+        "_divergences": [],
     }
     return group
 
@@ -121,14 +131,21 @@ def _take_smallest(group: dict, result: dict) -> None:
 
 def _finished(group: dict) -> dict:
     group.pop("_smallest_size")
+    divergences = group.pop("_divergences")
+    if group["clause"].get("mechanism"):  # named only where it explains every member
+        first = divergences[0]
+        shared = first is not None and all(d is not None and d.id == first.id for d in divergences)
+        group["divergence"] = divergence_entry(first) if shared else None
     group["count"] = len(group["members"])
     return group
 
 
 def clause_label(clause: dict) -> str:
-    """``semantics 5``, ``limit max_token_bytes``, ``schema output_schema /bleu maximum``, ``unattributed``."""
+    """``semantics 5``, ``semantics 2 (whitespace set)``, ``limit max_token_bytes``,
+    ``schema output_schema /bleu maximum``, ``unattributed``."""
     if clause["kind"] == "semantics" and clause["number"] is not None:
-        return f"semantics {clause['number']}"
+        mechanism = clause.get("mechanism")
+        return f"semantics {clause['number']}" + (f" ({mechanism})" if mechanism else "")
     return f"{clause['kind']} {clause['name']}" if clause["name"] else clause["kind"]
 
 
