@@ -156,7 +156,7 @@ def cli_page() -> str:
         ]
         subcommands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
         if actions:
-            lines += ["| option | value | what it does | |", "|---|---|---|---|"]
+            lines += ["| option or argument | value | what it does | notes |", "|---|---|---|---|"]
             lines += [option_row(parser, action) for action in actions]
             lines.append("")
         if subcommands:
@@ -299,7 +299,12 @@ def schema_section(schema: dict, level: str, prefix: str) -> list[str]:
         lines += [inline(schema["description"]), ""]
     kind = type_of(schema, prefix)
     if "properties" in schema:
-        lines += ["| field | type | | what it holds |", "|---|---|---|---|", *field_rows(schema, prefix, ""), ""]
+        lines += [
+            "| field | type | required, limits | what it holds |",
+            "|---|---|---|---|",
+            *field_rows(schema, prefix, ""),
+            "",
+        ]
         if schema.get("additionalProperties") is False:
             lines += ["No other field.", ""]
     elif kind not in ("object", "any"):
