@@ -58,7 +58,7 @@ class AnswerCause:
 
 def answer_cause(tool: Tool, payload: Any, actual: Any, pointer: str) -> AnswerCause | None:
     """The cause ``actual`` (a schema-valid answer differing first at ``pointer``) shows, or None."""
-    reader = READERS.get(tool.id)
+    reader = reader_of(tool)
     if reader is None or not any(pointer == f or pointer.startswith(f + "/") for f in FIELDS):
         return None
     return reader(tool, payload, actual)
@@ -202,6 +202,13 @@ def read_chrf_plus_plus(tool: Tool, payload: Any, actual: Any) -> AnswerCause | 
     return AnswerCause("/score", 2, mechanism) if mechanism else None
 
 
-READERS: dict[str, Callable[[Tool, Any, Any], AnswerCause | None]] = {
-    "chrf-plus-plus-compute": read_chrf_plus_plus,
-}
+# A reader per kind of answer, found by the fields the tool's output schema declares (never by tool id): an
+# answer with its word tokens and an exact score fraction is chrF++'s.
+READERS: list[tuple[frozenset[str], Callable[[Tool, Any, Any], AnswerCause | None]]] = [
+    (frozenset({"word_tokens", "score_fraction", "segment_scores"}), read_chrf_plus_plus),
+]
+
+
+def reader_of(tool: Tool) -> Callable[[Tool, Any, Any], AnswerCause | None] | None:
+    fields = set(tool.contract.output_schema.get("properties", {}))
+    return next((reader for needs, reader in READERS if needs <= fields), None)
