@@ -199,17 +199,25 @@ def nltk_corpus_bleu(payload: dict) -> float:
 def test_a_divergence_is_named_only_where_the_library_answers_what_the_target_did():
     nltk = nltk_corpus_bleu(TWO_TOKENS)  # NLTK itself: (2/2 * 1/1 * 2.2e-308 * 2.2e-308) ** (1/4) > 0
     assert nltk > 0
-    named = explaining_failure(CORPUS, TWO_TOKENS, "/bleu", {**TWO_TOKENS_OUTPUT, "bleu": nltk})
-    assert named is not None and named.id == "nltk-bleu-zero-precision-floor"
+    # a target answering the score alone: NLTK's orders 3 and 4 are 0/1 (its denominators), floored
+    named = explaining_failure(CORPUS, TWO_TOKENS, "/bleu", {"bleu": nltk})
+    assert named is not None and named.id == "missing-order-denominator-one + zero-precision-floor"
     # another tiny positive score (an epsilon smoothing, say) is not NLTK's: no "looks like"
-    assert explaining_failure(CORPUS, TWO_TOKENS, "/bleu", {**TWO_TOKENS_OUTPUT, "bleu": nltk * 1.5}) is None
+    assert explaining_failure(CORPUS, TWO_TOKENS, "/bleu", {"bleu": nltk * 1.5}) is None
+    # NLTK's score beside the contract's totals: the denominators it needs would change the totals, which the
+    # answer does not show, so no model reproduces the whole answer
+    assert explaining_failure(CORPUS, TWO_TOKENS, "/bleu", {**TWO_TOKENS_OUTPUT, "bleu": nltk}) is None
     # NLTK's denominators are max(1, count): totals [2, 1, 1, 1] for "a b", and its bleu made from them
     nltk_answer = {**TWO_TOKENS_OUTPUT, "totals": [2, 1, 1, 1], "bleu": nltk}
+    # NLTK's whole answer shows two mechanisms at once: the denominators 1 and the floor of its zero precisions
     floored = explaining_failure(CORPUS, TWO_TOKENS, "/totals/2", nltk_answer)
-    assert floored is not None and floored.id == "nltk-bleu-short-segment-denominator"
+    assert floored is not None and floored.id == "missing-order-denominator-one + zero-precision-floor"
+    assert floored.fields == ("bleu", "totals")
     assert explaining_failure(CORPUS, TWO_TOKENS, "/totals/2", {**nltk_answer, "totals": [2, 1, 1, 2]}) is None
-    # NLTK's totals beside the contract's bleu 0 are not NLTK's whole answer (its bleu is not 0): not named
-    assert explaining_failure(CORPUS, TWO_TOKENS, "/totals/2", {**TWO_TOKENS_OUTPUT, "totals": [2, 1, 1, 1]}) is None
+    # the denominators alone leave the unsmoothed score 0 (an order has no match): totals [2, 1, 1, 1] beside the
+    # contract's bleu 0 is that one mechanism
+    alone = explaining_failure(CORPUS, TWO_TOKENS, "/totals/2", {**TWO_TOKENS_OUTPUT, "totals": [2, 1, 1, 1]})
+    assert alone is not None and alone.id == "missing-order-denominator-one" and alone.fields == ("totals",)
 
 
 def test_sacrebleus_brevity_penalty_of_empty_lengths_is_recognised():
@@ -226,7 +234,7 @@ def test_sacrebleus_brevity_penalty_of_empty_lengths_is_recognised():
         matches=[0, 0, 0, 0],
         totals=[0, 0, 0, 0],
     )
-    assert explaining_failure(CORPUS, empty, "/brevity_penalty", output).id == "sacrebleu-bp-empty-candidate"
+    assert explaining_failure(CORPUS, empty, "/brevity_penalty", output).id == "brevity-penalty-one-when-both-empty"
     assert explaining_failure(CORPUS, empty, "/brevity_penalty", {**output, "brevity_penalty": 0.5}) is None
 
 
@@ -246,14 +254,26 @@ def test_sentence_divergences_are_recognised_by_the_libraries_own_answers():
         nltk = sentence_bleu(
             unsmoothed["references"], unsmoothed["hypothesis"], smoothing_function=SmoothingFunction().method0
         )
-    assert explaining_failure(tool, unsmoothed, "/bleu", {**expected, "bleu": nltk}).id == "nltk-method0-zero-precision"
+    # NLTK's whole answer: its totals max(1, l_n) = [3, 2, 1, 1] and the floor of p_3 = 0/1 and p_4 = 0/1
+    nltk_answer = {**expected, "totals": [3, 2, 1, 1], "bleu": nltk}
+    assert explaining_failure(tool, unsmoothed, "/totals/3", nltk_answer).id == (
+        "missing-order-denominator-one + zero-precision-floor"
+    )
+    # where every order has n-grams, the floor alone: "a b c d" against "a b c e", p_4 = 0/1 floored
+    four = {"hypothesis": ["a", "b", "c", "d"], "references": [["a", "b", "c", "e"]], "smoothing": "none"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        floored = sentence_bleu(four["references"], four["hypothesis"], smoothing_function=SmoothingFunction().method0)
+    assert explaining_failure(tool, four, "/bleu", {**oracle.execute(tool, V, four), "bleu": floored}).id == (
+        "zero-precision-floor"
+    )
     add_k = {**unsmoothed, "smoothing": "chen-cherry-2"}
     score = BLEU(tokenize="none", smooth_method="add-k", smooth_value=1, effective_order=False).sentence_score(
         "a b c", ["a b d"]
     )
     smoothed = {**oracle.execute(tool, V, add_k), "matches": list(score.counts), "totals": list(score.totals)}
     assert (smoothed["matches"], smoothed["totals"]) == ([2, 2, 1, 1], [3, 3, 2, 1])
-    assert explaining_failure(tool, add_k, "/matches/1", smoothed).id == "sacrebleu-add-k-smoothed-counts"
+    assert explaining_failure(tool, add_k, "/matches/1", smoothed).id == "add-k-reported-in-counts"
     # a field the entry cannot change is never explained by it, whatever the library answers there
     empty = {"hypothesis": [], "references": [[]], "smoothing": "none"}
     assert explaining_failure(tool, empty, "/bleu", {**oracle.execute(tool, V, empty), "bleu": 0.0}) is None
@@ -361,10 +381,10 @@ def test_an_nltk_like_implementation_shows_one_group_per_cause(nltk_run):
     assert set(groups) == {"/bleu", "/totals/*"}  # two causes, two groups
     floor, totals = groups["/bleu"], groups["/totals/*"]
     assert (floor["clause"]["number"], floor["clause"]["text"]) == (5, contract_line(CORPUS, 5))
-    assert floor["divergence"]["id"] == "nltk-bleu-zero-precision-floor"
+    assert floor["divergence"]["id"] == "zero-precision-floor"
     assert floor["divergence"]["explanation"].startswith("looks like NLTK")
     assert (totals["clause"]["number"], totals["clause"]["text"]) == (2, contract_line(CORPUS, 2))
-    assert totals["divergence"]["id"] == "nltk-bleu-short-segment-denominator"
+    assert totals["divergence"]["id"] == "missing-order-denominator-one"
     failing = [r for r in document["results"] if r["outcome"] == "failed"]
     assert sum(group["count"] for group in document["failure_groups"]) == len(failing)
     assert sorted(m for group in document["failure_groups"] for m in group["members"]) == sorted(
@@ -390,13 +410,23 @@ def test_the_reports_lead_with_the_groups(nltk_run):
 
 def test_an_implementation_with_two_unrelated_bugs_shows_two_groups(tmp_path):
     document = run_against(tmp_path, "two_bugs", "--fixtures-only")
-    groups = {(group["pointer_class"], group["kind"]): group for group in document["failure_groups"]}
-    assert set(groups) == {("/reference_length", "wrong value"), ("", "answered an invalid input")}
-    ties = groups[("/reference_length", "wrong value")]
-    assert (ties["clause"]["number"], ties["clause"]["text"]) == (3, contract_line(CORPUS, 3))
-    zipped = groups[("", "answered an invalid input")]
+    groups = {
+        (group["pointer_class"], group["kind"], (group["divergence"] or {}).get("id")): group
+        for group in document["failure_groups"]
+    }
+    ties, first_listed = ("/reference_length", "wrong value", None), ("/reference_length", "wrong value", FIRST_LISTED)
+    assert set(groups) == {ties, first_listed, ("", "answered an invalid input", None)}
+    assert (groups[ties]["clause"]["number"], groups[ties]["clause"]["text"]) == (3, contract_line(CORPUS, 3))
+    zipped = groups[("", "answered an invalid input", None)]
     assert (zipped["clause"]["kind"], zipped["clause"]["name"]) == ("semantics", "equal segment counts")
-    assert ties["divergence"] is None and zipped["divergence"] is None  # nothing catalogued explains them
+    # ties to the longer reference: where the longer is listed first, the answer is exactly what taking the
+    # first-listed closest reference gives (that mechanism's model reproduces it); where it is listed second,
+    # no catalogued mechanism does
+    assert groups[first_listed]["smallest"]["references"] == [[["a", "b", "c", "d"], ["a", "b"]]]
+    assert groups[ties]["smallest"]["references"] == [[["a", "b"], ["a", "b", "c", "d"]]]
+
+
+FIRST_LISTED = "first-listed-closest-reference"
 
 
 CHROMIUM = next(

@@ -26,7 +26,8 @@ from conformance.targets import make_target
 TOOL, VERSION = "bleu-sentence-compute", "1.0.0"
 LIBRARY = library("npm-bleu-score")
 needs_package = pytest.mark.skipif(bool(LIBRARY.missing()), reason=f"npm-bleu-score: {LIBRARY.missing()}")
-NAN_ENTRY, PROTO_ENTRY = "npm-bleu-score-inherited-method-nan", "npm-bleu-score-proto-never-counted"
+NAN_ENTRY, PROTO_ENTRY = "npm-bleu-score-inherited-method-nan", "npm-bleu-score-proto-never-counted"  # cross-check
+NAN_MECHANISM, PROTO_MECHANISM = "inherited-property-name-nan", "proto-unigram-never-counted"  # conformance/divergences
 CHECK = CHECKS_BY_ID[adapter.SENTENCE_CHECK]
 
 
@@ -160,14 +161,14 @@ def test_the_matrix_groups_name_the_packages_entries():
     assert response.result == {"bleu": None} and verdict.outcome == "failed"
     result = CaseResult(verdict_case(nan_input), verdict.outcome, verdict.message, verdict.mismatch, response)
     cause = explain(result, implementation="npm-bleu-score")
-    assert cause.kind == "violates the output_schema" and cause.divergence.id == NAN_ENTRY
+    assert cause.kind == "violates the output_schema" and cause.divergence.id == NAN_MECHANISM
     # "__proto__" against "__proto__", max_order 1: the contract's 1 (m_1 = l_1 = 1), the package's 0
     proto_input = {"hypothesis": ["__proto__"], "references": [["__proto__"]], "smoothing": "none", "max_order": 1}
     response, verdict = judged(proto_input)
     assert response.result == {"bleu": 0}
     result = CaseResult(verdict_case(proto_input), verdict.outcome, verdict.message, verdict.mismatch, response)
     cause = explain(result, implementation="npm-bleu-score")
-    assert cause.kind == "wrong value" and cause.divergence.id == PROTO_ENTRY
+    assert cause.kind == "wrong value" and cause.divergence.id == PROTO_MECHANISM
 
 
 # ---------------------------------------------------------------- the catalogue alone (no Node.js needed)
@@ -180,7 +181,7 @@ def named(payload: dict, answer: dict):
 
 def test_a_null_bleu_is_named_only_where_a_hypothesis_token_names_an_inherited_method():
     toString = {"hypothesis": ["a", "toString"], "references": [["a"]], "smoothing": "none"}
-    assert named(toString, {"bleu": None}).id == NAN_ENTRY
+    assert named(toString, {"bleu": None}).id == NAN_MECHANISM
     # a null for a reason of its own: __proto__ alone, the name in the reference alone, a name not inherited
     for payload in (
         {"hypothesis": ["a", "__proto__"], "references": [["a"]], "smoothing": "none"},
@@ -188,9 +189,10 @@ def test_a_null_bleu_is_named_only_where_a_hypothesis_token_names_an_inherited_m
         {"hypothesis": ["a", "prototype"], "references": [["a"]], "smoothing": "none"},
     ):
         assert named(payload, {"bleu": None}) is None, payload
-    # an input bleu-score cannot be given (two references, a smoothing) is not modelled
-    assert named({**toString, "references": [["a"], ["b"]]}, {"bleu": None}) is None
-    assert named({**toString, "smoothing": "chen-cherry-1"}, {"bleu": None}) is None
+    # the mechanism, not the package: a target counting in plain objects answers null with two references or a
+    # smoothing too (the model is the oracle's counting with the inherited name, whatever the target is)
+    assert named({**toString, "references": [["a"], ["b"]]}, {"bleu": None}).id == NAN_MECHANISM
+    assert named({**toString, "smoothing": "chen-cherry-1"}, {"bleu": None}).id == NAN_MECHANISM
     # a number is not its answer, even above the bound
     assert named(toString, {"bleu": 1.5}) is None
 
@@ -202,7 +204,7 @@ def test_a_lower_bleu_is_named_by_the_proto_entry_only_where_its_model_gives_it(
     payload["max_order"] = 1
     assert oracle.execute(TOOL, VERSION, payload)["bleu"] == pytest.approx(2 / 3, rel=1e-15)
     found = explaining_failure(TOOL, payload, "/bleu", {"bleu": 1 / 3}, implementation="npm-bleu-score")
-    assert found is not None and found.id == PROTO_ENTRY
+    assert found is not None and found.id == PROTO_MECHANISM
     assert explaining_failure(TOOL, payload, "/bleu", {"bleu": 0.5}) is None
     assert named(payload, {"bleu": 1 / 3}) is None  # a lower score is a wrong value, not a schema violation
     # with max_order 2, p_2 = 1/2 on both sides ("a __proto__" matches: its key holds a space): bleu sqrt(1/3 * 1/2)

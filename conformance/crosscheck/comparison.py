@@ -23,11 +23,14 @@ Tolerances, per metric:
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 REL_TOL = 1e-9
+SIX_DECIMALS = re.compile(r"[0-9]{1,3}\.[0-9]{6}")  # a chrF score as the contracts write it
+HALF_STEP = 5e-7  # half of 1e-6: how far a six-decimal rounding lies from the value rounded
 
 
 @dataclass
@@ -69,3 +72,20 @@ class Comparison:
 
 def not_comparable(reason: str) -> Comparison:
     return Comparison(not_comparable=reason)
+
+
+def agrees(library: Any, target: Any) -> bool:
+    """Is the target's value the library's wherever the library's (partial) value says something?
+    Numbers within REL_TOL (0 only equals 0), a boolean never a number, a chrF score (a float on the
+    0..100 scale) any six-decimal text within half a step of it, the rest exactly."""
+    if isinstance(library, dict):
+        return isinstance(target, dict) and all(k in target and agrees(v, target[k]) for k, v in library.items())
+    if isinstance(library, list):
+        return isinstance(target, list) and len(library) == len(target) and all(map(agrees, library, target))
+    if isinstance(library, bool) or isinstance(target, bool):
+        return type(library) is type(target) and library == target
+    if isinstance(library, (int, float)) and isinstance(target, (int, float)):
+        return math.isclose(library, target, rel_tol=REL_TOL, abs_tol=0.0)
+    if isinstance(library, float) and isinstance(target, str) and SIX_DECIMALS.fullmatch(target):
+        return abs(float(target) - library) <= HALF_STEP * (1 + REL_TOL) + REL_TOL * abs(library)
+    return library == target

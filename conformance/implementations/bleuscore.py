@@ -27,6 +27,9 @@ IMPLEMENTATION = Implementation(
     counterpart="bleuscore.compute(references, predictions, max_order, smooth=False, ref_len_method='closest')",
 )
 
+# the mechanisms of conformance/divergences.py it shows (what names its failures)
+SHOWS = ("brevity-penalty-one-when-both-empty",)
+
 NOT_EXPRESSIBLE_OTHERWISE = (
     "bleuscore.compute reports the score, float precisions, brevity penalty and two "
     "lengths: no matches or totals, no per-segment lengths"

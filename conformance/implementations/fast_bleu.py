@@ -29,6 +29,9 @@ IMPLEMENTATION = Implementation(
     counterpart="fast_bleu.BLEU(references, {N: (1/N,)*N}, smoothing_func).get_score([hypothesis])",
 )
 
+# the mechanisms of conformance/divergences.py it shows (what names its failures)
+SHOWS = ("missing-order-denominator-one", "single-precision-weights", "space-joined-ngram-keys")
+
 NOT_EXPRESSIBLE_OTHERWISE = (
     "fast_bleu.BLEU scores each hypothesis against one reference set shared by all "
     "and returns the score only: no counts, totals or lengths"

@@ -28,6 +28,9 @@ IMPLEMENTATION = Implementation(
     counterpart="fastchrf.pairwise_chrf([hypotheses], [references], char_order, beta, remove_whitespace)",
 )
 
+# the mechanisms of conformance/divergences.py it shows (what names its failures)
+SHOWS = ("whitespace-set-without-information-separators",)
+
 NOT_EXPRESSIBLE_OTHERWISE = "fastchrf has no BLEU"
 NOT_EXPRESSIBLE = {"chrf_plus_plus_compute": "fastchrf has no word n-grams"}
 CHAR_ORDER = 6  # chrF's

@@ -65,6 +65,14 @@ IMPLEMENTATION = Implementation(
     extra="crosscheck",
 )
 
+# the mechanisms of conformance/divergences.py it shows (what names its failures)
+SHOWS = (
+    "missing-order-denominator-one",
+    "zero-precision-floor",
+    "whitespace-set-without-information-separators",
+    "f-per-order-averaged",
+)
+
 NOT_EXPRESSIBLE = {"chrf_plus_plus_compute": "NLTK's chrf_score has no word n-grams"}
 
 

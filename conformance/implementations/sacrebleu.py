@@ -80,6 +80,14 @@ IMPLEMENTATION = Implementation(
     extra="crosscheck",
 )
 
+# the mechanisms of conformance/divergences.py it shows (what names its failures)
+SHOWS = (
+    "brevity-penalty-one-when-both-empty",
+    "add-k-reported-in-counts",
+    "percent-scale-rounding",
+    "hypothesis-count-dropped-without-reference-order",
+)
+
 NOT_EXPRESSIBLE = {
     "bleu_brevity_penalty": "no public function takes lengths: BLEU.compute_bleu takes r already chosen, "
     "and the closest reference lengths are not reported",

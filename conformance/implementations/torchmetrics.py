@@ -41,6 +41,9 @@ IMPLEMENTATION = Implementation(
     install="pip install '.[torchmetrics]' and torch",
 )
 
+# the mechanisms of conformance/divergences.py it shows (what names its failures)
+SHOWS = ("first-listed-closest-reference", "smoothed-score-zero-on-a-zero-match")
+
 # --- the library's calls ------------------------------------------------------------------------------------
 
 SMOOTH = {"none": False, "chen-cherry-2": True}  # its smooth: add one to orders n >= 2 (Lin and Och)

@@ -1,0 +1,568 @@
+"""The catalogue of mechanisms: every known way a library computes something other than the contract, named by
+what it does, once, whichever libraries show it.
+
+A mechanism's model is the oracle's own computation with that one mechanism changed (``variant``), never a
+library's answer: an order without hypothesis n-grams given the denominator 1, a brevity penalty of 1 for
+c = r = 0, a whitespace set lacking U+001C-U+001F, ... Changes compose: the model of two mechanisms is the
+oracle with both changed. A library module says which mechanisms it shows (``SHOWS``, a tuple of ids); the
+libraries of a mechanism are read from there (``libraries``).
+
+A failing answer is named (``name_failure``) by the smallest set of mechanisms whose model reproduces the
+answer on every field the model changes, and the unchanged oracle does not: the set explaining the most of
+the fields where the answer differs from the contract's, all of them looked at (not only the first). A value
+near the model's but not it, or a mechanism whose model changes nothing on the input, names nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import struct
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+# the own properties of Object.prototype (ECMA-262 20.1.3 and Annex B; Node.js 20 has exactly these), which every
+# plain JavaScript object `{}` inherits. All are methods but `__proto__`, an accessor.
+OBJECT_PROTOTYPE_NAMES = (
+    "constructor",
+    "toString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+    "__proto__",
+)
+PROTO = "__proto__"
+INHERITED_METHODS = frozenset(OBJECT_PROTOTYPE_NAMES) - {PROTO}
+INFORMATION_SEPARATORS = "\u001c\u001d\u001e\u001f"
+EPSILON_F = 1e-16  # the F of an order without a match where F per order is averaged
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    id: str  # what it does, never a library's name
+    family: str  # "bleu" (the BLEU tools, lengths included) or "chrf" (the chrF tools)
+    what_differs: str  # what a reader sees
+    description: str  # how the computation departs, in the contract's terms
+    clause: str  # the contract text it departs from
+    out_of_bounds: bool = False  # its answers leave the output_schema's bounds (a NaN, 1 + 2^-51)
+
+    @property
+    def libraries(self) -> tuple[str, ...]:
+        return shown_by().get(self.id, ())
+
+
+MECHANISMS = (
+    Mechanism(
+        "missing-order-denominator-one",
+        "bleu",
+        "an order the hypothesis is too short for counts one n-gram: its total is 1 instead of 0, a corpus "
+        "precision divides by those ones, and a smoothing scores the order as an unmatched one (the smoothed "
+        "missing order) where the contract's score is 0",
+        "each segment's precision denominator is max(1, l_n): 0 / 1 for an order without hypothesis n-grams",
+        "totals[n-1] is max(0, len - n + 1) ... bleu is exactly 0 ... when effective_order is false and some "
+        "order n <= max_order has smoothed denominator 0",
+    ),
+    Mechanism(
+        "zero-precision-floor",
+        "bleu",
+        "unsmoothed BLEU where some order has no match but unigrams matched: a tiny positive number (about "
+        "(2.2e-308)^(k/N)) instead of exactly 0",
+        "each precision 0 is replaced by the smallest normal double, 2.2e-308; the score is 0 only when no "
+        "unigram matched",
+        "it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0",
+    ),
+    Mechanism(
+        "brevity-penalty-one-when-both-empty",
+        "bleu",
+        "brevity penalty of an empty candidate against an empty reference: 1 instead of 0",
+        "the brevity penalty starts at 1 and is recomputed only when c < r, so c = r = 0 keeps 1",
+        "brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)",
+    ),
+    Mechanism(
+        "add-k-reported-in-counts",
+        "bleu",
+        "the matches and totals reported with chen-cherry-2: m_n + 1 and l_n + 1 for n >= 2 (the score agrees)",
+        "add-one smoothing is applied to the count lists in place and those lists are reported (not when no "
+        "unigram matched)",
+        "matches and totals are the raw m_n and l_n, never smoothed",
+    ),
+    Mechanism(
+        "percent-scale-rounding",
+        "bleu",
+        "BLEU where every precision and the brevity penalty are 1: 1.0000000000000004 (1 + 2^-51), above the "
+        "output_schema's maximum 1",
+        "the score is computed on the percent scale, exp(sum of ln(100 m_n / l_n) / N), then divided by 100: "
+        "exp(ln 100) rounds to 100.00000000000004",
+        "Scores are on the 0-1 scale",
+        out_of_bounds=True,
+    ),
+    Mechanism(
+        "first-listed-closest-reference",
+        "bleu",
+        "BLEU of a segment with two references equally close to its hypothesis's length, the longer listed "
+        "first: the longer is taken",
+        "r takes the first closest reference in list order, not the shorter of a tie",
+        "r is the length of the reference closest to c, ties going to the shorter",
+    ),
+    Mechanism(
+        "smoothed-score-zero-on-a-zero-match",
+        "bleu",
+        "BLEU with chen-cherry-2 where some order has no match: 0 instead of the add-one score",
+        "the score is 0 whenever some raw m_n is 0, before one is added to the orders n >= 2",
+        "p_n = (m_n + 1) / (l_n + 1) for n >= 2",
+    ),
+    Mechanism(
+        "single-precision-weights",
+        "bleu",
+        "BLEU of a max_order N not a power of two: about 2e-8 relative off the contract's",
+        "the weight 1/N is rounded to single precision (float32) before it multiplies each ln(p_n)",
+        "bleu = brevity_penalty * exp((1/N') * sum of ln(p_n))",
+    ),
+    Mechanism(
+        "space-joined-ngram-keys",
+        "bleu",
+        "BLEU of tokens holding a space: n-grams that differ as token sequences count as one, e.g. "
+        '("a", "a a") matching ("a a", "a")',
+        "each n-gram is counted under its tokens joined with one space",
+        "Tokens are compared by exact string equality",
+    ),
+    Mechanism(
+        "inherited-property-name-nan",
+        "bleu",
+        "BLEU of a hypothesis holding a token named like a method every JavaScript object inherits "
+        "(constructor, toString, ...): NaN (written null) instead of a number",
+        "n-grams are counted in plain JavaScript objects: the inherited method is read as the count, and the "
+        "clipped count is NaN",
+        "m_n sums min(count, largest count in any single reference) over the distinct hypothesis n-grams",
+        out_of_bounds=True,
+    ),
+    Mechanism(
+        "proto-unigram-never-counted",
+        "bleu",
+        "BLEU of a hypothesis and a reference both holding the token __proto__: that unigram never matches",
+        "n-grams are counted in plain JavaScript objects, whose __proto__ setter ignores a number: the "
+        "unigram __proto__ is never a key",
+        "m_n sums min(count, largest count in any single reference) over the distinct hypothesis n-grams",
+    ),
+    Mechanism(
+        "whitespace-set-without-information-separators",
+        "chrf",
+        "character n-grams of a text holding U+001C-U+001F (whitespace removed): they are kept as characters",
+        "whitespace is removed by Unicode White_Space (a regex \\s, Rust's char::is_whitespace), which lacks "
+        "the information separators U+001C-U+001F",
+        "every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
+    ),
+    Mechanism(
+        "hypothesis-count-dropped-without-reference-order",
+        "chrf",
+        "the hypothesis n-grams of an order a segment's reference lacks: 0 instead of their count, in that "
+        "segment's row and the corpus sums (so the corpus score is higher where another segment has the order)",
+        "a segment's row reports no hypothesis n-grams for an order whose reference has none",
+        "hypothesis_ngrams counts every hypothesis n-gram, also of an order the segment's reference lacks",
+    ),
+    Mechanism(
+        "f-per-order-averaged",
+        "chrf",
+        "the chrF score itself: F computed per order and averaged (an order without a match F = 1e-16), the "
+        "corpus score the mean of the segment scores",
+        "F-beta is computed for each order and averaged over every order 1..char_order (not P and R averaged "
+        "over the effective orders, then F); the corpus score is the mean of the segments' (not summed rows)",
+        "An order enters the averages only when both sides have at least one n-gram of that order ... Corpus "
+        "score sums per-order counts over all segments",
+    ),
+)
+BY_ID = {mechanism.id: mechanism for mechanism in MECHANISMS}
+
+
+@functools.cache
+def shown_by() -> dict[str, tuple[str, ...]]:
+    """mechanism id -> the libraries whose modules say they show it (``SHOWS``)."""
+    from conformance.implementations import implementations
+
+    found: dict[str, list[str]] = {}
+    for name, library in implementations().items():
+        for mechanism_id in getattr(library.module, "SHOWS", ()):
+            if mechanism_id not in BY_ID:
+                raise ValueError(f"{name} shows {mechanism_id!r}, which the catalogue of mechanisms lacks")
+            found.setdefault(mechanism_id, []).append(name)
+    return {key: tuple(names) for key, names in found.items()}
+
+
+# --- the models: the oracle with some mechanisms changed ----------------------------------------------------
+
+
+def variant(tool, payload: dict, changes: frozenset[str]) -> dict:
+    """The tool's output for the input, computed as the oracle does but with ``changes`` (mechanism ids)."""
+    import copy
+
+    expected = copy.deepcopy(tool.execute(payload))
+    family = _family(tool)
+    if any(BY_ID[change].family != family for change in changes):
+        raise ValueError(f"a mechanism of another family than {family}")
+    if family == "chrf":  # scores as floats, also unchanged: a library's float is compared with the exact value
+        return _chrf_variant(tool, payload, expected, changes)
+    if "candidate_lengths" in payload:
+        return _lengths_variant(payload, expected, changes)
+    return _bleu_variant(payload, expected, changes)
+
+
+def _lengths_variant(payload: dict, expected: dict, changes: frozenset[str]) -> dict:
+    from oracle.bleu_score import brevity_penalty
+
+    c, r = expected["candidate_length"], expected["reference_length"]
+    bp = 1.0 if "brevity-penalty-one-when-both-empty" in changes and c == r == 0 else brevity_penalty(c, r)
+    expected["brevity_penalty"] = _rounded(payload, bp)
+    return expected
+
+
+def _ngrams(tokens: list[str], n: int, spaced: bool) -> Counter:
+    grams = (tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+    return Counter(" ".join(gram) if spaced else gram for gram in grams)
+
+
+def _segment_counts(hypothesis: list[str], references: list[list[str]], n: int, changes: frozenset[str]):
+    """(matches, totals) of one segment per order, counted as the changes say."""
+    spaced = "space-joined-ngram-keys" in changes
+    matches, totals = [], []
+    for order in range(1, n + 1):
+        counts = _ngrams(hypothesis, order, spaced)
+        if "proto-unigram-never-counted" in changes and order == 1:
+            counts.pop(PROTO if spaced else (PROTO,), None)
+        best: Counter = Counter()
+        for reference in references:
+            best |= _ngrams(reference, order, spaced)
+        matches.append(sum(min(count, best[gram]) for gram, count in counts.items()))
+        total = max(0, len(hypothesis) - order + 1)
+        totals.append(max(1, total) if "missing-order-denominator-one" in changes else total)
+    return matches, totals
+
+
+def _closest(c: int, references: list[list[str]], first_listed: bool) -> int:
+    lengths = [len(reference) for reference in references]
+    if first_listed:
+        distances = [abs(c - length) for length in lengths]
+        return lengths[distances.index(min(distances))]
+    return min(lengths, key=lambda length: (abs(c - length), length))
+
+
+def _single(value: float) -> float:
+    return struct.unpack("f", struct.pack("f", value))[0]
+
+
+def _score(bp: float, precisions: list[tuple[Any, int]], changes: frozenset[str]) -> float:
+    """bp * exp((1/N) * sum of ln(p_n)) as the oracle computes it, or with the weight or the scale the changes
+    say."""
+    from oracle.bleu_score import geometric_mean_score
+
+    n = len(precisions)
+    if "percent-scale-rounding" in changes:
+        return bp * math.exp(sum(math.log(100.0 * num / den) for num, den in precisions) / n) / 100
+    if "single-precision-weights" in changes:
+        weight = _single(1 / n)
+        log_sum = 0.0
+        for numerator, denominator in precisions:
+            log_sum += weight * math.log(numerator / denominator)
+        return bp * math.exp(log_sum)
+    return geometric_mean_score(bp, precisions)
+
+
+def _floored(precisions: list[tuple[Any, int]]) -> list[tuple[Any, int]]:
+    """Each precision 0 (a numerator 0 over n-grams there are) replaced by the smallest normal double."""
+    return [(sys.float_info.min, 1) if num == 0 and den > 0 else (num, den) for num, den in precisions]
+
+
+def _bleu_variant(payload: dict, expected: dict, changes: frozenset[str]) -> dict:
+    from oracle.bleu_score import SMOOTHING_METHODS, brevity_penalty, orders_used, smoothed_precisions
+    from oracle.bleu_statistics import DEFAULT_MAX_ORDER
+
+    sentence = "hypothesis" in payload
+    n = int(payload.get("max_order", DEFAULT_MAX_ORDER))
+    pairs = (
+        [(payload["hypothesis"], payload["references"])]
+        if sentence
+        else list(zip(payload["hypotheses"], payload["references"]))
+    )
+    rows = [_segment_counts(h, refs, n, changes) for h, refs in pairs]
+    matches = [sum(row[0][k] for row in rows) for k in range(n)]
+    totals = [sum(row[1][k] for row in rows) for k in range(n)]
+    c = sum(len(h) for h, _ in pairs)
+    r = sum(_closest(len(h), refs, "first-listed-closest-reference" in changes) for h, refs in pairs)
+    bp = 1.0 if "brevity-penalty-one-when-both-empty" in changes and c == r == 0 else brevity_penalty(c, r)
+    method = payload.get("smoothing", "none") if payload.get("smoothing") in SMOOTHING_METHODS else "none"
+    effective = bool(payload.get("effective_order", False))
+    inherited = sentence and bool(INHERITED_METHODS.intersection(payload["hypothesis"]))
+    if "inherited-property-name-nan" in changes and inherited:
+        bleu: float | None = None
+    elif sentence:
+        precisions = smoothed_precisions(matches, totals, method)
+        if "zero-precision-floor" in changes and method == "none":
+            precisions = _floored(precisions)
+        used = orders_used(precisions, effective)
+        zero = (
+            c == 0
+            or matches[0] == 0
+            or (not effective and any(den == 0 for _, den in precisions))
+            or (method == "none" and "zero-precision-floor" not in changes and 0 in matches[:used])
+            or ("smoothed-score-zero-on-a-zero-match" in changes and method == "chen-cherry-2" and 0 in matches)
+        )
+        bleu = 0.0 if zero or bp == 0 else _score(bp, precisions[:used], changes)
+    else:
+        precisions = list(zip(matches, totals))
+        if "zero-precision-floor" in changes:
+            zero = bp == 0 or matches[0] == 0
+            precisions = _floored(precisions)
+        else:
+            zero = bp == 0 or 0 in matches
+        bleu = 0.0 if zero else _score(bp, precisions, changes)
+    reported_matches, reported_totals = list(matches), list(totals)
+    if "add-k-reported-in-counts" in changes and method == "chen-cherry-2" and n >= 2 and matches[0] > 0:
+        reported_matches = [m + (k >= 1) for k, m in enumerate(matches)]
+        reported_totals = [t + (k >= 1) for k, t in enumerate(totals)]
+    found = {
+        "bleu": bleu if bleu is None else _rounded(payload, bleu),
+        "brevity_penalty": _rounded(payload, bp),
+        "matches": reported_matches,
+        "totals": reported_totals,
+        "candidate_length": c,
+        "reference_length": r,
+    }
+    for key, value in found.items():
+        if key in expected:
+            expected[key] = value
+    if isinstance(expected.get("segments"), list):
+        for segment, (segment_matches, segment_totals) in zip(expected["segments"], rows):
+            if "matches" in segment:
+                segment["matches"], segment["totals"] = segment_matches, segment_totals
+    return expected
+
+
+def _rounded(payload: dict, value: float) -> float:
+    from oracle.jsnumber import round_to_fixed
+
+    return round_to_fixed(value, int(payload["decimals"])) if "decimals" in payload else value
+
+
+def _chrf_options(tool, payload: dict) -> tuple[int, int, bool]:
+    from oracle.registry import module_name
+
+    name = module_name(tool.id)
+    if name == "chrf_components":
+        from oracle.chrf_components import orders
+
+        char_order, word_order = orders(payload)
+        return char_order, word_order, bool(payload.get("whitespace", False))
+    return 6, (2 if name == "chrf_plus_plus_compute" else 0), False
+
+
+def _chrf_variant(tool, payload: dict, expected: dict, changes: frozenset[str]) -> dict:
+    """chrF scores as floats on 0..100 (and rows), computed as the oracle does with the changes."""
+    from oracle import chrf
+
+    char_order, word_order, whitespace = _chrf_options(tool, payload)
+    beta = int(payload.get("beta", 2))
+    per_segment = []
+    for hypothesis, reference in zip(payload["hypotheses"], payload["references"]):
+        h, r = _cased(payload, hypothesis), _cased(payload, reference)
+        if "whitespace-set-without-information-separators" in changes and not whitespace:
+            kept_h, kept_r = _remove_white_space(h), _remove_white_space(r)
+            rows = chrf.segment_statistics(kept_h, kept_r, char_order, 0, whitespace=True)
+            rows += chrf.segment_statistics(h, r, 0, word_order) if word_order else []
+        else:
+            rows = chrf.segment_statistics(h, r, char_order, word_order, whitespace)
+        if "hypothesis-count-dropped-without-reference-order" in changes:
+            rows = [
+                chrf.OrderStatistics(row.hypothesis if row.reference else 0, row.reference, row.matches) for row in rows
+            ]
+        per_segment.append(rows)
+    corpus = chrf.corpus_statistics(per_segment)
+    if "f-per-order-averaged" in changes:
+        segment_scores = [_f_per_order(rows, beta) for rows in per_segment]
+        score = sum(segment_scores) / len(segment_scores)
+    else:
+        segment_scores = [float(100 * chrf.f_score(rows, beta)) for rows in per_segment]
+        score = float(100 * chrf.f_score(corpus, beta))
+    found: dict[str, Any] = {"score": score}
+    if "segment_scores" in expected:
+        found["segment_scores"] = segment_scores
+    if "statistics" in expected:
+        found["statistics"] = _row_dicts(corpus)
+    if isinstance(expected.get("segments"), list):
+        found["segments"] = [
+            {**segment, "score": value, **({"statistics": _row_dicts(rows)} if "statistics" in segment else {})}
+            for segment, value, rows in zip(expected["segments"], segment_scores, per_segment)
+        ]
+    for key in ("score_fraction",):
+        expected.pop(key, None)  # the exact fraction of another computation is not modelled
+    expected.update(found)
+    return expected
+
+
+def _f_per_order(rows: list, beta: int) -> float:
+    """F-beta of each order (EPSILON_F where it has no match or no n-grams on a side), averaged, on 0..100."""
+    factor = beta * beta
+    scores = []
+    for row in rows:
+        if not row.matches or not row.hypothesis or not row.reference:
+            scores.append(EPSILON_F)
+            continue
+        precision, recall = row.matches / row.hypothesis, row.matches / row.reference
+        scores.append((1 + factor) * precision * recall / (factor * precision + recall))
+    return 100 * sum(scores) / len(scores)
+
+
+def _row_dicts(rows: list) -> list[dict]:
+    return [{"hypothesis_ngrams": s.hypothesis, "reference_ngrams": s.reference, "matches": s.matches} for s in rows]
+
+
+def _cased(payload: dict, text: str) -> str:
+    from oracle import chrf
+
+    return chrf.lowercase(text) if payload.get("lowercase", False) else text
+
+
+def _remove_white_space(text: str) -> str:
+    """Whitespace removed by Unicode White_Space: the contract's list but U+001C-U+001F."""
+    from oracle import chrf
+
+    return "".join(ch for ch in text if ch not in chrf.WHITESPACE or ch in INFORMATION_SEPARATORS)
+
+
+# --- naming a failure ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Named:
+    """The mechanisms a failing answer shows (one, or several at once), as a report names them."""
+
+    mechanisms: tuple[Mechanism, ...]
+    fields: tuple[str, ...]  # the differing fields they explain
+
+    @property
+    def id(self) -> str:
+        return " + ".join(mechanism.id for mechanism in self.mechanisms)
+
+    @property
+    def libraries(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(name for m in self.mechanisms for name in m.libraries))
+
+    @property
+    def what_differs(self) -> str:
+        return "; ".join(mechanism.what_differs for mechanism in self.mechanisms)
+
+    @property
+    def mechanism(self) -> str:
+        return "; ".join(mechanism.description for mechanism in self.mechanisms)
+
+
+def same(a: Any, b: Any) -> bool:
+    from conformance.crosscheck.comparison import agrees
+
+    if a is None or b is None:
+        return a is b
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return agrees(a, b) or agrees(b, a)
+
+
+def _family(tool) -> str:
+    properties = tool.contract.output_schema.get("properties", {})
+    return "chrf" if "score" in properties or "segment_scores" in properties else "bleu"
+
+
+def name_failure(tool, payload: Any, output: Any, field: str = "", out_of_bounds: bool = False) -> Named | None:
+    """The mechanisms whose model reproduces ``output`` (a target's answer, partial or whole) on every field the
+    model changes, explaining the most of the fields where it differs from the contract's (``field``, the first
+    differing one, must be among them), or None. ``out_of_bounds``: ``field`` holds a value outside the
+    output_schema's bounds, which the model must give exactly."""
+    if not isinstance(payload, dict) or not isinstance(output, dict):
+        return None
+    try:
+        expected = variant(tool, payload, frozenset())  # the oracle's (chrF scores as floats)
+    except Exception:  # noqa: BLE001 - an input the oracle rejects is not named
+        return None
+    fields = [key for key in output if key in expected]
+    differing = {key for key in fields if not same(expected[key], output[key])}
+    if out_of_bounds and field:
+        differing.add(field)
+    if field and field not in differing or not differing:
+        return None
+    family = _family(tool)
+    candidates = [m for m in MECHANISMS if m.family == family and (m.out_of_bounds or not out_of_bounds)]
+    best: tuple[int, int, tuple[Mechanism, ...]] | None = None
+    # the mechanisms whose model alone changes something the answer shows (out of bounds, a rounding may be all
+    # a model changes: every such mechanism); a pair may hold two that change nothing alone (a floor of the zero
+    # precisions, say, which only another mechanism's denominators give), a group of three at most two
+    pool = [m for m in candidates if out_of_bounds or _changes_something(tool, payload, expected, fields, m)]
+    for size in (1, 2, 3):
+        for group in itertools.combinations(candidates, size):
+            if sum(m not in pool for m in group) > (0, 2, 2)[size - 1]:
+                continue
+            explained = _explained(tool, payload, output, expected, fields, differing, group, field, out_of_bounds)
+            if explained is None:
+                continue
+            key = (len(explained), -size)
+            if best is None or key > best[:2]:
+                best = (len(explained), -size, group)
+        if best is not None and best[0] == len(differing):
+            break
+    if best is None:
+        return None
+    group = best[2]
+    explained = _explained(tool, payload, output, expected, fields, differing, group, field, out_of_bounds) or set()
+    return Named(group, tuple(sorted(explained)))
+
+
+def _changes_something(tool, payload: dict, expected: dict, fields: list[str], mechanism: Mechanism) -> bool:
+    try:
+        model = variant(tool, payload, frozenset({mechanism.id}))
+    except Exception:  # noqa: BLE001 - a model that cannot take the input changes nothing
+        return False
+    return any(key in model and not same(expected[key], model[key]) for key in fields)
+
+
+def _explained(tool, payload, output, expected, fields, differing, group, field, out_of_bounds) -> set[str] | None:
+    """The differing fields the group's model explains, or None when it does not hold (changes nothing the
+    answer shows, gives another value on a field it changes, or leaves the first differing field unexplained)."""
+    try:
+        model = variant(tool, payload, frozenset(m.id for m in group))
+    except Exception:  # noqa: BLE001 - a model that cannot take the input explains nothing
+        return None
+    changed = {key for key in fields if key in model and not same(expected[key], model[key])}
+    if out_of_bounds and field in model and _exactly(model[field], output[field]):
+        changed.add(field)
+    if not changed:
+        return None
+    for key in changed:
+        if out_of_bounds and key == field:
+            if not _exactly(model[key], output[key]):
+                return None
+        elif not same(model[key], output[key]):
+            return None
+    explained = changed & differing
+    if not explained or (field and field not in explained):
+        return None
+    # every mechanism of the group is needed: without it, fewer fields are explained or it no longer holds
+    if len(group) > 1:
+        for mechanism in group:
+            rest = tuple(m for m in group if m is not mechanism)
+            alone = _explained(tool, payload, output, expected, fields, differing, rest, field, out_of_bounds)
+            if alone is not None and alone >= explained:
+                return None
+    return explained
+
+
+def _exactly(model: Any, answer: Any) -> bool:
+    if model is None or answer is None:
+        return model is answer
+    if isinstance(model, (int, float)) and isinstance(answer, (int, float)):
+        return model == answer or (math.isnan(model) and math.isnan(answer))
+    return model == answer
