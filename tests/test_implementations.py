@@ -484,6 +484,35 @@ def test_a_cell_of_partial_answers_counts_its_fields_and_its_section_lists_them(
         "judged_fields": ["score", "segment_scores"],
         "not_expressed": ["beta", "metric", "score_fraction"],
     }
-    assert cell_summary(cell) == "conformant on 2 of 5 fields"
+    # chrf-compute's output_schema has 9 fields (metric, char_order, word_order, beta, lowercase, segment_count,
+    # score, score_fraction, segment_scores): the count is the schema's, not the cell's lists'
+    assert len(contract("chrf-compute", "1.0.0").output_schema["properties"]) == 9
+    assert cell_summary(cell) == "conformant on 2 of 9 fields"
     assert fields_text(cell) == "Judged on fields score, segment_scores; beta, metric, score_fraction not expressed"
     assert fields_text({**cell, "judged_fields": [], "not_expressed": []}) == ""
+
+
+def test_a_nested_field_counts_as_its_top_level_field():
+    """chrF++'s partial answers judged on score and segments' scores, nested pointers listed one by one: the
+    summary counts the output_schema's top-level fields, 10 for chrf-plus-plus-compute."""
+    schema = contract("chrf-plus-plus-compute", "1.0.0").output_schema["properties"]
+    assert len(schema) == 10
+    cell = {
+        "implementation": "x",
+        "tool": "chrf-plus-plus-compute@1.0.0",
+        "status": "conformant",
+        "judged_fields": ["score", "segment_scores", "word_tokens/*/hypothesis", "word_tokens/*/reference"],
+        "not_expressed": [
+            "beta",
+            "char_order",
+            "lowercase",
+            "metric",
+            "score_fraction",
+            "segment_count",
+            "word_order",
+            "word_tokens/*/segment",
+            "statistics/*/matches",
+            "statistics/*/order",
+        ],
+    }
+    assert cell_summary(cell) == "conformant on 3 of 10 fields"

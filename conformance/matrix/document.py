@@ -23,6 +23,7 @@ import jsonschema
 
 from conformance.model import NOT_APPLICABLE, field_name, is_not_applicable
 from conformance.reports.document import checks
+from conformance.steps import WRONG
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "matrix.schema.json"
 GROUP_FIELDS = (
@@ -59,26 +60,97 @@ def cause(message: str) -> str:
     return message.removeprefix(NOT_APPLICABLE + ":").strip()
 
 
+def step_tool(step: dict) -> str:
+    return f"{step['tool_id']}@{step['version']}"
+
+
+def credited(check, tool: str) -> str | None:
+    """The check's outcome in one tool's cell, None when it has no part there. Each step of a multi-request
+    case (a sequence, a burst, a relation: conformance/steps.py) counts for its own tool: a wrong step of
+    tool B fails B's cell, whichever tool's property drew the case; the property's own tool passes where its
+    own steps did."""
+    wrong_here = wrong_elsewhere = False
+    for result in check.results:
+        steps = result["case"].get("steps") or []
+        if not steps:
+            wrong_here |= step_tool(result["case"]) == tool and result["outcome"] in WRONG
+            continue
+        for step in steps:
+            if step.get("outcome") in WRONG:
+                if step_tool(step) == tool:
+                    wrong_here = True
+                else:
+                    wrong_elsewhere = True
+    if wrong_here:
+        return "failed"
+    if check.tool != tool:
+        return None
+    if check.outcome in WRONG and wrong_elsewhere:
+        return "passed"  # every wrong step was another tool's, credited there
+    return check.outcome
+
+
+def uncovered_steps(found: list, tool: str) -> list[tuple[dict, int]]:
+    """(result, step index) of each wrong step of the tool whose case's first wrong step is another tool's:
+    the run's failure groups file the case under that other tool."""
+    uncovered = []
+    for check in found:
+        for result in check.results:
+            steps = result["case"].get("steps") or []
+            if not steps or step_tool(result["case"]) == tool:
+                continue
+            uncovered += [
+                (result, index)
+                for index, step in enumerate(steps)
+                if step.get("outcome") in WRONG and step_tool(step) == tool
+            ]
+    return uncovered
+
+
+def step_group(tool: str, uncovered: list[tuple[dict, int]]) -> dict:
+    """One group for the tool's wrong steps of cases filed under another tool (their first wrong step)."""
+    result, index = min(uncovered, key=lambda item: len(json.dumps(item[0]["case"]["steps"][item[1]]["input"])))
+    case = result["case"]
+    return {
+        "title": f"wrong answer in a multi-request case whose first wrong step is another tool's ({tool})",
+        "kind": "wrong step",
+        "pointer_class": "",
+        "clause": None,
+        "divergence": None,
+        "count": len(uncovered),
+        "smallest": case["steps"][index]["input"],
+        "smallest_case": f"{case['case_id']}#step-{index + 1}",
+        "difference": f"step {index + 1} of {len(case['steps'])} ({case.get('sending', '')}) was wrong; "
+        f"the case is grouped under {step_tool(case)}, its first wrong step",
+    }
+
+
 def run_cell(implementation: str, tool: str, report: dict) -> dict:
     """The cell of one tool the implementation was run on, from its report.json."""
-    mine = [check for check in checks(report) if check.tool == tool]
+    found = checks(report)
     counts: Counter[str] = Counter()
     causes: dict[str, dict[str, int]] = {}
     judged, not_expressed = set(), set()
-    for check in mine:
-        fields, absent = expressed_fields(check)
-        judged.update(fields)
-        not_expressed.update(absent)
+    for check in found:
+        outcome = credited(check, tool)
+        if outcome is None:
+            continue
+        if check.tool == tool:
+            fields, absent = expressed_fields(check)
+            judged.update(fields)
+            not_expressed.update(absent)
         message = check.message()
-        if is_not_applicable(check.outcome, message):
+        if is_not_applicable(outcome, message):
             counts["not_applicable"] += 1
             causes.setdefault(cause(message), {"checks": 0, "examples": 0})["checks"] += 1
-        elif check.outcome in ("failed", "errored"):
+        elif outcome in WRONG:
             counts["failed"] += 1
-        elif check.outcome == "passed":
+        elif outcome == "passed":
             counts["passed"] += 1
         else:
             counts["other"] += 1
+        if check.tool != tool:
+            continue
         for text, examples in check.summary.get("not_applicable_causes", {}).items():
             causes.setdefault(cause(text), {"checks": 0, "examples": 0})["examples"] += examples
     groups = [
@@ -86,6 +158,18 @@ def run_cell(implementation: str, tool: str, report: dict) -> dict:
         for group in report.get("failure_groups", [])
         if group.get("tool") == tool
     ]
+    uncovered = uncovered_steps(found, tool)
+    if uncovered:
+        groups.append(step_group(tool, uncovered))
+    if counts["failed"] and not groups:  # never a failing cell without a cause to read
+        groups.append(
+            {
+                **dict.fromkeys(GROUP_FIELDS),
+                "title": "failed checks the run's report groups under no cause",
+                "kind": "ungrouped",
+                "count": counts["failed"],
+            }
+        )
     if counts["failed"]:
         status = "failing"
     elif counts["passed"]:
@@ -136,17 +220,36 @@ def idle_cell(implementation: str, tool: str, status: str, reason: str) -> dict:
     }
 
 
+def output_fields(tool: str) -> list[str]:
+    """The top-level fields of the tool's output_schema (``tool``: "id@version"), [] for a tool not implemented."""
+    import oracle
+    from oracle.errors import ContractError
+
+    tool_id, _, version = tool.partition("@")
+    try:
+        return list(oracle.tool(tool_id, version).contract.output_schema.get("properties", {}))
+    except ContractError:
+        return []
+
+
+def top_level(fields: list[str]) -> list[str]:
+    """ "segments/*/score" -> "segments": the output fields a list of judged fields touches, in order."""
+    return list(dict.fromkeys(name.split("/")[0] for name in fields))
+
+
 def cell_summary(cell: dict) -> str:
     """ "conformant", "N failure groups", "not applicable" or "not run"; for partial answers followed by
-    "on 2 of 9 fields" (the lists are the section's: ``fields_text``), so that a cell stays short."""
+    "on 2 of 9 fields": the output fields judged (a nested one, segments/*/score, counts as its top-level field)
+    of the tool's output_schema's (the lists are the section's: ``fields_text``), so that a cell stays short."""
     if cell["status"] == "failing":
         groups = len(cell["failure_groups"])
         summary = f"{groups} failure group{'s' if groups != 1 else ''}"
     else:
         summary = cell["status"].replace("_", " ")
     if cell.get("judged_fields") and cell["status"] in ("failing", "conformant"):
-        judged = len(cell["judged_fields"])
-        summary += f" on {judged} of {judged + len(cell.get('not_expressed', []))} fields"
+        judged = top_level(cell["judged_fields"])
+        every = output_fields(cell["tool"]) or top_level(cell["judged_fields"] + cell.get("not_expressed", []))
+        summary += f" on {len(judged)} of {len(every)} fields"
     return summary
 
 
