@@ -121,6 +121,17 @@ def bleu_sentence_components(payload):
 def bleu_sentence_compute(payload):
     output = oracle.execute("bleu-sentence-compute", "1.0.0", payload)
     return {**output, "candidate_length": output["candidate_length"] + 1}
+
+
+def compute_call(payload):
+    return (
+        "import json, oracle\\n"
+        f"output = oracle.execute('bleu-sentence-compute', '1.0.0', {payload!r})\\n"
+        "print(json.dumps({**output, 'candidate_length': output['candidate_length'] + 1}))\\n"
+    )
+
+
+CALLS = {"bleu_sentence_compute": compute_call}
 """
 
 
@@ -154,6 +165,16 @@ def test_a_wrong_step_inside_another_tools_burst_counts_in_its_own_cell(tmp_path
     assert components["status"] == "conformant" and components["counts"]["failed"] == 0
     assert compute["status"] == "failing" and compute["failure_groups"]
     assert all(group["count"] for group in compute["failure_groups"])
+    # every group carries its call, and the audit finds each gives what the cell reports
+    assert all(group["call"] for group in compute["failure_groups"])
+    audited = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "matrix", "audit", str(out / "matrix.json")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
+    assert audited.returncode == 0, audited.stdout + audited.stderr
     # compute's cell counts the components properties whose compute steps went wrong
     compute_properties = {r["case"]["case_id"].rsplit("/", 1)[0] for r in report["results"]}
     assert compute["counts"]["failed"] >= len({p for p in compute_properties if "bleu-sentence-compute" in p}) + 1

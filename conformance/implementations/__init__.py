@@ -164,6 +164,20 @@ class Library:
         otherwise = getattr(self.module, "NOT_EXPRESSIBLE_OTHERWISE", f"{self.name} has no public API for this tool")
         return reasons.get(module_name(tool_id), otherwise)
 
+    def call(self, tool_id: str, payload: Any) -> dict | None:
+        """The library called on the input as a user would write it: {"language": "python" | "shell", "code": ...},
+        a program that prints the library's answer as one JSON object of the tool's output fields (on the
+        library's own scale, unrounded); None where the module writes no call for the tool or the input is no
+        object. A module declares ``CALLS`` (tool module name -> payload -> code) and ``CALL_LANGUAGE``."""
+        writer = getattr(self.module, "CALLS", {}).get(module_name(tool_id))
+        if writer is None or not isinstance(payload, dict):
+            return None
+        try:
+            code = writer(payload)
+        except (KeyError, TypeError, ValueError):  # an input the call cannot be written for (not the tool's shape)
+            return None
+        return {"language": getattr(self.module, "CALL_LANGUAGE", "python"), "code": code}
+
     def checks(self) -> list:
         """Its cross-check Checks (crosscheck.model.Check), each with its library, tool and version filled in."""
         return self._by_tool("CHECKS", "library")

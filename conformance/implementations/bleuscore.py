@@ -85,3 +85,29 @@ def bleu_sentence_compute(payload: dict) -> Partial:
     if payload.get("effective_order", False):
         raise NotApplicable("effective_order true: bleuscore has no effective order")
     return computed(payload, [payload["hypothesis"]], [payload["references"]])
+
+
+# --- the call a user would write (Library.call; `conformance matrix audit` runs it) -------------------------
+
+
+def compute_call(payload: dict) -> str:
+    from conformance.implementations._calls import literal, python
+
+    if "hypothesis" in payload:
+        hypotheses, references = [payload["hypothesis"]], [payload["references"]]
+    else:
+        hypotheses, references = payload["hypotheses"], payload["references"]
+    return python(
+        ["import bleuscore"],
+        [
+            f"predictions = {literal([' '.join(h) for h in hypotheses])}",
+            f"references = {literal([[' '.join(r) for r in refs] for refs in references])}",
+            f"result = bleuscore.compute(references, predictions, max_order={max_order(payload)}, smooth=False, "
+            "ref_len_method='closest')",
+        ],
+        '{"bleu": result["bleu"], "brevity_penalty": result["brevity_penalty"], '
+        '"candidate_length": result["translation_length"], "reference_length": result["reference_length"]}',
+    )
+
+
+CALLS = {"bleu_corpus_compute": compute_call, "bleu_sentence_compute": compute_call}

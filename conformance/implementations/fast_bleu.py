@@ -193,3 +193,25 @@ DIVERGENCES = {
         ),
     ],
 }
+
+
+# --- the call a user would write (Library.call; `conformance matrix audit` runs it) -------------------------
+
+
+def sentence_call(payload: dict) -> str:
+    from conformance.implementations._calls import literal, python
+
+    n = max_order(payload)
+    return python(
+        ["from fast_bleu import BLEU"],
+        [
+            f"hypothesis = {literal(payload['hypothesis'])}",
+            f"references = {literal(payload['references'])}",
+            f"n = {n}",
+            f"scorer = BLEU(references, {{n: (1 / n,) * n}}, smoothing_func={SMOOTHING.get(payload['smoothing'], 0)})",
+        ],
+        '{"bleu": scorer.get_score([hypothesis])[n][0]}',
+    )
+
+
+CALLS = {"bleu_sentence_compute": sentence_call}

@@ -219,3 +219,35 @@ AGREEMENTS = [
         (CHRF6_CHECK,),
     ),
 ]
+
+
+# --- the call a user would write (Library.call; `conformance matrix audit` runs it) -------------------------
+
+
+def chrf_call(segments_key: str):
+    def write(payload: dict) -> str:
+        from conformance.implementations._calls import literal, python
+        from oracle.chrf_components import orders
+
+        char_order = orders(payload)[0] if segments_key == "segments" else CHAR_ORDER
+        cased = ".lower()" if payload.get("lowercase") else ""
+        segment = "{'score': s}" if segments_key == "segments" else "s"
+        one = len(payload["hypotheses"]) == 1  # a one-segment corpus's score is its segment's
+        return python(
+            ["from fastchrf import pairwise_chrf"],
+            [
+                f"hypotheses = [h{cased} for h in {literal(payload['hypotheses'])}]",
+                f"references = [r{cased} for r in {literal(payload['references'])}]",
+                f"pairs = pairwise_chrf([hypotheses], [references], char_order={char_order}, "
+                f"beta={float(payload.get('beta', 2))}, remove_whitespace={literal(not payload.get('whitespace', False))}, "
+                "eps_smoothing=False)[0]",
+                "segment_scores = [pairs[i][i] for i in range(len(hypotheses))]",
+            ],
+            ('{"score": segment_scores[0], ' if one else "{")
+            + f'"{segments_key}": [{segment} for s in segment_scores]}}',
+        )
+
+    return write
+
+
+CALLS = {"chrf_compute": chrf_call("segment_scores"), "chrf_components": chrf_call("segments")}

@@ -983,3 +983,93 @@ DIVERGENCES = {
         ),
     ],
 }
+
+
+# --- the call a user would write (Library.call; `conformance matrix audit` runs it) -------------------------
+
+NLTK_BLEU = "from nltk.translate.bleu_score import brevity_penalty, closest_ref_length, modified_precision"
+
+
+def bleu_call(payload: dict) -> str:
+    from conformance.implementations._calls import literal, python
+
+    n = max_order(payload)
+    if "hypothesis" in payload:
+        method = SMOOTHING[payload.get("smoothing", "none")]
+        data = [f"hypotheses = [{literal(payload['hypothesis'])}]", f"references = [{literal(payload['references'])}]"]
+        score = (
+            "sentence_bleu(references[0], hypotheses[0], weights=(1 / n,) * n, "
+            f"smoothing_function=SmoothingFunction().{method})"
+        )
+        imports = [NLTK_BLEU, "from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu"]
+    else:
+        data = [f"hypotheses = {literal(payload['hypotheses'])}", f"references = {literal(payload['references'])}"]
+        score = "corpus_bleu(references, hypotheses, weights=(1 / n,) * n)"
+        imports = [NLTK_BLEU, "from nltk.translate.bleu_score import corpus_bleu"]
+    return python(
+        imports,
+        [
+            *data,
+            f"n = {n}",
+            "fractions = [[modified_precision(refs, h, k) for k in range(1, n + 1)] for h, refs in zip(hypotheses, "
+            "references)]",
+            "c = sum(len(h) for h in hypotheses)",
+            "r = sum(closest_ref_length(refs, len(h)) for h, refs in zip(hypotheses, references))",
+        ],
+        f'{{"bleu": {score}, "brevity_penalty": brevity_penalty(r, c), '
+        '"matches": [sum(f[k].numerator for f in fractions) for k in range(n)], '
+        '"totals": [sum(f[k].denominator for f in fractions) for k in range(n)], '
+        '"candidate_length": c, "reference_length": r}',
+    )
+
+
+def lengths_call(payload: dict) -> str:
+    from conformance.implementations._calls import literal, python
+
+    return python(
+        ["from nltk.translate.bleu_score import brevity_penalty, closest_ref_length"],
+        [
+            f"candidate_lengths = {literal([int(c) for c in payload['candidate_lengths']])}",
+            f"reference_lengths = {literal([[int(n) for n in lengths] for lengths in payload['reference_lengths']])}",
+            "closest = [closest_ref_length([range(n) for n in lengths], c) "
+            "for c, lengths in zip(candidate_lengths, reference_lengths)]",
+        ],
+        '{"brevity_penalty": brevity_penalty(sum(closest), sum(candidate_lengths)), '
+        '"candidate_length": sum(candidate_lengths), "reference_length": sum(closest), '
+        '"closest_reference_lengths": closest}',
+    )
+
+
+def chrf_call(segments_key: str):
+    def write(payload: dict) -> str:
+        from conformance.implementations._calls import literal, python
+        from oracle.chrf_components import orders
+
+        char_order = orders(payload)[0] if segments_key == "segments" else 6
+        cased = ".lower()" if payload.get("lowercase") else ""
+        segment = "{'score': s}" if segments_key == "segments" else "s"
+        return python(
+            ["from nltk.translate.chrf_score import corpus_chrf, sentence_chrf"],
+            [
+                f"hypotheses = [h{cased} for h in {literal(payload['hypotheses'])}]",
+                f"references = [r{cased} for r in {literal(payload['references'])}]",
+                f"options = dict(min_len=1, max_len={char_order}, beta={int(payload.get('beta', 2))}, "
+                f"ignore_whitespace={literal(not payload.get('whitespace', False))})",
+                "segment_scores = [sentence_chrf(r, h, **options) for h, r in zip(hypotheses, references)]",
+            ],
+            f'{{"score": corpus_chrf(references, hypotheses, **options), '
+            f'"{segments_key}": [{segment} for s in segment_scores]}}',
+        )
+
+    return write
+
+
+CALLS = {
+    "bleu_corpus_compute": bleu_call,
+    "bleu_ngrams_count": bleu_call,
+    "bleu_sentence_components": bleu_call,
+    "bleu_sentence_compute": bleu_call,
+    "bleu_brevity_penalty": lengths_call,
+    "chrf_compute": chrf_call("segment_scores"),
+    "chrf_components": chrf_call("segments"),
+}

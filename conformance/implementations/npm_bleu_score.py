@@ -324,3 +324,27 @@ AGREEMENTS = [
         (SENTENCE_CHECK,),
     ),
 ]
+
+
+# --- the call a user would write (Library.call; `conformance matrix audit` runs it) -------------------------
+
+
+CALL_LANGUAGE = "shell"
+
+
+def sentence_call(payload: dict) -> str:
+    """A shell line run from the project's root: Node.js on the package installed in tools/npm_bleu_score."""
+    import shlex
+
+    from conformance.implementations._calls import js_string
+
+    reference, candidate = " ".join(payload["references"][0]), " ".join(payload["hypothesis"])
+    script = (
+        f"const {{bleu}} = require('bleu-score'); "
+        f"console.log(JSON.stringify({{bleu: bleu({js_string(reference)}, {js_string(candidate)}, "
+        f"{max_order(payload)})}}))"
+    )
+    return f"cd tools/npm_bleu_score && node -e {shlex.quote(script)}"
+
+
+CALLS = {"bleu_sentence_compute": sentence_call}

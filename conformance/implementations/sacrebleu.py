@@ -929,3 +929,71 @@ DIVERGENCES = {
         ),
     ],
 }
+
+
+# --- the call a user would write (Library.call; `conformance matrix audit` runs it) -------------------------
+
+BLEU_ANSWER = (
+    '{"bleu": score.score / 100, "brevity_penalty": score.bp, "matches": score.counts, "totals": score.totals, '
+    '"candidate_length": score.sys_len, "reference_length": score.ref_len}'
+)
+
+
+def bleu_call(payload: dict) -> str:
+    from conformance.implementations._calls import literal, python
+
+    method, value = SMOOTHING[payload.get("smoothing", "none")]
+    metric = (
+        f"BLEU(tokenize='none', smooth_method={literal(method)}, smooth_value={literal(value)}, "
+        f"max_ngram_order={max_order(payload)}, effective_order={literal(bool(payload.get('effective_order')))})"
+    )
+    if "hypothesis" in payload:
+        hypothesis, references = segment(payload)
+        lines = [
+            f"hypothesis = {literal(hypothesis)}",
+            f"references = {literal(references)}",
+            f"score = {metric}.sentence_score(hypothesis, references)",
+        ]
+    else:
+        hypotheses, streams = reference_streams(payload)
+        lines = [
+            f"hypotheses = {literal(hypotheses)}",
+            f"reference_streams = {literal(streams)}",
+            f"score = {metric}.corpus_score(hypotheses, reference_streams)",
+        ]
+    return python(["from sacrebleu.metrics import BLEU"], lines, BLEU_ANSWER)
+
+
+def chrf_call(char_order: int, word_order: int, segments_key: str):
+    def write(payload: dict) -> str:
+        from conformance.implementations._calls import literal, python
+        from oracle.chrf_components import orders
+
+        chars, words = orders(payload) if segments_key == "segments" else (char_order, word_order)
+        segment = "{'score': s}" if segments_key == "segments" else "s"
+        return python(
+            ["from sacrebleu.metrics import CHRF"],
+            [
+                f"chrf = CHRF(char_order={chars}, word_order={words}, beta={int(payload.get('beta', 2))}, "
+                f"lowercase={literal(bool(payload.get('lowercase')))}, "
+                f"whitespace={literal(bool(payload.get('whitespace')))})",
+                f"hypotheses = {literal(payload['hypotheses'])}",
+                f"references = {literal(payload['references'])}",
+                "segment_scores = [chrf.sentence_score(h, [r]).score for h, r in zip(hypotheses, references)]",
+            ],
+            f'{{"score": chrf.corpus_score(hypotheses, [references]).score, '
+            f'"{segments_key}": [{segment} for s in segment_scores]}}',
+        )
+
+    return write
+
+
+CALLS = {
+    "bleu_corpus_compute": bleu_call,
+    "bleu_ngrams_count": bleu_call,
+    "bleu_sentence_components": bleu_call,
+    "bleu_sentence_compute": bleu_call,
+    "chrf_compute": chrf_call(6, 0, "segment_scores"),
+    "chrf_plus_plus_compute": chrf_call(6, 2, "segment_scores"),
+    "chrf_components": chrf_call(0, 0, "segments"),
+}

@@ -491,3 +491,52 @@ def _checks_and_divergences() -> tuple[dict, dict]:
 
 
 CHECKS, DIVERGENCES = _checks_and_divergences()
+
+
+# --- the call a user would write (Library.call; `conformance matrix audit` runs it) -------------------------
+
+
+def bleu_call(payload: dict) -> str:
+    from conformance.implementations._calls import literal, python
+
+    hypotheses, references = segments_of(payload)
+    return python(
+        ["from torchmetrics.functional.text import bleu_score"],
+        [
+            f"preds = {literal([' '.join(h) for h in hypotheses])}",
+            f"target = {literal([[' '.join(r) for r in refs] for refs in references])}",
+        ],
+        f'{{"bleu": bleu_score(preds, target, n_gram={max_order(payload)}, '
+        f"smooth={literal(bool(smooth_of(payload)))}).item()}}",
+    )
+
+
+def chrf_call(orders, segments_key: str):
+    def write(payload: dict) -> str:
+        from conformance.implementations._calls import literal, python
+
+        char_order, word_order, whitespace = orders(payload)
+        segment = "{'score': s.item()}" if segments_key == "segments" else "s.item()"
+        return python(
+            ["from torchmetrics.functional.text import chrf_score"],
+            [
+                f"hypotheses = {literal(payload['hypotheses'])}",
+                f"references = [[r] for r in {literal(payload['references'])}]",
+                f"score, sentences = chrf_score(hypotheses, references, n_char_order={char_order}, "
+                f"n_word_order={word_order}, beta={float(payload.get('beta', 2))}, "
+                f"lowercase={literal(bool(payload.get('lowercase')))}, whitespace={literal(whitespace)}, "
+                "return_sentence_level_score=True)",
+            ],
+            f'{{"score": score.item(), "{segments_key}": [{segment} for s in sentences]}}',
+        )
+
+    return write
+
+
+CALLS = {
+    "bleu_corpus_compute": bleu_call,
+    "bleu_sentence_compute": bleu_call,
+    "chrf_compute": chrf_call(chrf6_orders, "segment_scores"),
+    "chrf_plus_plus_compute": chrf_call(chrf_plus_plus_orders, "segment_scores"),
+    "chrf_components": chrf_call(components_orders, "segments"),
+}

@@ -1,6 +1,7 @@
 """`conformance matrix`: the suite run against each real implementation, and the compatibility matrix.
 
     conformance matrix [--implementations NAME,...] [--profile P] [--seed N] [--report-dir DIR]
+    conformance matrix audit MATRIX.json
 
 Each implementation (conformance/implementations/) is run as ``conformance run --target
 implementation:NAME`` on the tools its adapter expresses, in a subprocess of its own (a library
@@ -8,16 +9,18 @@ that crashes or leaks stays in its run), writing DIR/runs/NAME/report.json and i
 The matrix (document.py) is built from those report.json files alone and written as
 DIR/matrix.json, with its views matrix.md and matrix.html (views.py). Exit 0 when the matrix was
 written (failing cells are its content, not an error), 2 on usage errors, 3 when a run could not
-conclude (its report says why).
+conclude (its report says why). Every failure group carries ``call``: the library called on the group's
+smallest input as a user would write it (``Library.call``); ``conformance matrix audit`` runs each in a fresh
+process and fails where the library's answer is not what the cell reports (audit.py).
 """
 
 from __future__ import annotations
 
 import json
 import shlex
-import subprocess
+import shutil
 import sys
-import time
+import tempfile
 from pathlib import Path
 
 from conformance.engine.options import PROFILES
@@ -50,6 +53,8 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="same seed, same cases (default %(default)s)")
     parser.add_argument("--report-dir", default=DEFAULT_REPORT_DIR, help=f"default {DEFAULT_REPORT_DIR}/")
+    parser.add_argument("action", nargs="?", choices=["audit"], help="audit: run every group's library call")
+    parser.add_argument("document", nargs="?", metavar="MATRIX.json", help="the matrix document to audit")
     parser.set_defaults(func=run)
 
 
@@ -65,10 +70,10 @@ def selected(text: str) -> list:
     return [known[name] for name in names] if names else list(known.values())
 
 
-def run_one(library, report_dir: Path, profile: str, seed: int) -> tuple[int, float]:
-    """``conformance run`` against one library in a subprocess: (its exit code, seconds)."""
+def command_of(library, report_dir: Path, profile: str, seed: int, progress: Path) -> list[str]:
+    """``conformance run`` against one library, on the tools its adapter expresses, its progress to ``progress``."""
     tools = ",".join(f"{tool_id}@{version}" for tool_id, version in library.tools())
-    command = [
+    return [
         sys.executable,
         "-m",
         "conformance.cli",
@@ -83,16 +88,42 @@ def run_one(library, report_dir: Path, profile: str, seed: int) -> tuple[int, fl
         str(seed),
         "--report-dir",
         str(report_dir),
+        "--progress-file",
+        str(progress),
     ]
-    print(f"+ {shlex.join(command[1:])}", flush=True)
-    started = time.monotonic()
-    finished = subprocess.run(command, stdout=subprocess.DEVNULL, check=False)
-    return finished.returncode, time.monotonic() - started
+
+
+def read_report(path: Path) -> dict:
+    """A row's report.json; {} when its run wrote none (killed, or it could not start)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def unrun_reason(job) -> str:
+    """Why a row that was to run has no report."""
+    if job is None or job.process is None:
+        return "the matrix was stopped before this implementation ran"
+    if job.killed:
+        return f"its run was killed after {job.signalled}, before it wrote a report"
+    return f"its run wrote no report (exit {job.exit_code})"
 
 
 def run(args) -> int:
+    if getattr(args, "action", None) == "audit":
+        from conformance.matrix.audit import run as audit
+
+        if not args.document:
+            print(
+                "conformance matrix audit: name the matrix document: conformance matrix audit MATRIX.json",
+                file=sys.stderr,
+            )
+            return 2
+        return audit(args.document)
     from conformance import __version__
     from conformance.matrix.document import idle_cell, run_cell, validate
+    from conformance.matrix.rows import Display, Row, Stop, run_rows, summary
     from conformance.matrix.views import write_views
     from conformance.reports import utc_timestamp
     from oracle.registry import tool_keys
@@ -110,6 +141,28 @@ def run(args) -> int:
         return 2
     started = utc_timestamp()
     tools = [(tool_id, version, f"{tool_id}@{version}") for tool_id, version in tool_keys()]
+    progress_dir = Path(tempfile.mkdtemp(prefix="conformance-matrix-"))  # the rows' progress files
+    jobs = {
+        library.name: Row(
+            library.name,
+            command_of(
+                library, report_dir / "runs" / library.name, args.profile, args.seed, progress_dir / library.name
+            ),
+            report_dir / "runs" / library.name,
+            progress_dir / library.name,
+        )
+        for library in libraries
+        if not library.missing() and library.tools()
+    }
+    display = Display(sys.stdout)
+    display.line(
+        f"conformance matrix: {len(libraries)} implementations ({len(jobs)} to run), profile {args.profile}, "
+        f"seed {args.seed}, reports in {report_dir}/runs/"
+    )
+    try:
+        run_rows(list(jobs.values()), 1, display, Stop())
+    finally:
+        shutil.rmtree(progress_dir, ignore_errors=True)
     rows, cells, unconcluded = [], [], False
     for library in libraries:
         missing = library.missing()
@@ -125,21 +178,25 @@ def run(args) -> int:
             "duration_s": 0.0,
         }
         report: dict = {}
-        if not missing and library.tools():
-            run_dir = report_dir / "runs" / library.name
-            row["exit_code"], seconds = run_one(library, run_dir, args.profile, args.seed)
-            row["duration_s"] = round(seconds, 1)
-            row["report"] = f"runs/{library.name}/report.json"
+        job = jobs.get(library.name)
+        if job is not None and job.process is not None:
+            row["exit_code"], row["duration_s"] = job.exit_code, round(job.seconds, 1)
             unconcluded |= row["exit_code"] not in (0, 1)
-            report = json.loads((run_dir / "report.json").read_text(encoding="utf-8"))
+            report = read_report(job.run_dir / "report.json")
+            row["report"] = f"runs/{library.name}/report.json" if report else ""
         rows.append(row)
         for tool_id, _, label in tools:
             if missing:
                 cells.append(idle_cell(library.name, label, "not_run", missing))
             elif library.adapter(tool_id) is None:
                 cells.append(idle_cell(library.name, label, "not_applicable", library.not_expressible(tool_id)))
+            elif not report:
+                cells.append(idle_cell(library.name, label, "not_run", unrun_reason(job)))
             else:
-                cells.append(run_cell(library.name, label, report))
+                cell = run_cell(library.name, label, report)
+                for group in cell["failure_groups"]:
+                    group["call"] = library.call(tool_id, group.get("smallest"))
+                cells.append(cell)
     command = "conformance matrix " + shlex.join(
         ["--profile", args.profile, "--seed", str(args.seed)]
         + (["--implementations", args.implementations] if args.implementations else [])
@@ -160,10 +217,5 @@ def run(args) -> int:
         }
     )
     written = write_views(document, report_dir)
-    for row in rows:
-        print(
-            f"{row['name']} {row['version'] or '(not installed)'}: "
-            + ("not run" if row["exit_code"] is None else f"exit {row['exit_code']} in {row['duration_s']} s")
-        )
-    print("wrote " + ", ".join(str(path) for path in written))
+    display.line(summary(document, written))
     return EXIT_UNCONCLUDED if unconcluded else 0
