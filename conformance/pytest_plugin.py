@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import parallel, progress
+from conformance import parallel, progress, progress_file
 from conformance.cli import HASH_SEED
 from conformance.engine import EXIT_UNCONCLUDED, PROFILES, PropertySpec, RunOptions, Session, UsageError, parse_tools
 from conformance.engine.options import DEFAULT_REPORT_DIR
@@ -109,6 +109,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "conformance merge-reports joins the shares' reports",
     )
     group.addoption(
+        "--progress-file",
+        default=None,
+        metavar="FILE",
+        help="append the progress as JSON lines: checks per tool, then one line per check done",
+    )
+    group.addoption(
         "--conformance-quiet",
         action="store_true",
         help="no per-test characters from pytest (conformance run prints its own progress)",
@@ -174,6 +180,9 @@ class ConformanceRun:
         self.sigterm = StopSignals(raise_at_once=self.controller is not None)
         self.pytest_session: pytest.Session | None = None
         self._shares_sent: set[int] = set()  # a process of -n: the shares whose fixture cases it prefetched
+        path = config.getoption("--progress-file")
+        self.progress_file = progress_file.Writer(path) if path and not self.worker else None
+        self.tool_of: dict[str, str] = {}  # each check's node id -> its tool, for the progress file
 
     @property
     def target(self):
@@ -218,6 +227,14 @@ class ConformanceRun:
         if report.failed:
             self.session.harness_errors.append(f"collecting {report.nodeid}: {report.longreprtext.strip()[-800:]}")
 
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """--progress-file: a check is done at its call, or at a setup that did not pass (skipped, errored)."""
+        if self.progress_file is None or not (report.when == "call" or (report.when == "setup" and not report.passed)):
+            return
+        outcome = "xfailed" if hasattr(report, "wasxfail") else report.outcome
+        tool = self.tool_of.get(report.nodeid) or tool_in_node_id(report.nodeid)
+        self.progress_file.check_done(report.nodeid, tool, outcome)
+
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo) -> None:
         """Ctrl-C, or SIGTERM (conformance.termination): the session ends early, its report marked."""
         self.sigterm.delivered = True
@@ -257,6 +274,8 @@ class ConformanceRun:
         if self.options.write_known_failures:
             paths["known_failures"] = write_known_failures(document, self.options.write_known_failures)
         self.progress.close()
+        if self.progress_file is not None:
+            self.progress_file.close()
         self.summarise(document, paths)
         session.exitstatus = baseline.run_exit_code(document["exit_code"], document.get("baseline_diff"))
 
@@ -302,6 +321,15 @@ class ConformanceRun:
             with capture.global_and_fixture_disabled():
                 self._stdout.write(text)
         self._stdout.flush()
+
+
+def tool_in_node_id(node_id: str) -> str:
+    """A check's tool from its node id alone (under -n the controller collected none): ``generated/TOOL/...``
+    or a fixture case's id, ``TOOL@VERSION/...``; "" when neither."""
+    name = node_id.partition("[")[2].rstrip("]")
+    if name.startswith("generated/"):
+        return name.split("/")[1]
+    return name.partition("@")[0] if "@" in name else ""
 
 
 def command_line() -> str:
@@ -423,6 +451,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         for item in session.items
         if hasattr(item, "callspec") and isinstance(item.callspec.params.get("fixture_case"), Case)
     ]
+    if run.progress_file is not None:
+        for item in session.items:
+            params = item.callspec.params if hasattr(item, "callspec") else {}
+            checked = params.get("fixture_case") or params.get("property_spec")
+            if isinstance(checked, (Case, PropertySpec)):
+                run.tool_of[item.nodeid] = checked.tool_id
+        run.progress_file.totals(run.tool_of)
     if run.progress.per_group:  # otherwise pytest's header already says it
         run.progress.line(_banner(run))
     if session.items:

@@ -73,6 +73,13 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--strict", action="store_true", help="fail if a listed known failure now passes")
     parser.add_argument(
+        "--progress-file",
+        default=None,
+        metavar="FILE",
+        help="append the run's progress to FILE as JSON lines (the checks per tool, then one line per check "
+        "done), for another process to follow (conformance/progress_file.py)",
+    )
+    parser.add_argument(
         "--write-known-failures",
         default=None,
         metavar="FILE",
@@ -148,7 +155,14 @@ def register(subparsers) -> None:
         help="run share K of N of the checks (deterministic, balanced by expected cost); "
         "`conformance merge-reports` joins the shares' report directories into one report",
     )
-    parser.add_argument("-v", "--verbose", action="store_true", help="pytest's own per-test output")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="-v: also a line per tool's fixture cases and per generated property as each finishes; "
+        "-vv: pytest's own output instead (a line per test, its warnings and summary)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -178,15 +192,15 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
     ]
     if SUITE_INI.is_file():  # the suite's own settings, whatever project the user runs it from
         argv += ["-c", str(SUITE_INI), "--rootdir", str(SUITE_INI.parent)]
-    argv += (
-        ["-v", "--tb=short"]
-        if args.verbose
-        else ["-q", "--no-header", "--no-summary", "--tb=no", "--conformance-quiet"]
-    )
+    if args.verbose >= 2:
+        argv += ["-v", "--tb=short"]
+    else:  # the run's own console: a line per tool as it ends, then the summary; none of pytest's terminal
+        argv += ["-p", "no:terminal", "--conformance-quiet"] + (["--conformance-list"] if args.verbose else [])
     optional = {
         "--seed": args.seed,
         "--conformance-junit": args.junit,
         "--known-failures": args.known_failures,
+        "--progress-file": args.progress_file,
         "--write-known-failures": args.write_known_failures,
         "-k": args.keyword,
         "--max-failures-per-property": args.max_failures_per_property,
