@@ -1,6 +1,7 @@
 """`conformance matrix`: the suite run against each real implementation, and the compatibility matrix.
 
     conformance matrix [--implementations NAME,...] [--profile P] [--seed N] [--report-dir DIR]
+    conformance matrix audit MATRIX.json
 
 Each implementation (conformance/implementations/) is run as ``conformance run --target
 implementation:NAME`` on the tools its adapter expresses, in a subprocess of its own (a library
@@ -8,7 +9,9 @@ that crashes or leaks stays in its run), writing DIR/runs/NAME/report.json and i
 The matrix (document.py) is built from those report.json files alone and written as
 DIR/matrix.json, with its views matrix.md and matrix.html (views.py). Exit 0 when the matrix was
 written (failing cells are its content, not an error), 2 on usage errors, 3 when a run could not
-conclude (its report says why).
+conclude (its report says why). Every failure group carries ``call``: the library called on the group's
+smallest input as a user would write it (``Library.call``); ``conformance matrix audit`` runs each in a fresh
+process and fails where the library's answer is not what the cell reports (audit.py).
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="same seed, same cases (default %(default)s)")
     parser.add_argument("--report-dir", default=DEFAULT_REPORT_DIR, help=f"default {DEFAULT_REPORT_DIR}/")
+    parser.add_argument("action", nargs="?", choices=["audit"], help="audit: run every group's library call")
+    parser.add_argument("document", nargs="?", metavar="MATRIX.json", help="the matrix document to audit")
     parser.set_defaults(func=run)
 
 
@@ -106,6 +111,16 @@ def unrun_reason(job) -> str:
 
 
 def run(args) -> int:
+    if getattr(args, "action", None) == "audit":
+        from conformance.matrix.audit import run as audit
+
+        if not args.document:
+            print(
+                "conformance matrix audit: name the matrix document: conformance matrix audit MATRIX.json",
+                file=sys.stderr,
+            )
+            return 2
+        return audit(args.document)
     from conformance import __version__
     from conformance.matrix.document import idle_cell, run_cell, validate
     from conformance.matrix.rows import Display, Row, Stop, run_rows, summary
@@ -178,7 +193,10 @@ def run(args) -> int:
             elif not report:
                 cells.append(idle_cell(library.name, label, "not_run", unrun_reason(job)))
             else:
-                cells.append(run_cell(library.name, label, report))
+                cell = run_cell(library.name, label, report)
+                for group in cell["failure_groups"]:
+                    group["call"] = library.call(tool_id, group.get("smallest"))
+                cells.append(cell)
     command = "conformance matrix " + shlex.join(
         ["--profile", args.profile, "--seed", str(args.seed)]
         + (["--implementations", args.implementations] if args.implementations else [])
