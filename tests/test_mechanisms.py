@@ -159,3 +159,16 @@ def test_the_unchanged_model_is_the_oracle(tool_key):
         assert all(same(model[key], expected[key]) for key in model), payload
 
     unchanged()
+
+
+def test_each_cross_check_entry_names_a_mechanism_its_library_shows():
+    """A cross-check entry (a library's check of one tool) is that library's instance of a catalogued mechanism:
+    the mechanism exists, and the library's module says it shows it."""
+    from conformance.crosscheck.catalogue import CATALOGUE
+    from conformance.divergences import BY_ID
+
+    named = [entry for entry in CATALOGUE if entry.shows]
+    assert len(named) >= 30
+    for entry in named:
+        assert entry.shows in BY_ID, entry.id
+        assert set(entry.libraries) <= set(BY_ID[entry.shows].libraries), entry.id

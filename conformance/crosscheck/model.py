@@ -62,6 +62,9 @@ class Divergence:
     clause: str  # the contract text it departs from, quoted
     applies: Callable[[dict], bool]
     libraries: tuple[str, ...] = ()  # who shows it (default: the library module it is declared in)
+    # the mechanism of conformance/divergences.py it is ("" for one no model writes out: the library's own
+    # arithmetic or definition), which names the matrix's failures
+    shows: str = ""
     tool_id: str = ""  # the contract of the clause: the tool it is declared for
     # What the library answers (its own call, or the mechanism written out) for every output field the
     # entry can change (``output_fields``), in the output form of the tool its checks belong to, e.g.

@@ -145,6 +145,7 @@ def render(result: CrosscheckResult) -> str:
             + ", ".join(f"`{c}`" for c in divergence.checks),
             f"- **What differs:** {divergence.what_differs}",
             f"- **Mechanism:** {divergence.mechanism}",
+            *([f"- **Named in the matrix as:** `{divergence.shows}`"] if divergence.shows else []),
             f"- **Contract:** {divergence.contract_clause}",
             f"- **Applies when:** {' '.join((divergence.applies.__doc__ or '').split())} "
             f"(`{divergence.applies.__name__}`)",

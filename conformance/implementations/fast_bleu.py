@@ -154,6 +154,7 @@ DIVERGENCES = {
     "bleu_sentence_compute": [
         Divergence(
             id="fast-bleu-space-joined-ngrams",
+            shows="space-joined-ngram-keys",
             checks=(SENTENCE_CHECK,),
             fields=("bleu",),
             what_differs="BLEU of tokens holding a space: n-grams that differ as token sequences count as one, "
@@ -167,6 +168,7 @@ DIVERGENCES = {
         ),
         Divergence(
             id="fast-bleu-single-precision-weights",
+            shows="single-precision-weights",
             checks=(SENTENCE_CHECK,),
             fields=("bleu",),
             what_differs="BLEU of max_order 3 (any N not a power of two): about 2e-8 relative off the contract's "
@@ -179,6 +181,7 @@ DIVERGENCES = {
         ),
         Divergence(
             id="fast-bleu-smoothed-missing-order",
+            shows="missing-order-denominator-one",
             checks=(SENTENCE_CHECK,),
             fields=("bleu",),
             what_differs="BLEU with chen-cherry-1 of a hypothesis shorter than max_order: positive where the "

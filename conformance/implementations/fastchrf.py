@@ -187,6 +187,7 @@ DIVERGENCES = {
     "chrf_compute": [
         Divergence(
             id="fastchrf-chrf6-whitespace-set",
+            shows="whitespace-set-without-information-separators",
             checks=(CHRF6_CHECK,),
             fields=("score", "segment_scores[[]*[]]"),
             what_differs="character n-grams of a text holding U+001C-U+001F: fastchrf keeps them as characters",
@@ -199,6 +200,7 @@ DIVERGENCES = {
     "chrf_components": [
         Divergence(
             id="fastchrf-chrf-orders-whitespace-set",
+            shows="whitespace-set-without-information-separators",
             checks=(ORDERS_CHECK,),
             fields=("score", "segments[[]*[]].score"),
             what_differs="character n-grams of a text holding U+001C-U+001F with whitespace false: fastchrf keeps "

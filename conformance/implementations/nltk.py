@@ -805,6 +805,7 @@ DIVERGENCES = {
     "bleu_corpus_compute": [
         Divergence(
             id="nltk-bleu-zero-precision-floor",
+            shows="zero-precision-floor",
             checks=("nltk/corpus_bleu",),
             fields=("bleu",),
             what_differs="BLEU when some order has no match but unigrams matched: a tiny positive number (and a "
@@ -821,6 +822,7 @@ DIVERGENCES = {
     "bleu_ngrams_count": [
         Divergence(
             id="nltk-bleu-short-segment-denominator",
+            shows="missing-order-denominator-one",
             checks=("nltk/corpus_bleu", "nltk/modified_precision"),
             fields=("bleu", "totals", "segments[[]*[]].totals"),
             what_differs="the precision denominator of an order a segment is too short for: 1 instead of 0 "
@@ -836,6 +838,7 @@ DIVERGENCES = {
     "bleu_sentence_components": [
         Divergence(
             id="nltk-sentence-short-hypothesis-denominator",
+            shows="missing-order-denominator-one",
             checks=("nltk/modified_precision+closest_ref_length", "nltk/sentence_bleu:smoothed"),
             fields=("totals",),
             what_differs="the n-gram total of an order the hypothesis is too short for: 1 instead of 0",
@@ -851,6 +854,7 @@ DIVERGENCES = {
     "bleu_sentence_compute": [
         Divergence(
             id="nltk-smoothed-missing-order",
+            shows="missing-order-denominator-one",
             checks=("nltk/sentence_bleu:smoothed",),
             fields=("bleu",),
             what_differs="BLEU with chen-cherry-1 or -3 of a hypothesis shorter than max_order: positive where the "
@@ -866,6 +870,7 @@ DIVERGENCES = {
         ),
         Divergence(
             id="nltk-method2-missing-order-half",
+            shows="missing-order-denominator-one",
             checks=("nltk/sentence_bleu:smoothed",),
             fields=("bleu",),
             what_differs="BLEU with chen-cherry-2 of a hypothesis shorter than max_order: each order it is too short "
@@ -879,6 +884,7 @@ DIVERGENCES = {
         ),
         Divergence(
             id="nltk-method0-zero-precision",
+            shows="zero-precision-floor",
             checks=("nltk/sentence_bleu:smoothed",),
             fields=("bleu",),
             what_differs="unsmoothed BLEU when some order has no match but unigrams matched: a tiny positive number "
@@ -896,6 +902,7 @@ DIVERGENCES = {
     "chrf_compute": [
         Divergence(
             id="nltk-chrf6-whitespace-set",
+            shows="whitespace-set-without-information-separators",
             checks=("nltk/chrf_statistics:chrf6", "nltk/corpus_chrf:chrf6"),
             fields=("segment[[]*[]].*", "score / 100", "segment_scores[[]*[]] / 100"),
             what_differs="character n-grams of a text holding U+001C-U+001F: NLTK keeps them as characters",
@@ -908,6 +915,7 @@ DIVERGENCES = {
         ),
         Divergence(
             id="nltk-chrf6-definition",
+            shows="f-per-order-averaged",
             checks=("nltk/corpus_chrf:chrf6",),
             fields=("score / 100", "segment_scores[[]*[]] / 100"),
             what_differs="the score itself: NLTK's chrF is another formula over the same character n-grams; they agree "
@@ -925,6 +933,7 @@ DIVERGENCES = {
     "chrf_plus_plus_compute": [
         Divergence(
             id="nltk-chrf-whitespace-set",
+            shows="whitespace-set-without-information-separators",
             checks=("nltk/chrf_statistics", "nltk/corpus_chrf"),
             fields=("segment[[]*[]].char*", "score / 100"),
             what_differs="character n-grams of a text holding U+001C-U+001F: NLTK keeps them as characters",
@@ -937,6 +946,7 @@ DIVERGENCES = {
         ),
         Divergence(
             id="nltk-chrf-definition",
+            shows="f-per-order-averaged",
             checks=("nltk/corpus_chrf",),
             fields=("score / 100",),
             what_differs="the score itself: NLTK's chrF is a different metric from the contract's chrF++; they agree "
@@ -954,6 +964,7 @@ DIVERGENCES = {
     "chrf_components": [
         Divergence(
             id="nltk-chrf-orders-whitespace-set",
+            shows="whitespace-set-without-information-separators",
             checks=("nltk/chrf_statistics:orders", "nltk/corpus_chrf:orders"),
             fields=("segments[[]*[]].*", "statistics.*", "score / 100"),
             what_differs="character n-grams of a text holding U+001C-U+001F with whitespace false: NLTK keeps them "
@@ -967,6 +978,7 @@ DIVERGENCES = {
         ),
         Divergence(
             id="nltk-chrf-orders-definition",
+            shows="f-per-order-averaged",
             checks=("nltk/corpus_chrf:orders",),
             fields=("score / 100", "segments[[]*[]].score / 100"),
             what_differs="the score itself: NLTK's chrF is another formula over the same character n-grams; they agree "

@@ -281,6 +281,7 @@ DIVERGENCES = {
     "bleu_sentence_compute": [
         Divergence(
             id="npm-bleu-score-inherited-method-nan",
+            shows="inherited-property-name-nan",
             checks=(SENTENCE_CHECK,),
             fields=("bleu", "bleu within output_schema"),
             what_differs="BLEU of a hypothesis holding a token named like a method every JavaScript object "
@@ -299,6 +300,7 @@ DIVERGENCES = {
         ),
         Divergence(
             id="npm-bleu-score-proto-never-counted",
+            shows="proto-unigram-never-counted",
             checks=(SENTENCE_CHECK,),
             fields=("bleu",),
             what_differs="BLEU of a hypothesis and a reference both holding the token __proto__: that unigram "

@@ -774,6 +774,7 @@ DIVERGENCES = {
     "bleu_brevity_penalty": [
         Divergence(
             id="sacrebleu-bp-zero-lengths",
+            shows="brevity-penalty-one-when-both-empty",
             checks=("sacrebleu/closest_ref_len+bp",),
             fields=("brevity_penalty",),
             what_differs="brevity penalty when c = r = 0: 1 instead of 0",
@@ -787,6 +788,7 @@ DIVERGENCES = {
     "bleu_corpus_compute": [
         Divergence(
             id="sacrebleu-bp-empty-candidate",
+            shows="brevity-penalty-one-when-both-empty",
             checks=(
                 "sacrebleu/corpus_score:smooth=none",
                 "sacrebleu/corpus_score:smooth=exp",
@@ -826,6 +828,7 @@ DIVERGENCES = {
         ),
         Divergence(
             id="sacrebleu-bleu-above-one",
+            shows="percent-scale-rounding",
             checks=(
                 "sacrebleu/corpus_score:smooth=none",
                 "sacrebleu/corpus_score:smooth=exp",
@@ -840,6 +843,7 @@ DIVERGENCES = {
     "bleu_sentence_compute": [
         Divergence(
             id="sacrebleu-sentence-bp-empty",
+            shows="brevity-penalty-one-when-both-empty",
             checks=SENTENCE_CHECKS,
             fields=("brevity_penalty",),
             what_differs="brevity penalty of an empty hypothesis against an empty reference: 1 instead of 0 (the "
@@ -852,6 +856,7 @@ DIVERGENCES = {
         ),
         Divergence(
             id="sacrebleu-add-k-smoothed-counts",
+            shows="add-k-reported-in-counts",
             checks=SENTENCE_CHECKS,
             fields=("matches", "totals"),
             what_differs="the counts and totals reported with add-k: m_n + 1 and l_n + 1 for n >= 2 instead of the "
@@ -865,6 +870,7 @@ DIVERGENCES = {
         ),
         Divergence(
             id="sacrebleu-sentence-bleu-above-one",
+            shows="percent-scale-rounding",
             checks=SENTENCE_CHECKS,
             applies=every_ngram_matched,
             library_output=sentence_output,
@@ -874,6 +880,7 @@ DIVERGENCES = {
     "chrf_compute": [
         Divergence(
             id="sacrebleu-chrf6-drops-unmatched-orders",
+            shows="hypothesis-count-dropped-without-reference-order",
             checks=("sacrebleu/chrf:chrf6",),
             fields=("score",),
             what_differs="corpus chrF score of a corpus where one segment's reference lacks a character order its "
@@ -889,6 +896,7 @@ DIVERGENCES = {
     "chrf_plus_plus_compute": [
         Divergence(
             id="sacrebleu-chrf-drops-unmatched-orders",
+            shows="hypothesis-count-dropped-without-reference-order",
             checks=("sacrebleu/chrf++",),
             fields=("score",),
             what_differs="corpus chrF++ score of a corpus where one segment's reference lacks an n-gram order its "
@@ -904,6 +912,7 @@ DIVERGENCES = {
     "chrf_components": [
         Divergence(
             id="sacrebleu-chrf-orders-zeroes-hypothesis-ngrams",
+            shows="hypothesis-count-dropped-without-reference-order",
             checks=("sacrebleu/chrf_statistics:orders",),
             fields=("segments[[]*[]].*.hypothesis_ngrams", "statistics.*.hypothesis_ngrams"),
             what_differs="hypothesis_ngrams of an order the segment's reference lacks: 0 instead of the hypothesis's "
@@ -916,6 +925,7 @@ DIVERGENCES = {
         ),
         Divergence(
             id="sacrebleu-chrf-orders-drops-unmatched-orders",
+            shows="hypothesis-count-dropped-without-reference-order",
             checks=("sacrebleu/chrf:orders",),
             fields=("score",),
             what_differs="corpus score of a corpus where one segment's reference lacks an order its hypothesis has "

@@ -175,6 +175,7 @@ def bleu_divergences(tool, check_id: str, arithmetic_clause: str, smoothed: bool
     entries = [
         Divergence(
             id=f"torchmetrics-{tool.id}-closest-reference-first",
+            shows="first-listed-closest-reference",
             libraries=("torchmetrics",),
             checks=(check_id,),
             fields=("bleu",),
@@ -193,6 +194,7 @@ def bleu_divergences(tool, check_id: str, arithmetic_clause: str, smoothed: bool
         ),
         Divergence(
             id=f"torchmetrics-{tool.id}-smooth-zero-match",
+            shows="smoothed-score-zero-on-a-zero-match",
             libraries=("torchmetrics",),
             checks=(check_id,),
             fields=("bleu",),
