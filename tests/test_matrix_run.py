@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
+
+import pytest
 
 from conformance.progress_file import Follower, Writer
 
@@ -113,3 +118,77 @@ def test_the_matrix_prints_each_tool_and_row_as_it_finishes_and_a_summary_in_a_p
     penalty = next(line for line in lines if line.startswith("bleu-brevity-penalty "))
     assert penalty.split() == ["bleu-brevity-penalty", "ok", str(len(groups)), "failing"] and groups
     assert lines[-1].startswith("wrote ") and str(tmp_path / "out" / "matrix.json") in lines[-1]
+
+
+# --- signals --------------------------------------------------------------------------------------------------
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` now (Linux /proc), whatever its process group or session."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace").read()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rpartition(")")[2].split()[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie, dead but not yet reaped by its parent, is not)."""
+    try:
+        stat = open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace").read()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux /proc")
+def test_sigterm_stops_the_matrix_within_seconds_with_no_child_left_and_a_partial_matrix(tmp_path):
+    from conformance.matrix.document import validate
+
+    report_dir = tmp_path / "out"
+    process = subprocess.Popen(
+        matrix_command(report_dir, "--implementations", "fake-slow,fake-exact"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=environment(tmp_path),
+    )
+    try:
+        deadline = time.monotonic() + 60
+        running: set[int] = set()
+        while time.monotonic() < deadline:  # until the slow row's run has judged checks
+            running = descendants(process.pid)
+            progress = list(Path(tempfile.gettempdir()).glob("conformance-matrix-*/fake-slow"))
+            if running and any(path.stat().st_size > 200 for path in progress):
+                break
+            time.sleep(0.2)
+        assert running, "the matrix started no row"
+        running = descendants(process.pid)
+        signalled = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        stdout, stderr = process.communicate(timeout=30)
+        took = time.monotonic() - signalled
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 143, stdout + stderr
+    assert took < 10, f"stopped {took:.1f} s after SIGTERM"
+    time.sleep(0.5)
+    assert not [pid for pid in running if alive(pid)], "a child of the matrix outlived it"
+    document = validate(json.loads((report_dir / "matrix.json").read_text(encoding="utf-8")))
+    assert document["header"]["interrupted"] == "SIGTERM"
+    cells = {cell["implementation"]: cell for cell in document["cells"] if cell["tool"] == TOOL}
+    assert cells["fake-exact"]["status"] == "not_run"  # never started: the slow row was the first
+    slow = next(row for row in document["implementations"] if row["name"] == "fake-slow")
+    assert slow["exit_code"] == 143 and sum(cells["fake-slow"]["counts"].values()) > 0  # its partial report
+    assert "INTERRUPTED BY SIGTERM" in stdout and "Interrupted by SIGTERM" in (report_dir / "matrix.md").read_text()

@@ -470,6 +470,24 @@ def test_a_dead_worker_costs_one_request_and_a_killed_server_leaves_no_workers()
     assert new_workers and not any(os.path.exists(f"/proc/{pid}") for pid in new_workers), "orphaned workers"
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux /proc")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_sigint_and_sigterm_each_stop_the_server_within_seconds_leaving_no_worker(signum):
+    with oracle_server("--workers", "2") as (url, process, log_path):
+        with requests.Session() as http:  # the pool's workers are up once they answered
+            for _ in range(4):
+                assert http.post(url + BLEU + "/execute", data=VALID_BLEU, headers=JSON_TYPE).status_code == 200
+        workers = worker_pids(process.pid)
+        signalled = time.monotonic()
+        process.send_signal(signum)
+        process.wait(timeout=15)
+        took = time.monotonic() - signalled
+        log = log_path.read_text()
+    check_clean_exit(process, log, signum)
+    assert took < 5, f"stopped {took:.1f} s after the signal"
+    assert workers and not any(os.path.exists(f"/proc/{pid}") for pid in workers), "a worker outlived the server"
+
+
 def test_a_body_that_never_finishes_gets_408(monkeypatch):
     from conformance import server as server_module
 

@@ -9,7 +9,10 @@ that crashes or leaks stays in its run), writing DIR/runs/NAME/report.json and i
 The matrix (document.py) is built from those report.json files alone and written as
 DIR/matrix.json, with its views matrix.md and matrix.html (views.py). Exit 0 when the matrix was
 written (failing cells are its content, not an error), 2 on usage errors, 3 when a run could not
-conclude (its report says why). Every failure group carries ``call``: the library called on the group's
+conclude (its report says why). While it runs it shows each row's checks per tool (rows.py); SIGTERM or
+SIGINT stops it within seconds, every row's process group ended, and the partial matrix is written, marked
+``interrupted``: exit 143 for SIGTERM, 3 for SIGINT, as ``conformance run`` does.
+Every failure group carries ``call``: the library called on the group's
 smallest input as a user would write it (``Library.call``); ``conformance matrix audit`` runs each in a fresh
 process and fails where the library's answer is not what the cell reports (audit.py).
 """
@@ -28,7 +31,8 @@ from conformance.engine.options import PROFILES
 DEFAULT_REPORT_DIR = "reports/compatibility"
 DEFAULT_PROFILE = "quick"
 DEFAULT_SEED = 0  # fixed, so the committed matrix is reproduced by the same command
-EXIT_UNCONCLUDED = 3
+EXIT_UNCONCLUDED = 3  # a run could not conclude, or SIGINT stopped the matrix
+EXIT_TERMINATED = 143  # SIGTERM stopped the matrix (128 + 15)
 
 
 def register(subparsers) -> None:
@@ -121,12 +125,7 @@ def run(args) -> int:
             )
             return 2
         return audit(args.document)
-    from conformance import __version__
-    from conformance.matrix.document import idle_cell, run_cell, validate
-    from conformance.matrix.rows import Display, Row, Stop, run_rows, summary
-    from conformance.matrix.views import write_views
-    from conformance.reports import utc_timestamp
-    from oracle.registry import tool_keys
+    from conformance.matrix.rows import Stop
 
     try:
         libraries = selected(args.implementations)
@@ -139,6 +138,22 @@ def run(args) -> int:
     except OSError as exc:
         print(f"conformance matrix: --report-dir {report_dir}: {exc.strerror}", file=sys.stderr)
         return 2
+    stop = Stop()  # SIGTERM, SIGINT: recorded from here on, the rows stopped, the partial matrix written
+    stop.install()
+    try:
+        return run_matrix(args, libraries, report_dir, stop)
+    finally:
+        stop.restore()
+
+
+def run_matrix(args, libraries: list, report_dir: Path, stop) -> int:
+    from conformance import __version__
+    from conformance.matrix.document import idle_cell, run_cell, validate
+    from conformance.matrix.rows import Display, Row, run_rows, summary
+    from conformance.matrix.views import write_views
+    from conformance.reports import utc_timestamp
+    from oracle.registry import tool_keys
+
     started = utc_timestamp()
     tools = [(tool_id, version, f"{tool_id}@{version}") for tool_id, version in tool_keys()]
     progress_dir = Path(tempfile.mkdtemp(prefix="conformance-matrix-"))  # the rows' progress files
@@ -160,7 +175,7 @@ def run(args) -> int:
         f"seed {args.seed}, reports in {report_dir}/runs/"
     )
     try:
-        run_rows(list(jobs.values()), 1, display, Stop())
+        interrupted = run_rows(list(jobs.values()), 1, display, stop)
     finally:
         shutil.rmtree(progress_dir, ignore_errors=True)
     rows, cells, unconcluded = [], [], False
@@ -210,6 +225,7 @@ def run(args) -> int:
                 "started": started,
                 "finished": utc_timestamp(),
                 "command": command,
+                **({"interrupted": interrupted} if interrupted else {}),
             },
             "tools": [label for _, _, label in tools],
             "implementations": rows,
@@ -218,4 +234,6 @@ def run(args) -> int:
     )
     written = write_views(document, report_dir)
     display.line(summary(document, written))
+    if interrupted:  # as conformance run exits on each (conformance/termination.py)
+        return EXIT_TERMINATED if interrupted == "SIGTERM" else EXIT_UNCONCLUDED
     return EXIT_UNCONCLUDED if unconcluded else 0

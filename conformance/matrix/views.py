@@ -33,6 +33,13 @@ def write_views(document: dict, report_dir: Path) -> list[Path]:
     return paths
 
 
+def interrupted_text(header: dict) -> str:
+    return (
+        f"Interrupted by {header['interrupted']}: a partial matrix; a row not finished shows what its run judged "
+        "before it, or is not run."
+    )
+
+
 def cell_of(document: dict, implementation: str, tool: str) -> dict:
     return next(c for c in document["cells"] if c["implementation"] == implementation and c["tool"] == tool)
 
@@ -119,6 +126,7 @@ def markdown(document: dict) -> str:
         f"Suite {md_text(header['suite_version'])}, profile {md_text(header['profile'])}, seed {header['seed']}, "
         f"{md_text(header['finished'])}: `{header['command']}`.",
         "",
+        *([f"**{interrupted_text(header)}**", ""] if header.get("interrupted") else []),
         "Each cell: **conformant** (every check the library could express passed), **N failure groups**, "
         "**not applicable** (its public API expresses no case of the tool) or **not run** (not installed); "
         "counts are checks (fixture cases and generated properties).",
@@ -214,7 +222,8 @@ def html_page(document: dict) -> str:
         f"<style>{STYLE}</style></head><body>\n<h1>Compatibility matrix</h1>\n"
         f"<p>Suite {_e(header['suite_version'])}, profile {_e(header['profile'])}, seed {header['seed']}, "
         f"{_e(header['finished'])}: <code>{_e(header['command'])}</code>.</p>\n"
-        f'<table id="matrix"><thead><tr><th>implementation</th>{head}</tr></thead>'
+        + (f"<p><strong>{_e(interrupted_text(header))}</strong></p>\n" if header.get("interrupted") else "")
+        + f'<table id="matrix"><thead><tr><th>implementation</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>\n"
         f"<h2>Implementations</h2><table><thead><tr><th>implementation</th><th>language</th><th>version</th>"
         f"<th>calls</th><th>run</th></tr></thead><tbody>{implementations}</tbody></table>\n"
