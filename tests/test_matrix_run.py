@@ -120,6 +120,48 @@ def test_the_matrix_prints_each_tool_and_row_as_it_finishes_and_a_summary_in_a_p
     assert lines[-1].startswith("wrote ") and str(tmp_path / "out" / "matrix.json") in lines[-1]
 
 
+# --- -n: rows in parallel, the same matrix -------------------------------------------------------------------
+
+
+def without_timings(document: dict) -> dict:
+    header = {key: value for key, value in document["header"].items() if key not in ("started", "finished")}
+    rows = [{key: value for key, value in row.items() if key != "duration_s"} for row in document["implementations"]]
+    return {**document, "header": header, "implementations": rows}
+
+
+def test_the_matrix_is_the_same_whatever_the_number_of_processes(tmp_path):
+    names = "fake-rounded,fake-exact"
+    documents = []
+    for count in ("1", "2"):
+        completed = run_matrix(tmp_path, tmp_path / count, "--implementations", names, "-n", count)
+        assert completed.returncode == 0, completed.stdout + completed.stderr
+        assert f"{count} at a time" in completed.stdout
+        documents.append(json.loads((tmp_path / count / "matrix.json").read_text(encoding="utf-8")))
+    one, two = (without_timings(document) for document in documents)
+    assert [row["name"] for row in one["implementations"]] == names.split(",")  # as asked, not as finished
+    assert one == two
+    assert any(cell["failure_groups"] for cell in one["cells"])  # a matrix with content to differ in
+
+
+def test_the_rows_overlap_under_n_and_the_longest_known_row_starts_first(tmp_path):
+    from conformance.matrix.rows import Display, Row, Stop, run_rows
+
+    def row(name: str, seconds: float, estimate: float) -> Row:
+        script = f"import time; print(time.time()); time.sleep({seconds}); print(time.time())"
+        return Row(name, [sys.executable, "-c", script], tmp_path / name, tmp_path / f"{name}.jsonl", estimate)
+
+    rows = [row("short", 0.5, 1.0), row("long", 1.5, 9.0)]
+    with open(tmp_path / "shown.txt", "w", encoding="utf-8") as stream:
+        began = time.monotonic()
+        assert run_rows(rows, 2, Display(stream, live=False), Stop()) == ""
+        took = time.monotonic() - began
+    assert all(r.exit_code == 0 for r in rows)
+    assert took < 0.5 + 1.5  # side by side, not one after the other
+    assert rows[1].started <= rows[0].started  # the longer estimate first
+    shown = (tmp_path / "shown.txt").read_text(encoding="utf-8").splitlines()
+    assert [line.split()[1] for line in shown] == ["short:", "long:"]  # rows as they finish
+
+
 # --- signals --------------------------------------------------------------------------------------------------
 
 
@@ -155,7 +197,7 @@ def test_sigterm_stops_the_matrix_within_seconds_with_no_child_left_and_a_partia
 
     report_dir = tmp_path / "out"
     process = subprocess.Popen(
-        matrix_command(report_dir, "--implementations", "fake-slow,fake-exact"),
+        matrix_command(report_dir, "--implementations", "fake-slow,fake-exact", "-n", "1"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

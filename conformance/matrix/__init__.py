@@ -1,6 +1,6 @@
 """`conformance matrix`: the suite run against each real implementation, and the compatibility matrix.
 
-    conformance matrix [--implementations NAME,...] [--profile P] [--seed N] [--report-dir DIR]
+    conformance matrix [--implementations NAME,...] [--profile P] [--seed N] [--report-dir DIR] [-n N|auto]
     conformance matrix audit MATRIX.json
 
 Each implementation (conformance/implementations/) is run as ``conformance run --target
@@ -19,6 +19,7 @@ process and fails where the library's answer is not what the cell reports (audit
 
 from __future__ import annotations
 
+import argparse
 import json
 import shlex
 import shutil
@@ -57,9 +58,38 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="same seed, same cases (default %(default)s)")
     parser.add_argument("--report-dir", default=DEFAULT_REPORT_DIR, help=f"default {DEFAULT_REPORT_DIR}/")
+    parser.add_argument(
+        "-n",
+        "--processes",
+        default="auto",
+        type=processes,
+        metavar="N",
+        help="run N rows at a time, each its own process (default auto: one per CPU); the matrix is the same "
+        "whatever N",
+    )
     parser.add_argument("action", nargs="?", choices=["audit"], help="audit: run every group's library call")
     parser.add_argument("document", nargs="?", metavar="MATRIX.json", help="the matrix document to audit")
     parser.set_defaults(func=run)
+
+
+def processes(text: str) -> int:
+    """-n: ``auto`` (the CPUs this process may use) or a count of rows run at a time, >= 1."""
+    if text == "auto":
+        from conformance.matrix.rows import default_processes
+
+        return default_processes()
+    if text.isdigit() and int(text) >= 1:
+        return int(text)
+    raise argparse.ArgumentTypeError(f"expected auto or a number of processes >= 1, not {text!r}")
+
+
+def previous_durations(path: Path) -> dict[str, float]:
+    """Each row's run time in the matrix ``path`` (an earlier run's), to start the longest rows first."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        return {row["name"]: float(row["duration_s"]) for row in document["implementations"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def selected(text: str) -> list:
@@ -157,6 +187,7 @@ def run_matrix(args, libraries: list, report_dir: Path, stop) -> int:
     started = utc_timestamp()
     tools = [(tool_id, version, f"{tool_id}@{version}") for tool_id, version in tool_keys()]
     progress_dir = Path(tempfile.mkdtemp(prefix="conformance-matrix-"))  # the rows' progress files
+    durations = previous_durations(report_dir / "matrix.json")
     jobs = {
         library.name: Row(
             library.name,
@@ -165,6 +196,7 @@ def run_matrix(args, libraries: list, report_dir: Path, stop) -> int:
             ),
             report_dir / "runs" / library.name,
             progress_dir / library.name,
+            durations.get(library.name, 0.0),
         )
         for library in libraries
         if not library.missing() and library.tools()
@@ -172,10 +204,10 @@ def run_matrix(args, libraries: list, report_dir: Path, stop) -> int:
     display = Display(sys.stdout)
     display.line(
         f"conformance matrix: {len(libraries)} implementations ({len(jobs)} to run), profile {args.profile}, "
-        f"seed {args.seed}, reports in {report_dir}/runs/"
+        f"seed {args.seed}, {args.processes} at a time, reports in {report_dir}/runs/"
     )
     try:
-        interrupted = run_rows(list(jobs.values()), 1, display, stop)
+        interrupted = run_rows(list(jobs.values()), args.processes, display, stop)
     finally:
         shutil.rmtree(progress_dir, ignore_errors=True)
     rows, cells, unconcluded = [], [], False
