@@ -21,6 +21,8 @@ import os
 import shlex
 import signal
 import sys
+import warnings
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,7 @@ from conformance.engine.selection import split_patterns
 from conformance.engine.shards import parse_shard
 from conformance.model import Case, CaseResult
 from conformance.reports.document import STOPS
+from conformance.reports.text import LINE_LIMIT, one_line
 from conformance.targets import DEFAULT_TIMEOUT
 from conformance.termination import StopSignals, interruption
 
@@ -117,7 +120,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--conformance-quiet",
         action="store_true",
-        help="no per-test characters from pytest (conformance run prints its own progress)",
+        help="no per-test characters from pytest: a line per tool as its checks finish, and the run's own "
+        "summary (conformance run also turns pytest's terminal output off: -p no:terminal)",
+    )
+    group.addoption(
+        "--conformance-list",
+        action="store_true",
+        help="with --conformance-quiet: also a line per tool's fixture cases and per generated property",
     )
 
 
@@ -167,8 +176,11 @@ class ConformanceRun:
         self.progress = progress.Progress(
             self._write,
             live=self._stdout.isatty() and not self.worker,
-            per_group=config.getoption("--conformance-quiet") and not self.worker,
+            shown=config.getoption("--conformance-quiet") and not self.worker,
+            listing=config.getoption("--conformance-list"),
         )
+        self.tool_of: dict[str, str] = {}  # each check's node id -> its tool (the progress, the progress file)
+        self.warnings: Counter[str] = Counter()  # the warnings pytest recorded, in one line each
         try:
             self.session = Session(options, events=self.progress)
         except UsageError as exc:
@@ -182,7 +194,6 @@ class ConformanceRun:
         self._shares_sent: set[int] = set()  # a process of -n: the shares whose fixture cases it prefetched
         path = config.getoption("--progress-file")
         self.progress_file = progress_file.Writer(path) if path and not self.worker else None
-        self.tool_of: dict[str, str] = {}  # each check's node id -> its tool, for the progress file
 
     @property
     def target(self):
@@ -228,12 +239,16 @@ class ConformanceRun:
             self.session.harness_errors.append(f"collecting {report.nodeid}: {report.longreprtext.strip()[-800:]}")
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """--progress-file: a check is done at its call, or at a setup that did not pass (skipped, errored)."""
-        if self.progress_file is None or not (report.when == "call" or (report.when == "setup" and not report.passed)):
+        """A check is done at its call, or at a setup that did not pass (skipped, errored), in this process
+        or, under -n, in one of its processes: the progress per tool, and --progress-file."""
+        if self.worker or not (report.when == "call" or (report.when == "setup" and not report.passed)):
             return
-        outcome = "xfailed" if hasattr(report, "wasxfail") else report.outcome
-        tool = self.tool_of.get(report.nodeid) or tool_in_node_id(report.nodeid)
-        self.progress_file.check_done(report.nodeid, tool, outcome)
+        tool = self.tool_of.get(report.nodeid)
+        if tool is not None:
+            self.progress.check_done(tool, failing=report.failed)
+        if self.progress_file is not None:
+            outcome = "xfailed" if hasattr(report, "wasxfail") else report.outcome
+            self.progress_file.check_done(report.nodeid, tool or tool_in_node_id(report.nodeid), outcome)
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo) -> None:
         """Ctrl-C, or SIGTERM (conformance.termination): the session ends early, its report marked."""
@@ -298,10 +313,30 @@ class ConformanceRun:
         return merged
 
     def summarise(self, document: dict, paths: dict) -> None:
-        """Print the end-of-run summary (under --baseline, the diff leads it: reports.baseline)."""
+        """Print the end-of-run summary (under --baseline, the diff leads it: reports.baseline), after the
+        warnings pytest recorded, when its own terminal output is off (-p no:terminal)."""
         from conformance.reports import console
 
+        if self.progress.shown and self.warnings:
+            self.progress.line(warnings_text(self.warnings))
         self.progress.line(console.summary(document, paths))
+
+    def expect(self, node_ids: dict[str, str]) -> None:
+        """The tests of the run (node id -> tool), for the progress per tool."""
+        self.tool_of = node_ids
+        self.progress.expect(Counter(node_ids.values()))
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids: list[str]) -> None:
+        """-n: the controller, which collects nothing, learns the checks from its processes' collection."""
+        if self.tool_of:
+            return
+        checks = {case.case_id: case.tool_id for case in self.session.fixture_cases()}
+        checks.update((spec.id, spec.tool_id) for spec in self.session.property_specs())
+        self.expect({node_id: checks[check] for node_id in ids if (check := parametrized_id(node_id)) in checks})
+
+    def pytest_warning_recorded(self, warning_message, when: str, nodeid: str, location) -> None:
+        self.warnings[warning_line(warning_message)] += 1
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.pytest_session = session
@@ -330,6 +365,30 @@ def tool_in_node_id(node_id: str) -> str:
     if name.startswith("generated/"):
         return name.split("/")[1]
     return name.partition("@")[0] if "@" in name else ""
+
+
+def parametrized_id(node_id: str) -> str:
+    """``path::test_x[ID]`` -> ``ID``: a test's check id ("" for a test not parametrized)."""
+    start = node_id.find("[")
+    return node_id[start + 1 : -1] if start >= 0 and node_id.endswith("]") else ""
+
+
+def warning_line(warning: warnings.WarningMessage) -> str:
+    """A warning in one line: its category, where it comes from, its first sentence."""
+    module = getattr(warning.category, "__module__", "")
+    origin = module.split(".")[0] if module and module != "builtins" else "Python"
+    text = str(warning.message).strip().split("\n")[0]
+    return f"{warning.category.__name__} from {origin}: {text.split('. ')[0].rstrip('.')}"
+
+
+def warnings_text(counted: Counter[str]) -> str:
+    """The warnings pytest recorded during the run, one line each: raised by the suite's own libraries (or
+    Python) while it worked, they say nothing about the target."""
+    lines = [
+        f"warning (from a library the suite uses, not about the target), {count}x: {line}"
+        for line, count in sorted(counted.items())
+    ]
+    return "\n".join(one_line(line, LINE_LIMIT) for line in lines)
 
 
 def command_line() -> str:
@@ -451,14 +510,16 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         for item in session.items
         if hasattr(item, "callspec") and isinstance(item.callspec.params.get("fixture_case"), Case)
     ]
+    tool_of = {}
+    for item in session.items:
+        params = item.callspec.params if hasattr(item, "callspec") else {}
+        checked = params.get("fixture_case") or params.get("property_spec")
+        if isinstance(checked, (Case, PropertySpec)):
+            tool_of[item.nodeid] = checked.tool_id
+    run.expect(tool_of)
     if run.progress_file is not None:
-        for item in session.items:
-            params = item.callspec.params if hasattr(item, "callspec") else {}
-            checked = params.get("fixture_case") or params.get("property_spec")
-            if isinstance(checked, (Case, PropertySpec)):
-                run.tool_of[item.nodeid] = checked.tool_id
         run.progress_file.totals(run.tool_of)
-    if run.progress.per_group:  # otherwise pytest's header already says it
+    if run.progress.shown:  # otherwise pytest's header already says it
         run.progress.line(_banner(run))
     if session.items:
         run.session.start(cases, prefetch=not run.worker)
@@ -499,9 +560,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config):
-    if config.getoption("--conformance-quiet") and report.when == "call":
+    """--conformance-quiet: no character from pytest for any test, in any phase (the run shows its own progress)."""
+    if not config.getoption("--conformance-quiet"):
+        return None
+    if report.when == "call":
         return ("xfailed" if hasattr(report, "wasxfail") else report.outcome), "", ""
-    return None
+    return ("" if report.passed else "error" if report.failed else report.outcome), "", ""
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

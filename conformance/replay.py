@@ -20,17 +20,21 @@ output; edit its ``description`` to write out the hand computation before commit
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 from conformance import schemas, wire
 from conformance.jsonio import MAX_NESTING
 from conformance.model import Case, CaseResult, Expectation, Verdict, bounded, too_deep
+from conformance.reports.text import LINE_LIMIT
 from conformance.targets import DEFAULT_TIMEOUT, TargetSpecError, make_target
 
 FORMAT = "conformance-reproducer/1"
 EXIT_PASSES, EXIT_FAILS, EXIT_USAGE = 0, 1, 2
+WHOLE_IN_REPORT = "the full value is in report.json"  # a run's note on a value cut (reports.text.truncate)
 
 
 class ReproducerError(ValueError):
@@ -111,13 +115,43 @@ def judge(case: Case, target) -> tuple[Case, object, Verdict]:
     return shown, responses[index], verdict
 
 
-def describe(case: Case, response, verdict: Verdict) -> str:
-    """The replayed case as the end of a run shows it (conformance.reports.failures)."""
+def describe(case: Case, response, verdict: Verdict, whole: Path) -> tuple[str, Path | None]:
+    """The replayed case as the end of a run shows it (conformance.reports.failures): each line cut to
+    LINE_LIMIT, an input too large to show inline by its beginning. What was cut is written whole to
+    ``whole`` (JSON: the input, the expected output, the answer), which the text names; (the text, that
+    file, or None when nothing was cut)."""
     from conformance.compare import expected_for
     from conformance.reports.failures import result_text
+    from conformance.reports.text import INPUT_INLINE_LIMIT, render_value
 
     expected = expected_for(case) if verdict.outcome in ("failed", "errored") else None
-    return result_text(CaseResult(case, verdict.outcome, verdict.message, verdict.mismatch, response, expected))
+    result = CaseResult(case, verdict.outcome, verdict.message, verdict.mismatch, response, expected)
+    text = result_text(result)
+    if not render_value(case.input, INPUT_INLINE_LIMIT)[1] and WHOLE_IN_REPORT not in text:
+        return text, None
+    values = {"input": case.input, "expected": expected, "answer": response.to_dict() if response else None}
+    try:
+        whole.write_text(json.dumps(values, indent=2, ensure_ascii=True, default=str) + "\n", encoding="utf-8")
+    except OSError:  # the reproducer's directory is not writable: a temporary file
+        handle, name = tempfile.mkstemp(prefix=whole.stem, suffix=".json")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(json.dumps(values, indent=2, ensure_ascii=True, default=str) + "\n")
+        whole = Path(name)
+    result.reproducer_file = str(whole)  # an input too large to show: "saved in" this file, as a run's card says
+    return result_text(result).replace(WHOLE_IN_REPORT, f"the full value is in {whole}"), whole
+
+
+def whole_values_path(reproducer_path: str | Path) -> Path:
+    """Where replay writes what it cut: beside the reproducer, ``<name>.replayed.json``."""
+    path = Path(reproducer_path)
+    return path.with_name(f"{path.stem}.replayed.json")
+
+
+def shown_hint(hint: str, replay_file: str | Path) -> str:
+    """The target's shell line re-sending the input, unless longer than a line: then what it is."""
+    if len(hint) <= LINE_LIMIT:
+        return hint
+    return f"a shell line of {len(hint):,} characters, not shown (conformance replay {replay_file} re-sends it)"
 
 
 def promote(case: Case, fixture_path: Path, case_id: str) -> Path:
@@ -206,9 +240,12 @@ def run(args) -> int:
         case, response, verdict = judge(case, target)
     finally:
         target.close()
-    print(describe(case, response, verdict))
+    text, whole = describe(case, response, verdict, whole_values_path(args.file))
+    print(text)
+    if whole is not None:
+        print(f"  whole input, expected output and answer: {whole}")
     hint = wire.reproduce_hint(target, case)
     if hint and verdict.outcome != "passed":
-        print(f"  reproduce: {hint}")
+        print(f"  reproduce: {shown_hint(hint, args.file)}")
     print(f"replayed against {target.spec}: {'passes now' if verdict.outcome == 'passed' else 'still fails'}")
     return EXIT_PASSES if verdict.outcome == "passed" else EXIT_FAILS

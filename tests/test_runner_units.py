@@ -166,24 +166,33 @@ def test_generated_case_names_its_property():
     assert property_id_of_case(case) == "generated/t/valid/shared-ngrams"
 
 
-def test_plain_progress_prints_one_line_per_group():
+def test_listing_progress_prints_one_line_per_group():
     out = io.StringIO()
-    shown = progress.Progress(out.write, live=False)
+    shown = progress.Progress(out.write, live=False, listing=True)
     shown.case_done("bleu-ngrams-count", "passed")
     shown.group_done("bleu-ngrams-count fixtures", {"passed": 77, "failed": 1})
     shown.group_done("generated/bleu-ngrams-count/valid/clipping", {"examples": 60})
     assert out.getvalue() == (
-        "  bleu-ngrams-count fixtures: 77 passed, 1 failed\n  generated/bleu-ngrams-count/valid/clipping: 60 examples\n"
+        "    bleu-ngrams-count fixtures: 77 passed, 1 failed\n"
+        "    generated/bleu-ngrams-count/valid/clipping: 60 examples\n"
     )
+
+
+def test_plain_progress_prints_no_line_per_group():
+    out = io.StringIO()
+    shown = progress.Progress(out.write, live=False)
+    shown.group_done("bleu-ngrams-count fixtures", {"passed": 77, "failed": 1})
+    assert out.getvalue() == ""
 
 
 def test_live_progress_redraws_one_line():
     out = io.StringIO()
     shown = progress.Progress(out.write, live=True)
-    shown.case_done("bleu-ngrams-count", "failed")
+    shown.expect({"bleu-ngrams-count": 3})
+    shown.check_done("bleu-ngrams-count", failing=True)
     shown.line("done")
     text = out.getvalue()
-    assert "\r\x1b[2Kdone: bleu-ngrams-count 1 (1 failing)" in text and text.endswith("\r\x1b[2Kdone\n")
+    assert "\r\x1b[2K1/3 checks · 1 failing · " in text and "\r\x1b[2Kdone\n" in text
 
 
 def test_summary_table_counts_cases_and_properties():

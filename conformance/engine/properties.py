@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import unittest
+import warnings
 from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ from conformance.model import Case, CaseResult, field_name, is_not_applicable
 DEFAULT_MAX_FAILURES = 3  # distinct failure signatures reported per property
 KEEP_GOING_CALLS = 10  # no further round starts once a property has judged this many times its example budget
 NOT_SHRUNK = "not shrunk, and the property ended: each smaller try could take a time-out again"
+LARGE_REPR_WARNING = "Generating overly large repr"  # Hypothesis's warning (a regex of the message's start)
 
 
 class TargetFailure(Exception):
@@ -209,7 +211,11 @@ def _run_round(
         raise (TargetFailure if result.outcome == "failed" else TargetErrored)(result.message)
 
     try:
-        prop()
+        with warnings.catch_warnings():
+            # Hypothesis writes the minimal failing example's repr for its own report, which the suite never
+            # shows (it reports the failure itself, its input cut to size): of a large input, it warns.
+            warnings.filterwarnings("ignore", LARGE_REPR_WARNING, hypothesis.errors.HypothesisWarning)
+            prop()
     except (TargetFailure, TargetErrored, TargetHung):
         return last_failure[0], generated[0]  # the minimal example, which Hypothesis re-ran last (a hung one: as drawn)
     except hypothesis.errors.Flaky:
