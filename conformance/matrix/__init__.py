@@ -2,6 +2,7 @@
 
     conformance matrix [--implementations NAME,...] [--profile P] [--seed N] [--report-dir DIR] [-n N|auto]
     conformance matrix audit MATRIX.json
+    conformance matrix site MATRIX.json [--site DIR]
 
 Each implementation (conformance/implementations/) is run as ``conformance run --target
 implementation:NAME`` on the tools its adapter expresses, in a subprocess of its own (a library
@@ -67,7 +68,19 @@ def register(subparsers) -> None:
         help="run N rows at a time, each its own process (default auto: one per CPU); the matrix is the same "
         "whatever N",
     )
-    parser.add_argument("action", nargs="?", choices=["audit"], help="audit: run every group's library call")
+    parser.add_argument(
+        "--site",
+        default=None,
+        metavar="DIR",
+        help="also write the matrix as a static site into DIR (index.html, a page per implementation and per "
+        "divergence); with the site action, where to write it (default: site/ beside MATRIX.json)",
+    )
+    parser.add_argument(
+        "action",
+        nargs="?",
+        choices=["audit", "site"],
+        help="audit: run every group's library call; site: write the static site of MATRIX.json",
+    )
     parser.add_argument("document", nargs="?", metavar="MATRIX.json", help="the matrix document to audit")
     parser.set_defaults(func=run)
 
@@ -144,7 +157,28 @@ def unrun_reason(job) -> str:
     return f"its run wrote no report (exit {job.exit_code})"
 
 
+def write_site_of(path: str | None, site: str | None) -> int:
+    """``conformance matrix site MATRIX.json [--site DIR]``: the site of a matrix already written."""
+    from conformance.matrix.document import MatrixSchemaError, validate
+    from conformance.matrix.site import write_site
+
+    if not path:
+        print("conformance matrix site: name the matrix document: conformance matrix site MATRIX.json", file=sys.stderr)
+        return 2
+    try:
+        document = validate(json.loads(Path(path).read_text(encoding="utf-8")))
+    except (OSError, ValueError, MatrixSchemaError) as exc:
+        print(f"conformance matrix site: {path}: {exc}", file=sys.stderr)
+        return 2
+    directory = Path(site) if site else Path(path).parent / "site"
+    pages = write_site(document, directory)
+    print(f"wrote {len(pages)} pages: {directory / 'index.html'}")
+    return 0
+
+
 def run(args) -> int:
+    if getattr(args, "action", None) == "site":
+        return write_site_of(args.document, args.site)
     if getattr(args, "action", None) == "audit":
         from conformance.matrix.audit import run as audit
 
@@ -265,6 +299,11 @@ def run_matrix(args, libraries: list, report_dir: Path, stop) -> int:
         }
     )
     written = write_views(document, report_dir)
+    if args.site:
+        from conformance.matrix.site import write_site
+
+        written.append(Path(args.site) / "index.html")
+        write_site(document, Path(args.site))
     display.line(summary(document, written))
     if interrupted:  # as conformance run exits on each (conformance/termination.py)
         return EXIT_TERMINATED if interrupted == "SIGTERM" else EXIT_UNCONCLUDED

@@ -1,21 +1,30 @@
 """matrix.md and matrix.html, rendered from matrix.json alone (no other input, no scripts).
 
-Both show the table (implementations x tools, each cell its summary and counts), then each cell
+matrix.html is the site's renderers on one page (site.py). Both show the table (implementations x tools, each cell its summary and counts), then each cell
 that is not simply conformant: its failure groups (count, clause, named divergence, smallest input,
 first difference) and its not-applicable causes, each cause once.
 """
 
 from __future__ import annotations
 
-import html
 import json
 from pathlib import Path
 
 from conformance.matrix.document import cell_summary, counts_text, fields_text
+from conformance.matrix.site import (
+    cell_of,
+    clause_text,
+    difference_text,
+    divergence_text,
+    interrupted_text,
+    na_counts,
+    one_page,
+    row_label,
+    run_text,
+    value_text,
+)
 from conformance.reports.markdown import md_cell_code, md_text
-from conformance.reports.text import prose, render_value
-
-VALUE_LIMIT = 300
+from conformance.reports.text import prose
 
 
 def write_views(document: dict, report_dir: Path) -> list[Path]:
@@ -23,7 +32,7 @@ def write_views(document: dict, report_dir: Path) -> list[Path]:
     outputs = {
         "matrix.json": json.dumps(document, indent=2, ensure_ascii=False) + "\n",
         "matrix.md": markdown(document),
-        "matrix.html": html_page(document),
+        "matrix.html": one_page(document),
     }
     paths = []
     for name, text in outputs.items():
@@ -31,47 +40,6 @@ def write_views(document: dict, report_dir: Path) -> list[Path]:
         path.write_text(text, encoding="utf-8")
         paths.append(path)
     return paths
-
-
-def interrupted_text(header: dict) -> str:
-    return (
-        f"Interrupted by {header['interrupted']}: a partial matrix; a row not finished shows what its run judged "
-        "before it, or is not run."
-    )
-
-
-def cell_of(document: dict, implementation: str, tool: str) -> dict:
-    return next(c for c in document["cells"] if c["implementation"] == implementation and c["tool"] == tool)
-
-
-def row_label(row: dict) -> str:
-    return f"{row['name']} {row['version']}".strip() + f" ({row['language']})"
-
-
-def clause_text(clause: dict | None) -> str:
-    if not clause:
-        return "unattributed"
-    where = f"line {clause['number']}" if clause.get("number") else (clause.get("name") or clause.get("kind", ""))
-    return f"{clause.get('kind', '')} {where}: {clause.get('text') or ''}".strip()
-
-
-def divergence_text(divergence: dict | None) -> str:
-    if not divergence:
-        return "unexplained (no catalogued divergence gives this value)"
-    return f"{divergence.get('id', '')}: {divergence.get('explanation', '')}"
-
-
-def value_text(value) -> str:
-    return render_value(value, VALUE_LIMIT)[0]
-
-
-def difference_text(difference: dict | None) -> str:
-    if not difference:
-        return ""
-    return (
-        f"{difference.get('pointer') or 'output'}: expected {value_text(difference.get('expected'))}, "
-        f"got {value_text(difference.get('actual'))}"
-    )
 
 
 def group_facts(group: dict) -> list[tuple[str, str, bool]]:
@@ -87,12 +55,6 @@ def group_facts(group: dict) -> list[tuple[str, str, bool]]:
     if group.get("judged_on"):
         facts.append(("judged ", group["judged_on"], False))
     return facts
-
-
-def run_text(row: dict) -> str:
-    if not row["report"]:
-        return "not run"
-    return f"exit {row['exit_code']}, {row['duration_s']} s"  # its runs/ report is a working file, not committed
 
 
 def details_cells(document: dict) -> list[dict]:
@@ -162,97 +124,5 @@ def markdown(document: dict) -> str:
             if cell["failure_groups"]:
                 lines.append("")
             lines.append("Not applicable:")
-            lines += [f"- {md_text(prose(na['cause']))}" + _na_counts(na) for na in cell["not_applicable"]]
+            lines += [f"- {md_text(prose(na['cause']))}" + na_counts(na) for na in cell["not_applicable"]]
     return "\n".join(lines) + "\n"
-
-
-def _na_counts(na: dict) -> str:
-    parts = [f"{na['checks']} checks"] if na["checks"] else []
-    parts += [f"{na['examples']} generated examples of applicable properties"] if na["examples"] else []
-    return f" ({', '.join(parts)})" if parts else ""
-
-
-# ---------------------------------------------------------------- HTML
-
-STYLE = """
-body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #1b1b1b; }
-table { border-collapse: collapse; margin: 1rem 0; }
-th, td { border: 1px solid #bbb; padding: .35rem .5rem; vertical-align: top; text-align: left; }
-td.conformant { background: #e3f5e1; } td.failing { background: #fde4e1; }
-td.not_applicable, td.not_run { background: #eee; color: #555; }
-.counts { display: block; font-size: .8rem; color: #444; }
-code { background: #f4f4f4; padding: 0 .2rem; white-space: pre-wrap; word-break: break-all; }
-section { border-top: 1px solid #ccc; margin-top: 1rem; }
-"""
-
-
-def _e(text) -> str:
-    return html.escape(prose(text), quote=True)
-
-
-def html_page(document: dict) -> str:
-    header = document["header"]
-    head = "".join(f'<th scope="col">{_e(tool)}</th>' for tool in document["tools"])
-    rows = []
-    for row in document["implementations"]:
-        cells = []
-        for tool in document["tools"]:
-            cell = cell_of(document, row["name"], tool)
-            counts = (
-                f'<span class="counts">{_e(counts_text(cell))}</span>'
-                if cell["status"] in ("conformant", "failing")
-                else ""
-            )
-            link = (
-                f'<a href="#{_anchor(cell)}">{_e(cell_summary(cell))}</a>'
-                if cell in details_cells(document)
-                else _e(cell_summary(cell))
-            )
-            cells.append(f'<td class="{cell["status"]}">{link}{counts}</td>')
-        rows.append(f'<tr><th scope="row">{_e(row_label(row))}</th>{"".join(cells)}</tr>')
-    sections = [_html_cell(cell) for cell in details_cells(document)]
-    implementations = "".join(
-        f"<tr><td>{_e(row['name'])}</td><td>{_e(row['language'])}</td><td>{_e(row['version'] or '-')}</td>"
-        f"<td><code>{_e(row['counterpart'])}</code></td>"
-        f"<td>{_e(run_text(row))}</td></tr>"
-        for row in document["implementations"]
-    )
-    return (
-        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Compatibility matrix</title>'
-        f"<style>{STYLE}</style></head><body>\n<h1>Compatibility matrix</h1>\n"
-        f"<p>Suite {_e(header['suite_version'])}, profile {_e(header['profile'])}, seed {header['seed']}, "
-        f"{_e(header['finished'])}: <code>{_e(header['command'])}</code>.</p>\n"
-        + (f"<p><strong>{_e(interrupted_text(header))}</strong></p>\n" if header.get("interrupted") else "")
-        + f'<table id="matrix"><thead><tr><th>implementation</th>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>\n"
-        f"<h2>Implementations</h2><table><thead><tr><th>implementation</th><th>language</th><th>version</th>"
-        f"<th>calls</th><th>run</th></tr></thead><tbody>{implementations}</tbody></table>\n"
-        + "\n".join(sections)
-        + "\n</body></html>\n"
-    )
-
-
-def _anchor(cell: dict) -> str:
-    return "cell-" + "".join(ch if ch.isalnum() else "-" for ch in f"{cell['implementation']}-{cell['tool']}")
-
-
-def _html_cell(cell: dict) -> str:
-    groups = []
-    for group in cell["failure_groups"]:
-        items = [
-            f"<li>{label}<code>{_e(text)}</code></li>" if code else f"<li>{label}{_e(text)}</li>"
-            for label, text, code in group_facts(group)
-        ]
-        groups.append(
-            f'<li class="group"><strong>{_e(group["title"])}</strong> ({group["count"]} failing)'
-            f"<ul>{''.join(items)}</ul></li>"
-        )
-    causes = "".join(f'<li class="cause">{_e(na["cause"])}{_e(_na_counts(na))}</li>' for na in cell["not_applicable"])
-    return (
-        f'<section id="{_anchor(cell)}"><h2>{_e(cell["implementation"])} × {_e(cell["tool"])}: '
-        f"{_e(cell_summary(cell))}</h2>"
-        + (f"<p>{_e(fields_text(cell))}.</p>" if fields_text(cell) else "")
-        + (f"<ol>{''.join(groups)}</ol>" if groups else "")
-        + (f"<p>Not applicable:</p><ul>{causes}</ul>" if causes else "")
-        + "</section>"
-    )
