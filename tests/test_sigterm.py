@@ -10,6 +10,7 @@ file). The runs go two at a time (two cores): the waiting is mostly on the hung 
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -139,6 +140,7 @@ def test_sigterm_stops_the_run_at_once_with_a_partial_report_marked_interrupted(
     assert "INTERRUPTED BY SIGTERM: the run did not finish" in written["html"]
     assert "INTERRUPTED by SIGTERM: the run did not finish" in run.stdout
     assert "stopped by SIGTERM" in run.stdout
+    assert_banner_names_no_file_of_the_suite(run)
 
 
 @pytest.mark.parametrize(
@@ -157,6 +159,16 @@ def test_ctrl_c_still_gives_its_code_and_now_says_so(stopped):
     assert json.loads(written["json"])["header"]["interrupted"] == "SIGINT"
     assert "INTERRUPTED BY SIGINT" in written["markdown"]
     assert '<property name="interrupted" value="SIGINT" />' in written["junit"]
+    assert "INTERRUPTED by SIGINT: the run did not finish" in run.stdout
+    assert_banner_names_no_file_of_the_suite(run)
+
+
+def assert_banner_names_no_file_of_the_suite(run: Stopped) -> None:
+    """The console says what happened and where the partial report is: no source file and line of the suite,
+    no KeyboardInterrupt of pytest's."""
+    said = run.stdout + run.stderr
+    assert not re.search(r"\.py:\d+", said) and "KeyboardInterrupt" not in said, said[-2000:]
+    assert f"json: {run.report_dir / 'report.json'}" in run.stdout, run.stdout[-2000:]
 
 
 def test_sigint_to_the_controller_alone_under_n_keeps_every_processs_checks(stopped):
