@@ -222,6 +222,8 @@ def run_matrix(args, libraries: list, report_dir: Path, stop) -> int:
     tools = [(tool_id, version, f"{tool_id}@{version}") for tool_id, version in tool_keys()]
     progress_dir = Path(tempfile.mkdtemp(prefix="conformance-matrix-"))  # the rows' progress files
     durations = previous_durations(report_dir / "matrix.json")
+    if not all(library.name in durations for library in libraries):  # no earlier time for some: their tools
+        durations = {library.name: float(len(library.tools())) for library in libraries}
     jobs = {
         library.name: Row(
             library.name,
