@@ -44,6 +44,11 @@ PROTO = "__proto__"
 INHERITED_METHODS = frozenset(OBJECT_PROTOTYPE_NAMES) - {PROTO}
 INFORMATION_SEPARATORS = "\u001c\u001d\u001e\u001f"
 EPSILON_F = 1e-16  # the F of an order without a match where F per order is averaged
+RATIO_EPSILONS = (1e-15, 1e-9)  # added to each ratio's numerator and denominator (ratio-epsilons)
+# Where the judge's float bound (about 1e-13 relative) fails a value the cross-check's 1e-9 calls the same, models
+# are compared within this: above the few ulps by which a model's arrangement of a formula and a library's
+# differ (8e-15 measured, unmatched orders' logarithms included), below any difference the judge fails.
+FINE_TOLERANCE = 5e-14
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,7 @@ class Mechanism:
     description: str  # how the computation departs, in the contract's terms
     clause: str  # the contract text it departs from
     out_of_bounds: bool = False  # its answers leave the output_schema's bounds (a NaN, 1 + 2^-51)
+    raises: str = ""  # a crash: its model raises (``Raises``) the exception so named where the input triggers it
 
     @property
     def libraries(self) -> tuple[str, ...]:
@@ -79,6 +85,19 @@ MECHANISMS = (
         "each precision 0 is replaced by the smallest normal double, 2.2e-308; the score is 0 only when no "
         "unigram matched",
         "it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0",
+    ),
+    Mechanism(
+        "ratio-epsilons",
+        "bleu",
+        "unsmoothed BLEU where some order has no match: a small positive number (an unmatched order's precision "
+        "is about 1e-15 / l_n, one without n-grams 1e-6) instead of 0; elsewhere slightly below the contract's "
+        "(four tokens matching exactly: 0.99999999923 instead of 1)",
+        "every ratio is offset against a division by zero: each precision is (m_n + 1e-15) / (l_n + 1e-9), never "
+        "0, whatever the smoothing and with every order used, and the brevity penalty's length ratio is "
+        "(c + 1e-15) / (r + 1e-9), exp(1 - 1/ratio) below 1 (c = r included); the score is 0 only where that "
+        "penalty underflows (c = 0)",
+        "it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0 (including l_n = 0). No smoothing is "
+        "applied",
     ),
     Mechanism(
         "brevity-penalty-one-when-both-empty",
@@ -128,6 +147,14 @@ MECHANISMS = (
         "bleu = brevity_penalty * exp((1/N') * sum of ln(p_n))",
     ),
     Mechanism(
+        "single-precision-reciprocal-precisions",
+        "bleu",
+        "unsmoothed BLEU where some m_n / l_n is not a float32: about 1e-8 relative off the contract's",
+        "each unsmoothed precision is computed in single precision (float32) as m_n times the float32 reciprocal "
+        "of l_n, rounded to float32; the logarithms, their sum and the exponential stay in double",
+        "Arithmetic is IEEE-754 double: each p_n is one division of the exact values shown",
+    ),
+    Mechanism(
         "space-joined-ngram-keys",
         "bleu",
         "BLEU of tokens holding a space: n-grams that differ as token sequences count as one, e.g. "
@@ -152,6 +179,60 @@ MECHANISMS = (
         "n-grams are counted in plain JavaScript objects, whose __proto__ setter ignores a number: the "
         "unigram __proto__ is never a key",
         "m_n sums min(count, largest count in any single reference) over the distinct hypothesis n-grams",
+    ),
+    Mechanism(
+        "shortest-reference-length",
+        "bleu",
+        "the reference length r of a segment whose references differ in length: the shortest's, not the one "
+        "closest to the hypothesis (so the brevity penalty and BLEU differ too)",
+        "r sums each segment's shortest reference length, whatever the hypothesis's length",
+        "r is the length of the reference closest to c, ties going to the shorter",
+    ),
+    Mechanism(
+        "zero-match-order-skipped",
+        "bleu",
+        "BLEU where some order has no match but unigrams matched: positive (the other orders' geometric mean, "
+        "weights unchanged) instead of 0",
+        "an order with m_n = 0 (or no n-grams) adds nothing to the sum of w_n ln(p_n), as if p_n were 1, its weight "
+        "1/N kept: the score is 0 only when no unigram matched",
+        "it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0",
+    ),
+    Mechanism(
+        "ngram-counts-fixed-at-order-four",
+        "bleu",
+        "max_order above 4: an IndexError instead of an answer",
+        "the n-grams are counted up to order 4 whatever max_order (the count lists hold four orders), and the score "
+        "reads the orders up to max_order from them",
+        "For each order n = 1..max_order (max_order omitted means 4) the clipped matches m_n and totals l_n",
+        raises="IndexError",
+    ),
+    Mechanism(
+        "empty-candidate-division-by-zero",
+        "bleu",
+        "an empty candidate (c = 0) against references of some length (r > 0): a division by zero instead of an answer",
+        "the brevity penalty exp(1 - r/c) is computed whenever c < r, c = 0 included, where r/c divides by zero "
+        "(r = 0 is answered before it)",
+        "brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)",
+        raises="ZeroDivisionError",
+    ),
+    Mechanism(
+        "zero-reference-length-answers-zeros",
+        "bleu",
+        "a reference length r = 0: BLEU, the brevity penalty and the candidate length all 0, whatever the "
+        "candidate (the contract's brevity penalty is 1 for c > 0, its BLEU may be 1)",
+        "when the summed reference length is 0 nothing is computed: the answer is a fixed one of zeros (BLEU 0, "
+        "brevity penalty 0, c = r = 0)",
+        "brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0) ... candidate_length c is the total "
+        "hypothesis token count",
+    ),
+    Mechanism(
+        "length-ratio-division-by-zero",
+        "bleu",
+        "an empty candidate (c = 0) or an empty reference length (r = 0): a ZeroDivisionError instead of an answer",
+        "the brevity penalty is computed from the ratio c / r as exp(1 - 1 / (c / r)): the ratio divides by r, its "
+        "inverse by c, with no case for either being 0",
+        "brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)",
+        raises="ZeroDivisionError",
     ),
     Mechanism(
         "whitespace-set-without-information-separators",
@@ -200,6 +281,22 @@ def shown_by() -> dict[str, tuple[str, ...]]:
 # --- the models: the oracle with some mechanisms changed ----------------------------------------------------
 
 
+class Raises(Exception):
+    """A model whose answer is an exception: the library raises the one named ``name`` (its type's name)."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
+def _ratio_crash(changes: frozenset[str], c: int, r: int) -> None:
+    """The length ratio c / r and its inverse, divided out as the change says: Raises where one divides by 0."""
+    if "length-ratio-division-by-zero" in changes and (c == 0 or r == 0):
+        raise Raises("ZeroDivisionError")
+    if "empty-candidate-division-by-zero" in changes and c == 0 < r:
+        raise Raises("ZeroDivisionError")
+
+
 def variant(tool, payload: dict, changes: frozenset[str]) -> dict:
     """The tool's output for the input, computed as the oracle does but with ``changes`` (mechanism ids)."""
     import copy
@@ -216,12 +313,36 @@ def variant(tool, payload: dict, changes: frozenset[str]) -> dict:
 
 
 def _lengths_variant(payload: dict, expected: dict, changes: frozenset[str]) -> dict:
+    if "shortest-reference-length" in changes:
+        expected["closest_reference_lengths"] = [min(lengths) for lengths in payload["reference_lengths"]]
+        expected["reference_length"] = sum(expected["closest_reference_lengths"])
+    c, r = expected["candidate_length"], expected["reference_length"]
+    _ratio_crash(changes, c, r)
+    bp = _brevity_penalty(c, r, changes)
+    expected["brevity_penalty"] = _rounded(payload, bp)
+    if "zero-reference-length-answers-zeros" in changes and r == 0:
+        expected["candidate_length"] = 0
+    return expected
+
+
+def _brevity_penalty(c: int, r: int, changes: frozenset[str]) -> float:
+    """The brevity penalty as the oracle computes it, or as the changes say."""
     from oracle.bleu_score import brevity_penalty
 
-    c, r = expected["candidate_length"], expected["reference_length"]
-    bp = 1.0 if "brevity-penalty-one-when-both-empty" in changes and c == r == 0 else brevity_penalty(c, r)
-    expected["brevity_penalty"] = _rounded(payload, bp)
-    return expected
+    if "zero-reference-length-answers-zeros" in changes and r == 0:
+        return 0.0
+    if "brevity-penalty-one-when-both-empty" in changes and c == r == 0:
+        return 1.0
+    if "ratio-epsilons" in changes:
+        ratio = (c + RATIO_EPSILONS[0]) / (r + RATIO_EPSILONS[1])
+        return math.exp(1 - 1 / ratio) if ratio < 1 else 1.0
+    return brevity_penalty(c, r)
+
+
+def _epsilon_precisions(matches: list[int], totals: list[int]) -> list[tuple[Any, Any]]:
+    """Each precision (m_n + 1e-15) / (l_n + 1e-9): never 0, never a division by 0."""
+    numerator, denominator = RATIO_EPSILONS
+    return [(m + numerator, total + denominator) for m, total in zip(matches, totals)]
 
 
 def _ngrams(tokens: list[str], n: int, spaced: bool) -> Counter:
@@ -246,9 +367,11 @@ def _segment_counts(hypothesis: list[str], references: list[list[str]], n: int, 
     return matches, totals
 
 
-def _closest(c: int, references: list[list[str]], first_listed: bool) -> int:
+def _closest(c: int, references: list[list[str]], changes: frozenset[str]) -> int:
     lengths = [len(reference) for reference in references]
-    if first_listed:
+    if "shortest-reference-length" in changes:
+        return min(lengths)
+    if "first-listed-closest-reference" in changes:
         distances = [abs(c - length) for length in lengths]
         return lengths[distances.index(min(distances))]
     return min(lengths, key=lambda length: (abs(c - length), length))
@@ -264,6 +387,8 @@ def _score(bp: float, precisions: list[tuple[Any, int]], changes: frozenset[str]
     from oracle.bleu_score import geometric_mean_score
 
     n = len(precisions)
+    if "zero-match-order-skipped" in changes:  # an order without a match adds nothing, every weight still 1/N
+        return bp * math.exp(sum(math.log(num / den) for num, den in precisions if num and den) / n)
     if "percent-scale-rounding" in changes:
         return bp * math.exp(sum(math.log(100.0 * num / den) for num, den in precisions) / n) / 100
     if "single-precision-weights" in changes:
@@ -275,17 +400,26 @@ def _score(bp: float, precisions: list[tuple[Any, int]], changes: frozenset[str]
     return geometric_mean_score(bp, precisions)
 
 
+def _single_precision_quotients(precisions: list[tuple[Any, int]]) -> list[tuple[Any, int]]:
+    """Each precision with n-grams (denominator > 0) replaced by fl32(num * fl32(1 / den)), over 1 (a float32
+    times a count below 2^24 is exact in double, so rounding the double product to float32 is the float32
+    product)."""
+    return [(_single(num * _single(1 / den)), 1) if den > 0 else (num, den) for num, den in precisions]
+
+
 def _floored(precisions: list[tuple[Any, int]]) -> list[tuple[Any, int]]:
     """Each precision 0 (a numerator 0 over n-grams there are) replaced by the smallest normal double."""
     return [(sys.float_info.min, 1) if num == 0 and den > 0 else (num, den) for num, den in precisions]
 
 
 def _bleu_variant(payload: dict, expected: dict, changes: frozenset[str]) -> dict:
-    from oracle.bleu_score import SMOOTHING_METHODS, brevity_penalty, orders_used, smoothed_precisions
+    from oracle.bleu_score import SMOOTHING_METHODS, orders_used, smoothed_precisions
     from oracle.bleu_statistics import DEFAULT_MAX_ORDER
 
     sentence = "hypothesis" in payload
     n = int(payload.get("max_order", DEFAULT_MAX_ORDER))
+    if "ngram-counts-fixed-at-order-four" in changes and n > 4:
+        raise Raises("IndexError")
     pairs = (
         [(payload["hypothesis"], payload["references"])]
         if sentence
@@ -295,34 +429,47 @@ def _bleu_variant(payload: dict, expected: dict, changes: frozenset[str]) -> dic
     matches = [sum(row[0][k] for row in rows) for k in range(n)]
     totals = [sum(row[1][k] for row in rows) for k in range(n)]
     c = sum(len(h) for h, _ in pairs)
-    r = sum(_closest(len(h), refs, "first-listed-closest-reference" in changes) for h, refs in pairs)
-    bp = 1.0 if "brevity-penalty-one-when-both-empty" in changes and c == r == 0 else brevity_penalty(c, r)
+    r = sum(_closest(len(h), refs, changes) for h, refs in pairs)
+    if "brevity_penalty" in expected:
+        _ratio_crash(changes, c, r)
+    bp = _brevity_penalty(c, r, changes)
     method = payload.get("smoothing", "none") if payload.get("smoothing") in SMOOTHING_METHODS else "none"
     effective = bool(payload.get("effective_order", False))
     inherited = sentence and bool(INHERITED_METHODS.intersection(payload["hypothesis"]))
     if "inherited-property-name-nan" in changes and inherited:
         bleu: float | None = None
+    elif "ratio-epsilons" in changes:  # every order used, no zero rule: 0 only where the penalty underflows
+        bleu = 0.0 if bp == 0 else _score(bp, _epsilon_precisions(matches, totals), changes)
     elif sentence:
         precisions = smoothed_precisions(matches, totals, method)
+        if "single-precision-reciprocal-precisions" in changes and method == "none":
+            precisions = _single_precision_quotients(precisions)
         if "zero-precision-floor" in changes and method == "none":
             precisions = _floored(precisions)
         used = orders_used(precisions, effective)
+        skipped = "zero-match-order-skipped" in changes  # an order without a match (or n-grams) left out
         zero = (
             c == 0
             or matches[0] == 0
-            or (not effective and any(den == 0 for _, den in precisions))
-            or (method == "none" and "zero-precision-floor" not in changes and 0 in matches[:used])
+            or (not effective and not skipped and any(den == 0 for _, den in precisions))
+            or (method == "none" and not skipped and "zero-precision-floor" not in changes and 0 in matches[:used])
             or ("smoothed-score-zero-on-a-zero-match" in changes and method == "chen-cherry-2" and 0 in matches)
         )
         bleu = 0.0 if zero or bp == 0 else _score(bp, precisions[:used], changes)
     else:
         precisions = list(zip(matches, totals))
+        if "single-precision-reciprocal-precisions" in changes:
+            precisions = _single_precision_quotients(precisions)
         if "zero-precision-floor" in changes:
             zero = bp == 0 or matches[0] == 0
             precisions = _floored(precisions)
+        elif "zero-match-order-skipped" in changes:
+            zero = bp == 0 or matches[0] == 0
         else:
             zero = bp == 0 or 0 in matches
         bleu = 0.0 if zero else _score(bp, precisions, changes)
+    if "zero-reference-length-answers-zeros" in changes and r == 0:
+        bleu, c = 0.0, 0
     reported_matches, reported_totals = list(matches), list(totals)
     if "add-k-reported-in-counts" in changes and method == "chen-cherry-2" and n >= 2 and matches[0] > 0:
         reported_matches = [m + (k >= 1) for k, m in enumerate(matches)]
@@ -463,13 +610,17 @@ class Named:
         return "; ".join(mechanism.description for mechanism in self.mechanisms)
 
 
-def same(a: Any, b: Any) -> bool:
+def same(a: Any, b: Any, tolerance: float | None = None) -> bool:
+    """The cross-check's agreement (numbers within 1e-9 relative), or two numbers within ``tolerance`` relative."""
     from conformance.crosscheck.comparison import agrees
 
     if a is None or b is None:
         return a is b
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
         return True
+    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b))
+    if tolerance is not None and numbers:
+        return math.isclose(a, b, rel_tol=tolerance, abs_tol=0.0)
     return agrees(a, b) or agrees(b, a)
 
 
@@ -491,6 +642,11 @@ def name_failure(tool, payload: Any, output: Any, field: str = "", out_of_bounds
         return None
     fields = [key for key in output if key in expected]
     differing = {key for key in fields if not same(expected[key], output[key])}
+    tolerance = None
+    if field in fields and field not in differing and not out_of_bounds:
+        # the judge's float bound saw a difference below the cross-check's 1e-9: every number looked at finer
+        tolerance = FINE_TOLERANCE
+        differing = {key for key in fields if not same(expected[key], output[key], tolerance)}
     if out_of_bounds and field:
         differing.add(field)
     if field and field not in differing or not differing:
@@ -501,12 +657,14 @@ def name_failure(tool, payload: Any, output: Any, field: str = "", out_of_bounds
     # the mechanisms whose model alone changes something the answer shows (out of bounds, a rounding may be all
     # a model changes: every such mechanism); a pair may hold two that change nothing alone (a floor of the zero
     # precisions, say, which only another mechanism's denominators give), a group of three at most two
-    pool = [m for m in candidates if out_of_bounds or _changes_something(tool, payload, expected, fields, m)]
+    pool = [m for m in candidates if out_of_bounds or _changes_something(tool, payload, expected, fields, m, tolerance)]
     for size in (1, 2, 3):
         for group in itertools.combinations(candidates, size):
             if sum(m not in pool for m in group) > (0, 2, 2)[size - 1]:
                 continue
-            explained = _explained(tool, payload, output, expected, fields, differing, group, field, out_of_bounds)
+            explained = _explained(
+                tool, payload, output, expected, fields, differing, group, field, out_of_bounds, tolerance
+            )
             if explained is None:
                 continue
             key = (len(explained), -size)
@@ -517,26 +675,32 @@ def name_failure(tool, payload: Any, output: Any, field: str = "", out_of_bounds
     if best is None:
         return None
     group = best[2]
-    explained = _explained(tool, payload, output, expected, fields, differing, group, field, out_of_bounds) or set()
+    explained = (
+        _explained(tool, payload, output, expected, fields, differing, group, field, out_of_bounds, tolerance) or set()
+    )
     return Named(group, tuple(sorted(explained)))
 
 
-def _changes_something(tool, payload: dict, expected: dict, fields: list[str], mechanism: Mechanism) -> bool:
+def _changes_something(
+    tool, payload: dict, expected: dict, fields: list[str], mechanism: Mechanism, tolerance: float | None = None
+) -> bool:
     try:
         model = variant(tool, payload, frozenset({mechanism.id}))
     except Exception:  # noqa: BLE001 - a model that cannot take the input changes nothing
         return False
-    return any(key in model and not same(expected[key], model[key]) for key in fields)
+    return any(key in model and not same(expected[key], model[key], tolerance) for key in fields)
 
 
-def _explained(tool, payload, output, expected, fields, differing, group, field, out_of_bounds) -> set[str] | None:
+def _explained(
+    tool, payload, output, expected, fields, differing, group, field, out_of_bounds, tolerance=None
+) -> set[str] | None:
     """The differing fields the group's model explains, or None when it does not hold (changes nothing the
     answer shows, gives another value on a field it changes, or leaves the first differing field unexplained)."""
     try:
         model = variant(tool, payload, frozenset(m.id for m in group))
     except Exception:  # noqa: BLE001 - a model that cannot take the input explains nothing
         return None
-    changed = {key for key in fields if key in model and not same(expected[key], model[key])}
+    changed = {key for key in fields if key in model and not same(expected[key], model[key], tolerance)}
     if out_of_bounds and field in model and _exactly(model[field], output[field]):
         changed.add(field)
     if not changed:
@@ -545,7 +709,7 @@ def _explained(tool, payload, output, expected, fields, differing, group, field,
         if out_of_bounds and key == field:
             if not _exactly(model[key], output[key]):
                 return None
-        elif not same(model[key], output[key]):
+        elif not same(model[key], output[key], tolerance):
             return None
     explained = changed & differing
     if not explained or (field and field not in explained):
@@ -554,7 +718,9 @@ def _explained(tool, payload, output, expected, fields, differing, group, field,
     if len(group) > 1:
         for mechanism in group:
             rest = tuple(m for m in group if m is not mechanism)
-            alone = _explained(tool, payload, output, expected, fields, differing, rest, field, out_of_bounds)
+            alone = _explained(
+                tool, payload, output, expected, fields, differing, rest, field, out_of_bounds, tolerance
+            )
             if alone is not None and alone >= explained:
                 return None
     return explained
@@ -566,3 +732,47 @@ def _exactly(model: Any, answer: Any) -> bool:
     if isinstance(model, (int, float)) and isinstance(answer, (int, float)):
         return model == answer or (math.isnan(model) and math.isnan(answer))
     return model == answer
+
+
+# --- naming a crash ------------------------------------------------------------------------------------------
+
+
+def name_crash(tool, payload: Any, fault: str, implementation: str = "") -> Named | None:
+    """The mechanisms whose model raises what a library raised on an input the oracle answers (``fault``: "raised
+    NAME", the exception's type name): a crash mechanism alone, or with one other mechanism its model needs (the
+    reference length it divides by, say); None when no model raises it. Where several hold, those the library
+    ``implementation`` shows come first (then the catalogue's order)."""
+    name = fault.removeprefix("raised ").strip() if fault.startswith("raised ") else ""
+    if not name or not isinstance(payload, dict):
+        return None
+    try:
+        variant(tool, payload, frozenset())
+    except Exception:  # noqa: BLE001 - an input the oracle rejects is not named
+        return None
+    family = _family(tool)
+    shown = _shown(implementation)
+    ordered = sorted(MECHANISMS, key=lambda m: m.id not in shown)  # stable: the catalogue's order otherwise
+    crashes = [m for m in ordered if m.family == family and m.raises == name]
+    others = [m for m in ordered if m.family == family and not m.raises]
+    for group in [(crash,) for crash in crashes] + [(crash, other) for crash in crashes for other in others]:
+        if _model_raises(tool, payload, group, name):
+            return Named(group, ())
+    return None
+
+
+def _shown(implementation: str) -> set[str]:
+    """The mechanisms the library ``implementation`` says it shows (its module's ``SHOWS``)."""
+    from conformance.implementations import implementations
+
+    found = implementations().get(implementation) if implementation else None
+    return set(getattr(found.module, "SHOWS", ())) if found is not None else set()
+
+
+def _model_raises(tool, payload: dict, group: tuple[Mechanism, ...], name: str) -> bool:
+    try:
+        variant(tool, payload, frozenset(m.id for m in group))
+    except Raises as raised:
+        return raised.name == name
+    except Exception:  # noqa: BLE001 - a model that cannot take the input explains nothing
+        return False
+    return False

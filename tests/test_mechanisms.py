@@ -6,7 +6,6 @@ Expected values come from hand computation written out beside them, or from the 
 
 from __future__ import annotations
 
-import importlib.util
 import math
 
 import pytest
@@ -73,7 +72,7 @@ def test_torchmetrics_zero_on_a_tie_is_the_smoothed_zero_match_not_the_first_lis
     assert named(SENTENCE, payload, {"bleu": 0.0}, "/bleu") == "smoothed-score-zero-on-a-zero-match"
 
 
-@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch not installed")
+@installed("torchmetrics")
 def test_torchmetrics_itself_gives_zero_on_the_tie():
     from torchmetrics.functional.text import bleu_score
 
