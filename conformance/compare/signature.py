@@ -121,6 +121,8 @@ def explain(result: CaseResult | dict, divergence: bool = True, implementation: 
     found = (
         _divergence(case, pointer, entry["response"], kind, implementation)
         if divergence and kind in DIVERGING_KINDS
+        else _crash(case, entry["response"], implementation)
+        if divergence and kind == SERVER_ERROR_ON_VALID
         else None
     )
     return Cause(case["tool_id"], where, kind, clause, found)
@@ -199,6 +201,19 @@ def _divergence(case: dict, pointer: str, response: dict | None, kind: str, impl
             implementation=implementation,
         )
     except Exception:  # noqa: BLE001 - naming a divergence is an addition to the cause, never its condition
+        return None
+
+
+def _crash(case: dict, response: dict | None, implementation: str = ""):
+    """The catalogued crash whose model raises what the target raised on a valid input (``fault``: "raised NAME"),
+    those the library ``implementation`` shows first, or None; never raises."""
+    import oracle
+    from conformance.divergences import name_crash
+
+    fault = (response or {}).get("fault") or ""
+    try:
+        return name_crash(oracle.tool(case["tool_id"], case["version"]), case["input"], fault, implementation)
+    except Exception:  # noqa: BLE001 - naming a crash is an addition to the cause, never its condition
         return None
 
 

@@ -6,7 +6,8 @@ library on the group's smallest input as a user would, printing the answer as on
 each (Python with this interpreter, a shell line from the project's root) and compares the answer with the
 group's: the value at the reported difference's pointer is the reported ``actual`` (floats within 1e-9
 relative, after the input's ``decimals`` rounding, as the library's adapter rounds); a group reporting no
-difference (a wrong step of a multi-request case) holds where the answer differs from the contract's. A group
+difference (a wrong step of a multi-request case) holds where the answer differs from the contract's; a group
+reporting a crash ("raised NAME", a server error of an in-process library) holds where the call raises NAME. A group
 without a call, a call that fails or prints no JSON object, or an answer other than the reported one is a
 problem. Exit 0 when every call gives what the cells report, 1 otherwise, 2 on usage errors.
 """
@@ -87,12 +88,26 @@ def differs_from_contract(tool: str, payload: Any, answer: dict) -> bool:
     )
 
 
+def reported_exception(group: dict) -> str:
+    """The exception a group reports its library raised on a valid input ("ZeroDivisionError": a server error of an
+    in-process library, "raised NAME"), or ""."""
+    actual = (group.get("difference") or {}).get("actual")
+    fault = actual.get("server_error", "") if isinstance(actual, dict) else ""
+    return fault.removeprefix("raised ").strip() if isinstance(fault, str) and fault.startswith("raised ") else ""
+
+
 def audit_group(cell: dict, group: dict) -> str:
     """ "" when the call gives what the group reports, else the problem."""
     call = group.get("call")
     if not call:
         return "no call"
     answer, problem = run_call(call)
+    raised = reported_exception(group)
+    if raised:  # a crash: the call must raise the same exception (a traceback's last line starts with its name)
+        said = problem.strip().splitlines()[-1] if answer is None and problem.strip() else ""
+        if said.split(":")[0].strip() == raised:
+            return ""
+        return f"the cell reports {raised} raised, the call {'answers' if answer is not None else 'fails'}: {said}"
     if answer is None:
         return problem
     payload, difference = group.get("smallest"), group.get("difference")

@@ -1,0 +1,93 @@
+"""bleu-mp (Python, PyPI ``bleu-mp``): ``bleu_mp.compute_bleu(pred_corpus, target_corpus, max_order, smooth,
+n_worker)``, tensorflow/nmt's ``compute_bleu`` (the code behind Hugging Face evaluate's "bleu" metric) with a
+multi-process path; ``n_worker=1`` keeps it in one process, which sums the same counts.
+
+It takes token lists, so every token is expressible, and returns (bleu, precisions as floats, brevity
+penalty, length ratio, candidate length, reference length): partial answers of bleu-corpus-compute and of
+bleu-sentence-compute (one segment, ``smoothing`` "none": its ``smooth`` adds 1 to every order, p_1
+included, which is none of the contract's methods; no effective order). The counts (matches, totals) are
+not expressed. ``decimals`` rounds its floats with toFixed (``implementations.rounded``). No chrF.
+
+Where it departs: r sums each segment's shortest reference length, not the closest
+(``shortest-reference-length``), and the brevity penalty divides out the ratio c / r, so an empty
+candidate or a reference length 0 raises ZeroDivisionError (``length-ratio-division-by-zero``).
+"""
+
+from __future__ import annotations
+
+from conformance.crosscheck.adapters.bleu import max_order
+from conformance.implementations import Implementation, NotApplicable, Partial, rounded
+
+IMPLEMENTATION = Implementation(
+    name="bleu-mp",
+    language="Python",
+    distribution="bleu-mp",
+    requires=("bleu_mp",),
+    counterpart="bleu_mp.compute_bleu(hypotheses, references, max_order, smooth=False, n_worker=1)",
+)
+
+# the mechanisms of conformance/divergences.py it shows (what names its failures)
+SHOWS = ("shortest-reference-length", "length-ratio-division-by-zero")
+
+NOT_EXPRESSIBLE_OTHERWISE = (
+    "bleu_mp.compute_bleu reports the score, float precisions, brevity penalty, length ratio and two "
+    "lengths: no matches or totals, no per-segment lengths"
+)
+NOT_EXPRESSIBLE = {
+    name: "bleu-mp has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute", "chrf_components")
+}
+
+
+def computed(payload: dict, hypotheses: list, references: list) -> Partial:
+    from bleu_mp import compute_bleu
+
+    bleu, _precisions, brevity_penalty, _ratio, candidate_length, reference_length = compute_bleu(
+        hypotheses, references, max_order=max_order(payload), smooth=False, n_worker=1
+    )
+    return Partial(
+        {
+            "bleu": rounded(payload, bleu),
+            "brevity_penalty": rounded(payload, brevity_penalty),
+            "candidate_length": candidate_length,
+            "reference_length": reference_length,
+        }
+    )
+
+
+def bleu_corpus_compute(payload: dict) -> Partial:
+    return computed(payload, payload["hypotheses"], payload["references"])
+
+
+def bleu_sentence_compute(payload: dict) -> Partial:
+    if payload["smoothing"] != "none":
+        raise NotApplicable(
+            "smoothing other than none: bleu-mp's smooth adds 1 to every order's counts, none of the contract's methods"
+        )
+    if payload.get("effective_order", False):
+        raise NotApplicable("effective_order true: bleu-mp has no effective order")
+    return computed(payload, [payload["hypothesis"]], [payload["references"]])
+
+
+# --- the call a user would write (Library.call; `conformance matrix audit` runs it) -------------------------
+
+
+def compute_call(payload: dict) -> str:
+    from conformance.implementations._calls import literal, python
+
+    if "hypothesis" in payload:
+        hypotheses, references = [payload["hypothesis"]], [payload["references"]]
+    else:
+        hypotheses, references = payload["hypotheses"], payload["references"]
+    return python(
+        ["from bleu_mp import compute_bleu"],
+        [
+            f"hypotheses = {literal(hypotheses)}",
+            f"references = {literal(references)}",
+            f"bleu, precisions, bp, ratio, c, r = compute_bleu(hypotheses, references, max_order={max_order(payload)}, "
+            "smooth=False, n_worker=1)",
+        ],
+        '{"bleu": bleu, "brevity_penalty": bp, "candidate_length": c, "reference_length": r}',
+    )
+
+
+CALLS = {"bleu_corpus_compute": compute_call, "bleu_sentence_compute": compute_call}
