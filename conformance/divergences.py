@@ -44,7 +44,9 @@ PROTO = "__proto__"
 INHERITED_METHODS = frozenset(OBJECT_PROTOTYPE_NAMES) - {PROTO}
 INFORMATION_SEPARATORS = "\u001c\u001d\u001e\u001f"
 EPSILON_F = 1e-16  # the F of an order without a match where F per order is averaged
+FLOOR_AND_EXP = ("chen-cherry-1", "chen-cherry-3")  # the smoothings that replace a zero precision, p_1's too
 RATIO_EPSILONS = (1e-15, 1e-9)  # added to each ratio's numerator and denominator (ratio-epsilons)
+SEARCH_SEED = 9999  # the distance and length a closest-reference search starts from (closest-reference-search-...)
 # Where the judge's float bound (about 1e-13 relative) fails a value the cross-check's 1e-9 calls the same, models
 # are compared within this: above the few ulps by which a model's arrangement of a formula and a library's
 # differ (8e-15 measured, unmatched orders' logarithms included), below any difference the judge fails.
@@ -198,6 +200,15 @@ MECHANISMS = (
         "it is exactly 0 when brevity_penalty is 0 or any order has m_n = 0",
     ),
     Mechanism(
+        "closest-reference-search-seeded-at-9999",
+        "bleu",
+        "the reference length of a segment whose references all lie more than 9999 tokens from its hypothesis's "
+        "length: 9999 instead of the closest one's",
+        "the closest reference is searched from a starting pair (distance 9999, length 9999) that a reference "
+        "replaces only when it is closer, or as close and shorter",
+        "r is the length of the reference closest to c, ties going to the shorter",
+    ),
+    Mechanism(
         "ngram-counts-fixed-at-order-four",
         "bleu",
         "max_order above 4: an IndexError instead of an answer",
@@ -235,6 +246,47 @@ MECHANISMS = (
         raises="ZeroDivisionError",
     ),
     Mechanism(
+        "score-averaged-over-four-orders",
+        "bleu",
+        "BLEU of a max_order N other than 4: below 4 an IndexError instead of an answer; above 4 the geometric mean "
+        "of orders 1..4 alone (an order above 4 without a match no longer makes it 0)",
+        "the counts and totals are those of orders 1..N, but the score is computed with the default order 4: for "
+        "N < 4 it reads the count lists past their end, for N > 4 it averages ln(p_n) over n = 1..4 only "
+        "(smoothing, add-one included, applied to those four orders)",
+        "bleu = brevity_penalty * exp((1/N) * sum of ln(m_n / l_n)) with N = max_order",
+        raises="IndexError",
+    ),
+    Mechanism(
+        "add-k-reported-in-counts-without-a-match",
+        "bleu",
+        "the matches and totals reported with chen-cherry-2, also when nothing matched: m_n + 1 and l_n + 1 for "
+        "n >= 2 whenever the hypothesis has a unigram (the score agrees)",
+        "add-one smoothing is applied to the count lists in place and those lists are reported, whenever the "
+        "hypothesis has a unigram, also when no unigram matched (no early return)",
+        "matches and totals are the raw m_n and l_n, never smoothed",
+    ),
+    Mechanism(
+        "smoothed-score-when-nothing-matched",
+        "bleu",
+        "BLEU with chen-cherry-1 or chen-cherry-3 of a hypothesis that matched nothing (every order with n-grams): "
+        "positive instead of 0",
+        "the floor and exp smoothings replace every zero precision, the unigrams' too, also when no n-gram matched "
+        "(no early return with 0)",
+        "bleu is exactly 0 when c = 0, when m_1 = 0 (no hypothesis token occurs in any reference; sacreBLEU returns "
+        "early, ...)",
+    ),
+    Mechanism(
+        "empty-reference-dropped",
+        "bleu",
+        "r of a segment with an empty reference among others: the closest of the non-empty ones (so the brevity "
+        "penalty and BLEU differ too); a segment whose references are all empty: an EOFError instead of an answer",
+        "a reference without tokens is removed from its segment's references before the closest length is chosen; "
+        "a segment left with none raises",
+        "reference_length r sums, per segment, the reference length closest to the hypothesis length, ties going to "
+        "the shorter reference",
+        raises="EOFError",
+    ),
+    Mechanism(
         "whitespace-set-without-information-separators",
         "chrf",
         "character n-grams of a text holding U+001C-U+001F (whitespace removed): they are kept as characters",
@@ -259,6 +311,32 @@ MECHANISMS = (
         "over the effective orders, then F); the corpus score is the mean of the segments' (not summed rows)",
         "An order enters the averages only when both sides have at least one n-gram of that order ... Corpus "
         "score sums per-order counts over all segments",
+    ),
+    Mechanism(
+        "precision-recall-averaged-over-every-order",
+        "chrf",
+        "chrF of a text shorter than char_order (or any order without n-grams on a side): lower, that order "
+        'counted as precision and recall 0 ("cat" against "cats": 34.431138 instead of 68.862275)',
+        "chrP and chrR are averaged over every order 1..char_order, dividing by char_order: an order without "
+        "n-grams on a side adds nothing to the sums but still counts (not the effective orders alone)",
+        "An order enters the averages only when both sides have at least one n-gram of that order",
+    ),
+    Mechanism(
+        "f-score-division-by-zero",
+        "chrf",
+        "chrF of a segment or corpus without any match (an empty text included): a ZeroDivisionError instead of 0",
+        "F-beta = (1 + beta^2) chrP chrR / (beta^2 chrP + chrR) is divided out with no case for chrP = chrR = 0",
+        "if none does, or both averages are 0, the score is 0",
+        raises="ZeroDivisionError",
+    ),
+    Mechanism(
+        "kept-whitespace-ends-stripped",
+        "chrf",
+        "chrF with whitespace kept of a text with leading or trailing whitespace: those characters are not "
+        "n-grams (fewer n-grams, another score)",
+        "with whitespace kept, each text's leading and trailing whitespace is removed first (Python's str.strip, "
+        "the contract's whitespace set); inner whitespace is kept",
+        "whitespace true (omitted means false) keeps every code point of the text, whitespace included",
     ),
 )
 BY_ID = {mechanism.id: mechanism for mechanism in MECHANISMS}
@@ -371,6 +449,8 @@ def _closest(c: int, references: list[list[str]], changes: frozenset[str]) -> in
     lengths = [len(reference) for reference in references]
     if "shortest-reference-length" in changes:
         return min(lengths)
+    if "closest-reference-search-seeded-at-9999" in changes:
+        return min([(SEARCH_SEED, SEARCH_SEED)] + [(abs(c - length), length) for length in lengths])[1]
     if "first-listed-closest-reference" in changes:
         distances = [abs(c - length) for length in lengths]
         return lengths[distances.index(min(distances))]
@@ -420,11 +500,18 @@ def _bleu_variant(payload: dict, expected: dict, changes: frozenset[str]) -> dic
     n = int(payload.get("max_order", DEFAULT_MAX_ORDER))
     if "ngram-counts-fixed-at-order-four" in changes and n > 4:
         raise Raises("IndexError")
+    if "score-averaged-over-four-orders" in changes and n < 4:
+        raise Raises("IndexError")
+    scored = 4 if "score-averaged-over-four-orders" in changes else n  # the orders the score is computed from
     pairs = (
         [(payload["hypothesis"], payload["references"])]
         if sentence
         else list(zip(payload["hypotheses"], payload["references"]))
     )
+    if "empty-reference-dropped" in changes:
+        pairs = [(h, [reference for reference in refs if reference]) for h, refs in pairs]
+        if not all(refs for _, refs in pairs):
+            raise Raises("EOFError")
     rows = [_segment_counts(h, refs, n, changes) for h, refs in pairs]
     matches = [sum(row[0][k] for row in rows) for k in range(n)]
     totals = [sum(row[1][k] for row in rows) for k in range(n)]
@@ -441,23 +528,25 @@ def _bleu_variant(payload: dict, expected: dict, changes: frozenset[str]) -> dic
     elif "ratio-epsilons" in changes:  # every order used, no zero rule: 0 only where the penalty underflows
         bleu = 0.0 if bp == 0 else _score(bp, _epsilon_precisions(matches, totals), changes)
     elif sentence:
-        precisions = smoothed_precisions(matches, totals, method)
+        precisions = smoothed_precisions(matches[:scored], totals[:scored], method)
         if "single-precision-reciprocal-precisions" in changes and method == "none":
             precisions = _single_precision_quotients(precisions)
         if "zero-precision-floor" in changes and method == "none":
             precisions = _floored(precisions)
         used = orders_used(precisions, effective)
         skipped = "zero-match-order-skipped" in changes  # an order without a match (or n-grams) left out
+        # floor and exp smoothing also the unigrams when nothing matched (no early return)
+        unmatched_smoothed = "smoothed-score-when-nothing-matched" in changes and method in FLOOR_AND_EXP
         zero = (
             c == 0
-            or matches[0] == 0
+            or (matches[0] == 0 and not unmatched_smoothed)
             or (not effective and not skipped and any(den == 0 for _, den in precisions))
             or (method == "none" and not skipped and "zero-precision-floor" not in changes and 0 in matches[:used])
             or ("smoothed-score-zero-on-a-zero-match" in changes and method == "chen-cherry-2" and 0 in matches)
         )
         bleu = 0.0 if zero or bp == 0 else _score(bp, precisions[:used], changes)
     else:
-        precisions = list(zip(matches, totals))
+        precisions = list(zip(matches[:scored], totals[:scored]))
         if "single-precision-reciprocal-precisions" in changes:
             precisions = _single_precision_quotients(precisions)
         if "zero-precision-floor" in changes:
@@ -466,14 +555,17 @@ def _bleu_variant(payload: dict, expected: dict, changes: frozenset[str]) -> dic
         elif "zero-match-order-skipped" in changes:
             zero = bp == 0 or matches[0] == 0
         else:
-            zero = bp == 0 or 0 in matches
+            zero = bp == 0 or 0 in matches[:scored]
         bleu = 0.0 if zero else _score(bp, precisions, changes)
     if "zero-reference-length-answers-zeros" in changes and r == 0:
         bleu, c = 0.0, 0
     reported_matches, reported_totals = list(matches), list(totals)
-    if "add-k-reported-in-counts" in changes and method == "chen-cherry-2" and n >= 2 and matches[0] > 0:
-        reported_matches = [m + (k >= 1) for k, m in enumerate(matches)]
-        reported_totals = [t + (k >= 1) for k, t in enumerate(totals)]
+    added = ("add-k-reported-in-counts" in changes and matches[0] > 0) or (
+        "add-k-reported-in-counts-without-a-match" in changes and totals[0] > 0
+    )
+    if added and method == "chen-cherry-2" and n >= 2:  # one added to the orders 2..N the score is computed from
+        reported_matches = [m + (1 <= k < scored) for k, m in enumerate(matches)]
+        reported_totals = [t + (1 <= k < scored) for k, t in enumerate(totals)]
     found = {
         "bleu": bleu if bleu is None else _rounded(payload, bleu),
         "brevity_penalty": _rounded(payload, bp),
@@ -519,6 +611,8 @@ def _chrf_variant(tool, payload: dict, expected: dict, changes: frozenset[str]) 
     per_segment = []
     for hypothesis, reference in zip(payload["hypotheses"], payload["references"]):
         h, r = _cased(payload, hypothesis), _cased(payload, reference)
+        if "kept-whitespace-ends-stripped" in changes and whitespace:
+            h, r = h.strip(), r.strip()
         if "whitespace-set-without-information-separators" in changes and not whitespace:
             kept_h, kept_r = _remove_white_space(h), _remove_white_space(r)
             rows = chrf.segment_statistics(kept_h, kept_r, char_order, 0, whitespace=True)
@@ -534,6 +628,9 @@ def _chrf_variant(tool, payload: dict, expected: dict, changes: frozenset[str]) 
     if "f-per-order-averaged" in changes:
         segment_scores = [_f_per_order(rows, beta) for rows in per_segment]
         score = sum(segment_scores) / len(segment_scores)
+    elif {"precision-recall-averaged-over-every-order", "f-score-division-by-zero"} & changes:
+        segment_scores = [_f_of_averages(rows, beta, changes) for rows in per_segment]
+        score = _f_of_averages(corpus, beta, changes)
     else:
         segment_scores = [float(100 * chrf.f_score(rows, beta)) for rows in per_segment]
         score = float(100 * chrf.f_score(corpus, beta))
@@ -551,6 +648,22 @@ def _chrf_variant(tool, payload: dict, expected: dict, changes: frozenset[str]) 
         expected.pop(key, None)  # the exact fraction of another computation is not modelled
     expected.update(found)
     return expected
+
+
+def _f_of_averages(rows: list, beta: int, changes: frozenset[str]) -> float:
+    """F-beta of chrP and chrR, on 0..100, averaged over the effective orders or (the change) every order;
+    Raises ZeroDivisionError where both averages are 0 and the change divides them out regardless."""
+    every = "precision-recall-averaged-over-every-order" in changes
+    effective = [row for row in rows if row.hypothesis and row.reference]
+    count = len(rows) if every else len(effective)
+    precision = sum(row.matches / row.hypothesis for row in effective) / count if count else 0.0
+    recall = sum(row.matches / row.reference for row in effective) / count if count else 0.0
+    if precision == 0 and recall == 0:
+        if "f-score-division-by-zero" in changes:
+            raise Raises("ZeroDivisionError")
+        return 0.0
+    factor = beta * beta
+    return 100 * (1 + factor) * precision * recall / (factor * precision + recall)
 
 
 def _f_per_order(rows: list, beta: int) -> float:
@@ -629,11 +742,15 @@ def _family(tool) -> str:
     return "chrf" if "score" in properties or "segment_scores" in properties else "bleu"
 
 
-def name_failure(tool, payload: Any, output: Any, field: str = "", out_of_bounds: bool = False) -> Named | None:
+def name_failure(
+    tool, payload: Any, output: Any, field: str = "", out_of_bounds: bool = False, implementation: str = ""
+) -> Named | None:
     """The mechanisms whose model reproduces ``output`` (a target's answer, partial or whole) on every field the
     model changes, explaining the most of the fields where it differs from the contract's (``field``, the first
     differing one, must be among them), or None. ``out_of_bounds``: ``field`` holds a value outside the
-    output_schema's bounds, which the model must give exactly."""
+    output_schema's bounds, which the model must give exactly. Where two groups explain as much, those of the
+    mechanisms the library ``implementation`` shows come first (then the catalogue's order): two models may
+    agree on an input (F per order and chrP, chrR over every order, where one order has n-grams)."""
     if not isinstance(payload, dict) or not isinstance(output, dict):
         return None
     try:
@@ -652,7 +769,9 @@ def name_failure(tool, payload: Any, output: Any, field: str = "", out_of_bounds
     if field and field not in differing or not differing:
         return None
     family = _family(tool)
-    candidates = [m for m in MECHANISMS if m.family == family and (m.out_of_bounds or not out_of_bounds)]
+    shown = _shown(implementation)
+    ordered = sorted(MECHANISMS, key=lambda m: m.id not in shown)  # stable: the catalogue's order otherwise
+    candidates = [m for m in ordered if m.family == family and (m.out_of_bounds or not out_of_bounds)]
     best: tuple[int, int, tuple[Mechanism, ...]] | None = None
     # the mechanisms whose model alone changes something the answer shows (out of bounds, a rounding may be all
     # a model changes: every such mechanism); a pair may hold two that change nothing alone (a floor of the zero

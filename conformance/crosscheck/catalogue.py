@@ -56,7 +56,7 @@ def explaining_failure(
     where it breaks the output_schema's bounds. They are named only where the oracle's computation with them
     changed (their model) reproduces the target's answer on every field the model changes, the first
     differing field among them (``divergences.name_failure``): whichever library the target is
-    (``implementation`` names nothing by itself).
+    (``implementation`` names nothing by itself: where two groups explain as much, its own come first).
     """
     import oracle
     from conformance.divergences import name_failure
@@ -65,7 +65,7 @@ def explaining_failure(
     if field is None or not isinstance(output, dict) or field not in output or not isinstance(payload, dict):
         return None
     tool = next(t for t in oracle.tools() if t.id == tool_id)
-    return name_failure(tool, payload, output, field, out_of_bounds)
+    return name_failure(tool, payload, output, field, out_of_bounds, implementation)
 
 
 def output_field_names(tool_id: str) -> frozenset[str]:
