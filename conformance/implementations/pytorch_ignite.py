@@ -12,9 +12,10 @@ has 1), and it has no chen-cherry-3 nor an effective order.
 
 Where it departs: ``smooth1`` divides by max(1, l_n), so an order the hypothesis is too short for counts
 0.1 / 1 where the contract's score is 0 (missing-order-denominator-one); and the macro average counts into
-float32 tensors, where ``no_smooth`` divides each m_n by the float32 tensor l_n: every unsmoothed precision
-is the float32 nearest m_n / l_n (single-precision-reciprocal-precisions; the micro average counts in
-float64). ``decimals`` rounds its float with toFixed (``implementations.rounded``). No chrF.
+float32 tensors, where ``no_smooth`` divides the float m_n by the float32 tensor l_n, which torch computes as
+m_n times the float32 reciprocal of l_n, rounded to float32 (single-precision-reciprocal-precisions: 6/7 gives
+0.8571429252624512, not the nearest float32 0.8571428656578064; the micro average counts in float64).
+``decimals`` rounds its float with toFixed (``implementations.rounded``). No chrF.
 """
 
 from __future__ import annotations
