@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,9 +30,20 @@ ROUNDED = ("bleu", "brevity_penalty")  # the fields ``decimals`` rounds
 
 def run_call(call: dict) -> tuple[dict | None, str]:
     """(the answer the call prints, "") or (None, why not)."""
-    command = [sys.executable, "-c", call["code"]] if call.get("language") == "python" else ["bash", "-c", call["code"]]
+    # the code goes in on stdin: a call on 50,000 tokens is longer than one argument may be (128 KiB on Linux)
+    command = [sys.executable, "-"] if call.get("language") == "python" else ["bash", "-s"]
+    # a shell line's python3 is this interpreter, the one the libraries are installed for
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     try:
-        finished = subprocess.run(command, capture_output=True, text=True, timeout=CALL_SECONDS, cwd=ROOT)
+        finished = subprocess.run(
+            command,
+            input=call["code"],
+            capture_output=True,
+            text=True,
+            timeout=CALL_SECONDS,
+            cwd=ROOT,
+            env={**os.environ, "PATH": path},
+        )
     except subprocess.TimeoutExpired:
         return None, f"the call ran longer than {CALL_SECONDS:.0f} s"
     lines = finished.stdout.strip().splitlines()
