@@ -61,7 +61,9 @@ class Mechanism:
     description: str  # how the computation departs, in the contract's terms
     clause: str  # the contract text it departs from
     out_of_bounds: bool = False  # its answers leave the output_schema's bounds (a NaN, 1 + 2^-51)
-    raises: str = ""  # a crash: its model raises (``Raises``) the exception so named where the input triggers it
+    # a crash: its model raises (``Raises``) the exception so named where the input triggers it (several names
+    # joined by " or ": the libraries showing it raise one of them)
+    raises: str = ""
 
     @property
     def libraries(self) -> tuple[str, ...]:
@@ -279,12 +281,22 @@ MECHANISMS = (
         "empty-reference-dropped",
         "bleu",
         "r of a segment with an empty reference among others: the closest of the non-empty ones (so the brevity "
-        "penalty and BLEU differ too); a segment whose references are all empty: an EOFError instead of an answer",
+        "penalty and BLEU differ too); a segment whose references are all empty: an EOFError or RuntimeError "
+        "instead of an answer",
         "a reference without tokens is removed from its segment's references before the closest length is chosen; "
         "a segment left with none raises",
         "reference_length r sums, per segment, the reference length closest to the hypothesis length, ties going to "
         "the shorter reference",
-        raises="EOFError",
+        raises="EOFError or RuntimeError",
+    ),
+    Mechanism(
+        "empty-reference-string-raises",
+        "chrf",
+        "a corpus holding a reference that is the empty string: a RuntimeError instead of an answer",
+        "a reference that is the empty string is dropped from its segment's references, and a segment left with "
+        "none raises (the chrF tools give each segment one reference)",
+        "A text may be empty; it has no n-grams.",
+        raises="RuntimeError",
     ),
     Mechanism(
         "whitespace-set-without-information-separators",
@@ -511,7 +523,7 @@ def _bleu_variant(payload: dict, expected: dict, changes: frozenset[str]) -> dic
     if "empty-reference-dropped" in changes:
         pairs = [(h, [reference for reference in refs if reference]) for h, refs in pairs]
         if not all(refs for _, refs in pairs):
-            raise Raises("EOFError")
+            raise Raises(BY_ID["empty-reference-dropped"].raises)
     rows = [_segment_counts(h, refs, n, changes) for h, refs in pairs]
     matches = [sum(row[0][k] for row in rows) for k in range(n)]
     totals = [sum(row[1][k] for row in rows) for k in range(n)]
@@ -608,6 +620,8 @@ def _chrf_variant(tool, payload: dict, expected: dict, changes: frozenset[str]) 
 
     char_order, word_order, whitespace = _chrf_options(tool, payload)
     beta = int(payload.get("beta", 2))
+    if "empty-reference-string-raises" in changes and "" in payload["references"]:
+        raise Raises(BY_ID["empty-reference-string-raises"].raises)
     per_segment = []
     for hypothesis, reference in zip(payload["hypotheses"], payload["references"]):
         h, r = _cased(payload, hypothesis), _cased(payload, reference)
@@ -771,15 +785,23 @@ def name_failure(
     family = _family(tool)
     shown = _shown(implementation)
     ordered = sorted(MECHANISMS, key=lambda m: m.id not in shown)  # stable: the catalogue's order otherwise
-    candidates = [m for m in ordered if m.family == family and (m.out_of_bounds or not out_of_bounds)]
+    # out of bounds, a group holds a mechanism whose answers leave the bounds, and may hold others beside it (the
+    # orders a score is computed from, say)
+    candidates = [m for m in ordered if m.family == family]
     best: tuple[int, int, tuple[Mechanism, ...]] | None = None
     # the mechanisms whose model alone changes something the answer shows (out of bounds, a rounding may be all
     # a model changes: every such mechanism); a pair may hold two that change nothing alone (a floor of the zero
     # precisions, say, which only another mechanism's denominators give), a group of three at most two
-    pool = [m for m in candidates if out_of_bounds or _changes_something(tool, payload, expected, fields, m, tolerance)]
+    pool = [
+        m
+        for m in candidates
+        if (out_of_bounds and m.out_of_bounds) or _changes_something(tool, payload, expected, fields, m, tolerance)
+    ]
     for size in (1, 2, 3):
         for group in itertools.combinations(candidates, size):
             if sum(m not in pool for m in group) > (0, 2, 2)[size - 1]:
+                continue
+            if out_of_bounds and not _leaves_the_bounds(tool, payload, group, field):
                 continue
             explained = _explained(
                 tool, payload, output, expected, fields, differing, group, field, out_of_bounds, tolerance
@@ -798,6 +820,19 @@ def name_failure(
         _explained(tool, payload, output, expected, fields, differing, group, field, out_of_bounds, tolerance) or set()
     )
     return Named(group, tuple(sorted(explained)))
+
+
+def _leaves_the_bounds(tool, payload: dict, group: tuple[Mechanism, ...], field: str) -> bool:
+    """Out of bounds, the group's mechanisms whose answers leave the bounds are what changes the field: without
+    them its model gives another value there (the others may only say which orders a score is computed from)."""
+    if not any(m.out_of_bounds for m in group):
+        return False
+    try:
+        model = variant(tool, payload, frozenset(m.id for m in group))
+        within = variant(tool, payload, frozenset(m.id for m in group if not m.out_of_bounds))
+    except Exception:  # noqa: BLE001 - a model that cannot take the input explains nothing
+        return False
+    return field in model and not _exactly(model[field], within.get(field))
 
 
 def _changes_something(
@@ -871,7 +906,7 @@ def name_crash(tool, payload: Any, fault: str, implementation: str = "") -> Name
     family = _family(tool)
     shown = _shown(implementation)
     ordered = sorted(MECHANISMS, key=lambda m: m.id not in shown)  # stable: the catalogue's order otherwise
-    crashes = [m for m in ordered if m.family == family and m.raises == name]
+    crashes = [m for m in ordered if m.family == family and name in m.raises.split(" or ")]
     others = [m for m in ordered if m.family == family and not m.raises]
     for group in [(crash,) for crash in crashes] + [(crash, other) for crash in crashes for other in others]:
         if _model_raises(tool, payload, group, name):
@@ -891,7 +926,7 @@ def _model_raises(tool, payload: dict, group: tuple[Mechanism, ...], name: str) 
     try:
         variant(tool, payload, frozenset(m.id for m in group))
     except Raises as raised:
-        return raised.name == name
+        return name in raised.name.split(" or ")
     except Exception:  # noqa: BLE001 - a model that cannot take the input explains nothing
         return False
     return False

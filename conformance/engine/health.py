@@ -141,11 +141,28 @@ class HealthMonitor:
     ) -> TargetResponse | None:
         """An in-process target's exception: no transport stands between, so it is the implementation's own
         even when it would not come back (a race between the threads of a burst): a server error at once,
-        while the target answers other inputs; an outage when it answers nothing."""
-        if not self._answers_others(target, tool_id, version, payload, started):
+        while the target answers other inputs (another tool's example computed, or this tool's: a library
+        failing on every example of one tool, as on each max_order below 4, still computes the others); an
+        outage when it answers nothing."""
+        if not (
+            self._computes_another_tool(target, tool_id)
+            or self._answers_others(target, tool_id, version, payload, started)
+        ):
             self.record(fault, time.monotonic() - started)
             return None if self.unhealthy else fault
         return self._judged_server_error(fault, fault)
+
+    def _computes_another_tool(self, target, tool_id: str) -> bool:
+        """Does the in-process target compute another tool? The first example of each other tool is asked until
+        one is answered with a result (not counted: a question of its own, not a call of the run)."""
+        from oracle.registry import tool_keys
+
+        for other, other_version in tool_keys():
+            if other != tool_id and not self.stopping:
+                example = contract(other, other_version).document()["examples"][0]["input"]
+                if target.call(other, other_version, example).kind == "result":
+                    return True
+        return False
 
     def _judged_server_error(self, first: TargetResponse, last: TargetResponse) -> TargetResponse:
         """The fault as a failure of its case: counted apart, neither an outage nor time lost."""

@@ -10,22 +10,16 @@ reference, which ``''.split(' ')`` makes one empty token). ``decimals`` rounds i
 
 It runs in Node.js: ``tools/npm_bleu_score/bridge.mjs`` (installed with ``npm install --prefix
 tools/npm_bleu_score``) calls the package unchanged, one JSON line per call, in one process started on
-the first call and ended when this interpreter exits. A ``NaN`` or ``Infinity`` score comes back as
+the first call and ended when this interpreter exits (``_bridge.LineBridge``). A ``NaN`` or ``Infinity`` score comes back as
 ``null`` (what ``JSON.stringify`` writes), and is judged as the package's answer.
 """
 
 from __future__ import annotations
 
-import atexit
 import json
 import math
-import os
-import selectors
 import shutil
-import subprocess
-import threading
 from pathlib import Path
-from typing import IO
 
 from hypothesis import strategies as st
 
@@ -39,6 +33,7 @@ from conformance.crosscheck.adapters.bleu import (
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import NOT_MODELLED, Agreement, Check, Divergence
 from conformance.implementations import Implementation, NotApplicable, Partial, rounded
+from conformance.implementations._bridge import LineBridge
 from conformance.strategies.base import composite
 
 BRIDGE = Path(__file__).resolve().parents[2] / "tools" / "npm_bleu_score"
@@ -97,7 +92,12 @@ def inexpressible(payload: dict) -> str:
 def score(payload: dict) -> float | None:
     """The package's score of an input it expresses, in full precision (None: a NaN or an infinity)."""
     reference, candidate = payload["references"][0], payload["hypothesis"]
-    return _BRIDGE.ask({"reference": " ".join(reference), "candidate": " ".join(candidate), "maxN": max_order(payload)})
+    answer = _BRIDGE.ask(
+        {"reference": " ".join(reference), "candidate": " ".join(candidate), "maxN": max_order(payload)}
+    )
+    if "error" in answer:
+        raise RuntimeError(f"bleu-score threw: {answer['error']}")
+    return answer["score"]
 
 
 def bleu_sentence_compute(payload: dict) -> Partial:
@@ -108,57 +108,9 @@ def bleu_sentence_compute(payload: dict) -> Partial:
     return Partial({"bleu": found if found is None else rounded(payload, found)})
 
 
-class _Bridge:
-    """The Node.js process behind the package: started on first use, one call at a time."""
-
-    def __init__(self) -> None:
-        self._process: subprocess.Popen[bytes] | None = None
-        self._lock = threading.Lock()
-
-    def ask(self, request: dict) -> float | None:
-        with self._lock:
-            process = self._process
-            if process is None or process.poll() is not None:
-                process = self._process = subprocess.Popen(
-                    ["node", str(BRIDGE / "bridge.mjs")],
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
-                    cwd=BRIDGE,
-                )
-            assert process.stdin is not None and process.stdout is not None  # both piped above
-            process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
-            process.stdin.flush()
-            answer = json.loads(self._read_line(process.stdout))
-        if "error" in answer:
-            raise RuntimeError(f"bleu-score threw: {answer['error']}")
-        return answer["score"]
-
-    def _read_line(self, stdout: IO[bytes]) -> bytes:
-        """One answer line, within ANSWER_SECONDS and ANSWER_BYTES (the process is ended otherwise)."""
-        line = b""
-        with selectors.DefaultSelector() as selector:
-            selector.register(stdout, selectors.EVENT_READ)
-            while not line.endswith(b"\n"):
-                if not selector.select(ANSWER_SECONDS) or len(line) > ANSWER_BYTES:
-                    self.close()
-                    raise RuntimeError("bleu-score's bridge gave no answer line in time")
-                chunk = os.read(stdout.fileno(), ANSWER_BYTES)
-                if not chunk:
-                    self.close()
-                    raise RuntimeError("bleu-score's bridge exited")
-                line += chunk
-        return line
-
-    def close(self) -> None:
-        if self._process is not None and self._process.poll() is None:
-            self._process.kill()
-            self._process.wait()
-        self._process = None
-
-
-_BRIDGE = _Bridge()
-atexit.register(_BRIDGE.close)
+_BRIDGE = LineBridge(
+    ["node", str(BRIDGE / "bridge.mjs")], "bleu-score's bridge", cwd=BRIDGE, seconds=ANSWER_SECONDS, size=ANSWER_BYTES
+)
 
 
 # --- the cross-check: bleu(reference, candidate, maxN) on inputs of its own, with tokens named like the properties

@@ -101,18 +101,18 @@ def splittable(payload: dict) -> None:
         raise NotApplicable("a token holds whitespace: sacreBLEU splits each segment with str.split()", path)
 
 
-def corpus(payload: dict, smooth_method: str = "none"):
+def corpus(payload: dict, smooth_method: str = "none", api=None):
     splittable(payload)
     with quiet():
-        return bleu_metric(max_order(payload), smooth_method, False).corpus_score(*reference_streams(payload))
+        return bleu_metric(max_order(payload), smooth_method, False, api=api).corpus_score(*reference_streams(payload))
 
 
 def counts(score, n: int) -> dict:
     return {"max_order": n, "matches": list(score.counts), "totals": list(score.totals)}
 
 
-def bleu_corpus_compute(payload: dict) -> dict:
-    score = corpus(payload)
+def bleu_corpus_compute(payload: dict, api=None) -> dict:
+    score = corpus(payload, api=api)
     return {
         "bleu": rounded(payload, score.score / 100),
         "brevity_penalty": rounded(payload, score.bp),
@@ -122,12 +122,12 @@ def bleu_corpus_compute(payload: dict) -> dict:
     }
 
 
-def bleu_ngrams_count(payload: dict) -> dict:
+def bleu_ngrams_count(payload: dict, api=None) -> dict:
     detail = payload.get("detail", "totals")
     if detail == "ngrams":
         raise NotApplicable("detail ngrams: sacreBLEU has no public per-n-gram clipping table")
     n = max_order(payload)
-    output = counts(corpus(payload), n)
+    output = counts(corpus(payload, api=api), n)
     if detail == "segments":
         output["segments"] = [
             {
@@ -137,29 +137,30 @@ def bleu_ngrams_count(payload: dict) -> dict:
                 "totals": list(score.totals),
             }
             for i, score in enumerate(
-                sentence({"hypothesis": h, "references": refs, "max_order": n}, "none")
+                sentence({"hypothesis": h, "references": refs, "max_order": n}, "none", api=api)
                 for h, refs in zip(payload["hypotheses"], payload["references"])
             )
         ]
     return output
 
 
-def sentence(payload: dict, smooth_method: str, smooth_value: float | None = None):
+def sentence(payload: dict, smooth_method: str, smooth_value: float | None = None, api=None):
     splittable(payload)
     with quiet():
-        return bleu_metric(max_order(payload), smooth_method, False, smooth_value).sentence_score(*segment(payload))
+        metric = bleu_metric(max_order(payload), smooth_method, False, smooth_value, api)
+        return metric.sentence_score(*segment(payload))
 
 
-def bleu_sentence_components(payload: dict) -> dict:
-    score = sentence(payload, "none")
+def bleu_sentence_components(payload: dict, api=None) -> dict:
+    score = sentence(payload, "none", api=api)
     return {**counts(score, max_order(payload)), "candidate_length": score.sys_len, "reference_length": score.ref_len}
 
 
-def bleu_sentence_compute(payload: dict) -> dict:
+def bleu_sentence_compute(payload: dict, api=None) -> dict:
     if payload.get("effective_order", False):
         raise NotApplicable("effective_order true: sacreBLEU does not report the effective order it used (orders_used)")
     n = max_order(payload)
-    score = sentence(payload, *SMOOTHING[payload["smoothing"]])
+    score = sentence(payload, *SMOOTHING[payload["smoothing"]], api=api)
     # effective_order false: sacreBLEU's mean runs over all max_ngram_order orders, the orders_used it was given
     return {
         "bleu": rounded(payload, score.score / 100),
@@ -175,10 +176,12 @@ def bleu_sentence_compute(payload: dict) -> dict:
 # --- chrF: CHRF(...).corpus_score and sentence_score, floats on 0..100 ------------------------------------
 
 
-def chrf_scores(payload: dict, char_order: int, word_order: int, whitespace: bool = False) -> tuple[dict, list]:
+def chrf_scores(
+    payload: dict, char_order: int, word_order: int, whitespace: bool = False, api=None
+) -> tuple[dict, list]:
     """({"score": the corpus score}, each segment's sentence score), LibraryFloats on 0..100."""
     metric = chrf_metric(
-        char_order, word_order, int(payload.get("beta", 2)), payload.get("lowercase", False), whitespace
+        char_order, word_order, int(payload.get("beta", 2)), payload.get("lowercase", False), whitespace, api
     )
     hypotheses, references = payload["hypotheses"], payload["references"]
     corpus_score = metric.corpus_score(hypotheses, [references])
@@ -187,22 +190,22 @@ def chrf_scores(payload: dict, char_order: int, word_order: int, whitespace: boo
     ]
 
 
-def chrf_compute(payload: dict) -> Partial:
-    fields, segments = chrf_scores(payload, 6, 0)
+def chrf_compute(payload: dict, api=None) -> Partial:
+    fields, segments = chrf_scores(payload, 6, 0, api=api)
     return Partial({**fields, "segment_scores": segments})
 
 
-def chrf_plus_plus_compute(payload: dict) -> Partial:
-    fields, segments = chrf_scores(payload, 6, 2)
+def chrf_plus_plus_compute(payload: dict, api=None) -> Partial:
+    fields, segments = chrf_scores(payload, 6, 2, api=api)
     return Partial({**fields, "segment_scores": segments})
 
 
-def chrf_components(payload: dict) -> Partial:
+def chrf_components(payload: dict, api=None) -> Partial:
     from oracle.chrf_components import orders
 
     char_order, word_order = orders(payload)
     whitespace = payload.get("whitespace", False)
-    fields, segments = chrf_scores(payload, char_order, word_order, whitespace)
+    fields, segments = chrf_scores(payload, char_order, word_order, whitespace, api)
     return Partial({**fields, "segments": [{"segment": i, "score": score} for i, score in enumerate(segments)]})
 
 
@@ -229,11 +232,17 @@ def unsplittable(payload: dict) -> Comparison | None:
     return None
 
 
-@cache
-def bleu_metric(order: int, smooth_method: str, effective_order: bool, smooth_value: float | None = None):
-    from sacrebleu.metrics import BLEU
+def local_api():
+    """sacreBLEU of this environment: the module the functions here call when they are given no other (``api``:
+    the same package of another version, such as a ``_bridge.Remote`` of a virtual environment of its own)."""
+    import sacrebleu.metrics
 
-    return BLEU(
+    return sacrebleu
+
+
+@cache
+def bleu_metric(order: int, smooth_method: str, effective_order: bool, smooth_value: float | None = None, api=None):
+    return (local_api() if api is None else api).metrics.BLEU(
         tokenize="none",
         smooth_method=smooth_method,
         smooth_value=smooth_value,
@@ -271,10 +280,8 @@ BLEU_ABOVE_ONE: dict[str, Any] = dict(
 
 
 @cache
-def chrf_metric(char_order: int, word_order: int, beta: int, lowercase: bool, whitespace: bool = False):
-    from sacrebleu.metrics import CHRF as SacreCHRF
-
-    return SacreCHRF(
+def chrf_metric(char_order: int, word_order: int, beta: int, lowercase: bool, whitespace: bool = False, api=None):
+    return (local_api() if api is None else api).metrics.CHRF(
         char_order=char_order, word_order=word_order, whitespace=whitespace, beta=beta, lowercase=lowercase
     )
 
