@@ -74,7 +74,10 @@ DEFAULT_NOT_REACHED: dict[tuple[str, str], str] = {
     ): "one of 11 mutations; 40 examples miss it",
     ("generated/bleu-sentence-compute/invalid/schema", "a missing key"): "one of 11 mutations; 40 examples miss it",
     ("generated/chrf-compute/valid/sequence", "one segment added"): "one of 5 changes, in a third of the steps",
-    ("generated/chrf-plus-plus-compute/valid/sequence", "one segment added"): "one of 5 changes, in a third of the steps",
+    (
+        "generated/chrf-plus-plus-compute/valid/sequence",
+        "one segment added",
+    ): "one of 5 changes, in a third of the steps",
     ("generated/chrf-components/invalid/schema", "beta out of range or of the wrong type"): "one of 7 rules",
     ("generated/chrf-compute/invalid/schema", "beta out of range or of the wrong type"): "one of 7 rules",
     ("generated/chrf-plus-plus-compute/invalid/schema", "beta out of range or of the wrong type"): "one of 7 rules",

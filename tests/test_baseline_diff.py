@@ -264,7 +264,7 @@ def test_what_varies_between_runs_of_one_cause_does_not_tell_groups_apart(runs):
         divergence={
             "id": "some-library-rule",
             "libraries": ["nltk"],
-            "explanation": "looks like NLTK: x",
+            "explanation": "x (as in NLTK)",
             "mechanism": "y",
         },
     )

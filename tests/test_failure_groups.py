@@ -368,23 +368,35 @@ def nltk_run(tmp_path_factory) -> tuple[Path, dict]:
     return directory, run_against(directory, "nltk_like", "--profile", "quick")
 
 
-def by_pointer(groups: list[dict]) -> dict[str, dict]:
-    found = {group["pointer_class"]: group for group in groups}
+def by_cause(groups: list[dict]) -> dict[tuple[str, str], dict]:
+    """The groups by (pointer class, divergence id): each cause once."""
+    found = {(group["pointer_class"], (group["divergence"] or {}).get("id", "")): group for group in groups}
     assert len(found) == len(groups), [group["title"] for group in groups]
     return found
 
 
+FLOOR, DENOMINATOR = "zero-precision-floor", "missing-order-denominator-one"
+
+
 @pytest.mark.slow  # a whole run of a library-like target (nltk_run)
 def test_an_nltk_like_implementation_shows_one_group_per_cause(nltk_run):
+    """NLTK's two mechanisms: the denominators max(1, l_n) (totals of 1 for a missing order) and the floor of a
+    zero precision. A score on an input with a missing order shows both at once (the floor of 0 / 1): that case
+    names both, a group of its own beside each mechanism alone."""
     _, document = nltk_run
-    groups = by_pointer(document["failure_groups"])
-    assert set(groups) == {"/bleu", "/totals/*"}  # two causes, two groups
-    floor, totals = groups["/bleu"], groups["/totals/*"]
-    assert (floor["clause"]["number"], floor["clause"]["text"]) == (5, contract_line(CORPUS, 5))
-    assert floor["divergence"]["id"] == "zero-precision-floor"
-    assert floor["divergence"]["explanation"].startswith("looks like NLTK")
+    groups = by_cause(document["failure_groups"])
+    assert set(groups) == {("/bleu", FLOOR), ("/bleu", f"{DENOMINATOR} + {FLOOR}"), ("/totals/*", DENOMINATOR)}
+    floor, both, totals = (
+        groups["/bleu", FLOOR],
+        groups["/bleu", f"{DENOMINATOR} + {FLOOR}"],
+        groups["/totals/*", DENOMINATOR],
+    )
+    for group in (floor, both):
+        assert (group["clause"]["number"], group["clause"]["text"]) == (5, contract_line(CORPUS, 5))
+    assert floor["divergence"]["explanation"].endswith("(as in NLTK)")
+    # ["a"] against ["a"]: orders 2..4 missing, totals 1 each, precisions 0 / 1 floored: a tiny score, not 0
+    assert both["smallest"] == {"hypotheses": [["a"]], "references": [[["a"]]]}
     assert (totals["clause"]["number"], totals["clause"]["text"]) == (2, contract_line(CORPUS, 2))
-    assert totals["divergence"]["id"] == "missing-order-denominator-one"
     failing = [r for r in document["results"] if r["outcome"] == "failed"]
     assert sum(group["count"] for group in document["failure_groups"]) == len(failing)
     assert sorted(m for group in document["failure_groups"] for m in group["members"]) == sorted(
@@ -402,10 +414,10 @@ def test_an_nltk_like_implementation_shows_one_group_per_cause(nltk_run):
 def test_the_reports_lead_with_the_groups(nltk_run):
     directory, document = nltk_run
     markdown = (directory / "out" / "report.md").read_text(encoding="utf-8")
-    assert markdown.index("## Failure groups: 2 causes") < markdown.index("## Run") < markdown.index("## Failures")
+    assert markdown.index("## Failure groups: 3 causes") < markdown.index("## Run") < markdown.index("## Failures")
     console = document["_console"]
-    assert console.index("Failure groups: 2 causes") < console.index("\nfailed · ")
-    assert "looks like NLTK" in console
+    assert console.index("Failure groups: 3 causes") < console.index("\nfailed · ")
+    assert "(as in NLTK) (zero-precision-floor)" in console
 
 
 def test_an_implementation_with_two_unrelated_bugs_shows_two_groups(tmp_path):

@@ -36,7 +36,7 @@ def document() -> dict:
     group["divergence"] = {
         "id": "lib-denominator + lib-smoothing",
         "libraries": ["a", "nltk"],
-        "explanation": "looks like lib: 1 instead of 0",
+        "explanation": "1 instead of 0 (as in lib)",
     }
     group["smallest"] = {"hypotheses": [[LONG_TOKEN, "b"]], "references": [[["a"]]]}
     group["call"] = {"language": "python", "code": "import lib\nprint(lib.bleu([['" + LONG_TOKEN + "']]))"}

@@ -31,14 +31,15 @@ def input_size(result: dict) -> int:
 
 
 def divergence_entry(divergence: Any) -> dict | None:
-    """A catalogued divergence as report.json gives it, with its one-line "looks like" explanation."""
+    """A catalogued divergence as report.json gives it: named by its mechanism (its id), explained in one line by
+    what differs and the libraries known to show it."""
     if divergence is None:
         return None
-    libraries = " / ".join(LIBRARY_NAMES.get(name, name) for name in divergence.libraries)
+    libraries = ", ".join(LIBRARY_NAMES.get(name, name) for name in divergence.libraries)
     return {
         "id": divergence.id,
         "libraries": list(divergence.libraries),
-        "explanation": f"looks like {libraries}: {divergence.what_differs}",
+        "explanation": divergence.what_differs + (f" (as in {libraries})" if libraries else ""),
         "mechanism": divergence.mechanism,
     }
 
