@@ -516,3 +516,28 @@ def test_a_nested_field_counts_as_its_top_level_field():
         ],
     }
     assert cell_summary(cell) == "conformant on 3 of 10 fields"
+
+
+def test_a_cell_says_nothing_of_the_machine_it_ran_on():
+    """A library's traceback (a crash is its answer) names files under this interpreter's prefix, the home and
+    temporary directories and the project: the published cell names what they are instead."""
+    import sys
+    import tempfile
+
+    from conformance.matrix.document import portable
+
+    site = f'{sys.prefix}/lib/python3/site-packages/lib/score.py", line 9, in score'
+    said = f'Traceback:\n  File "{site}\nZeroDivisionError: division by zero'
+    home = f"{Path.home()}/.cache/venvs/lib/bin/python -I -c 'x'"
+    group = {"difference": {"said": said, "also": [home, f"{tempfile.gettempdir()}/x/r1.txt", f"{ROOT}/tools/a"]}}
+    shown = portable(group)
+    assert shown["difference"]["said"] == (
+        'Traceback:\n  File "<python>/lib/python3/site-packages/lib/score.py", line 9, in score\n'
+        "ZeroDivisionError: division by zero"
+    )
+    assert shown["difference"]["also"] == [
+        "~/.cache/venvs/lib/bin/python -I -c 'x'",
+        "<tmp>/x/r1.txt",
+        "<project>/tools/a",
+    ]
+    assert portable({"count": 3, "smallest": None}) == {"count": 3, "smallest": None}

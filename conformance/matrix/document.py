@@ -15,9 +15,12 @@ the fields its checks were judged on (``judged_fields``) and those it does not c
 from __future__ import annotations
 
 import json
+import sys
+import tempfile
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 
@@ -37,6 +40,36 @@ GROUP_FIELDS = (
     "smallest_case",
     "difference",
 )
+
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+@lru_cache(maxsize=1)
+def _machine_paths() -> tuple[tuple[str, str], ...]:
+    """This machine's directories a library's traceback or message may hold, most specific first, each with what
+    it is: a matrix is published, and says nothing of the machine it ran on."""
+    named = {
+        str(PROJECT): "<project>",
+        sys.prefix: "<python>",
+        sys.base_prefix: "<python>",
+        str(Path.home()): "~",
+        tempfile.gettempdir(): "<tmp>",
+    }
+    return tuple(sorted(((path, name) for path, name in named.items() if len(path) > 1), key=lambda p: -len(p[0])))
+
+
+def portable(value: Any) -> Any:
+    """The JSON value with this machine's paths replaced by what they are (<project>, <python>, ~, <tmp>)."""
+    if isinstance(value, str):
+        for path, name in _machine_paths():
+            value = value.replace(path, name)
+        return value
+    if isinstance(value, list):
+        return [portable(item) for item in value]
+    if isinstance(value, dict):
+        return {key: portable(item) for key, item in value.items()}
+    return value
 
 
 class MatrixSchemaError(ValueError):
@@ -154,7 +187,7 @@ def run_cell(implementation: str, tool: str, report: dict) -> dict:
         for text, examples in check.summary.get("not_applicable_causes", {}).items():
             causes.setdefault(cause(text), {"checks": 0, "examples": 0})["examples"] += examples
     groups = [
-        {key: group.get(key) for key in GROUP_FIELDS}
+        portable({key: group.get(key) for key in GROUP_FIELDS})
         for group in report.get("failure_groups", [])
         if group.get("tool") == tool
     ]
@@ -182,7 +215,7 @@ def run_cell(implementation: str, tool: str, report: dict) -> dict:
         "status": status,
         "counts": {key: counts[key] for key in ("passed", "failed", "not_applicable")},
         "not_applicable": [
-            {"cause": text, **numbers}
+            {"cause": portable(text), **numbers}
             for text, numbers in sorted(causes.items(), key=lambda item: (-item[1]["checks"], -item[1]["examples"]))
         ],
         "failure_groups": groups,
