@@ -269,6 +269,7 @@ CHROMIUM = next(
 )
 
 
+@pytest.mark.slow  # a browser
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)")
 def test_matrix_html_renders_in_a_headless_browser():
     completed = subprocess.run(

@@ -129,6 +129,7 @@ def without_timings(document: dict) -> dict:
     return {**document, "header": header, "implementations": rows}
 
 
+@pytest.mark.slow  # a whole-run comparison: the matrix twice
 def test_the_matrix_is_the_same_whatever_the_number_of_processes(tmp_path):
     names = "fake-rounded,fake-exact"
     documents = []

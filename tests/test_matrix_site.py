@@ -141,6 +141,7 @@ def test_a_reproducer_replays_the_smallest_input(tmp_path):
     assert failing.returncode == 1 and "still fails" in failing.stdout, failing.stdout + failing.stderr
 
 
+@pytest.mark.slow  # a browser
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH: the layout is measured only where a browser exists")
 @pytest.mark.parametrize("width", [1400, 390])
 def test_no_page_of_the_site_scrolls_sideways(tmp_path, width):

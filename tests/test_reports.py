@@ -725,6 +725,7 @@ CHROMIUM = next(
 )
 
 
+@pytest.mark.slow  # a browser
 @pytest.mark.skipif(
     CHROMIUM is None,
     reason="no chromium on PATH (apt-get install chromium): the HTML is checked in a real browser only where one exists",
@@ -797,6 +798,7 @@ def laid_out(page: str, width: int, directory: Path) -> dict:
     return json.loads(html_module.unescape(found.group(1)))
 
 
+@pytest.mark.slow  # a browser
 @pytest.mark.skipif(
     CHROMIUM is None,
     reason="no chromium on PATH (apt-get install chromium): the layout is measured only where a browser exists",

@@ -158,6 +158,7 @@ def test_the_docs_show_the_javascript_example_as_it_ships():
     assert f"```js\n{JS_EXAMPLE.read_text(encoding='utf-8')}```\n" in TARGETS_PAGE.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # Node.js
 @needs_node
 def test_the_javascript_example_passes_for_the_tool_it_implements(run):
     code, output, record = run(

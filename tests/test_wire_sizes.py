@@ -309,6 +309,7 @@ def test_a_one_mib_body_limit_is_caught_on_bleu(seed, tmp_path, monkeypatch, cap
     assert_caught(code, report, printed, "bleu-corpus-compute", server, ONE_MIB)
 
 
+@pytest.mark.slow  # Node.js (Express)
 def test_an_express_body_limit_is_caught_on_chrf(tmp_path, monkeypatch, capfd):
     with body_limit_server(EXPRESS_JSON_LIMIT) as server:
         code, report, printed = run_against(server.url, "chrf-compute", 1, tmp_path, monkeypatch, capfd)
