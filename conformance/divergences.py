@@ -24,24 +24,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-# the own properties of Object.prototype (ECMA-262 20.1.3 and Annex B; Node.js 20 has exactly these), which every
-# plain JavaScript object `{}` inherits. All are methods but `__proto__`, an accessor.
-OBJECT_PROTOTYPE_NAMES = (
-    "constructor",
-    "toString",
-    "valueOf",
-    "hasOwnProperty",
-    "isPrototypeOf",
-    "propertyIsEnumerable",
-    "toLocaleString",
-    "__defineGetter__",
-    "__defineSetter__",
-    "__lookupGetter__",
-    "__lookupSetter__",
-    "__proto__",
-)
-PROTO = "__proto__"
-INHERITED_METHODS = frozenset(OBJECT_PROTOTYPE_NAMES) - {PROTO}
+from conformance.javascript import INHERITED_METHODS, PROTO
+
 INFORMATION_SEPARATORS = "\u001c\u001d\u001e\u001f"
 EPSILON_F = 1e-16  # the F of an order without a match where F per order is averaged
 FLOOR_AND_EXP = ("chen-cherry-1", "chen-cherry-3")  # the smoothings that replace a zero precision, p_1's too

@@ -34,6 +34,7 @@ from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import NOT_MODELLED, Agreement, Check, Divergence
 from conformance.implementations import Implementation, NotApplicable, Partial, rounded
 from conformance.implementations._bridge import LineBridge
+from conformance.javascript import INHERITED_METHODS, NOT_INHERITED, OBJECT_PROTOTYPE_NAMES, PROTO
 from conformance.strategies.base import composite
 
 BRIDGE = Path(__file__).resolve().parents[2] / "tools" / "npm_bleu_score"
@@ -115,27 +116,6 @@ _BRIDGE = LineBridge(
 
 # --- the cross-check: bleu(reference, candidate, maxN) on inputs of its own, with tokens named like the properties
 # every JavaScript object inherits ------------------------------------------------------------------------------
-
-# The own properties of Object.prototype (ECMA-262 20.1.3 and Annex B; Node.js 20 has exactly these), which every
-# plain object `{}` inherits: `name in {}` is true before the name is counted. All are methods but `__proto__`.
-OBJECT_PROTOTYPE_NAMES = (
-    "constructor",
-    "toString",
-    "valueOf",
-    "hasOwnProperty",
-    "isPrototypeOf",
-    "propertyIsEnumerable",
-    "toLocaleString",
-    "__defineGetter__",
-    "__defineSetter__",
-    "__lookupGetter__",
-    "__lookupSetter__",
-    "__proto__",
-)
-PROTO = "__proto__"  # an accessor: setting it to a number is ignored
-INHERITED_METHODS = frozenset(OBJECT_PROTOTYPE_NAMES) - {PROTO}
-# names a reader may suspect that a plain object does not inherit (a function's and an array's own properties)
-NOT_INHERITED = ("prototype", "length")
 
 
 @composite

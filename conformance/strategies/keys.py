@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
+from conformance.javascript import NOT_INHERITED, OBJECT_PROTOTYPE_NAMES, PROTO
 from conformance.strategies.base import EXPECT_OUTPUT, INVALID_INPUT, Family, aimed, case, composite
 
 Tokens = list[str]
@@ -209,21 +210,13 @@ def joined_word_ngrams(word_orders: st.SearchStrategy[int], extra: Callable[[int
 # --- names a runtime treats specially ---------------------------------------------------
 
 # Names a JavaScript object treats specially: a plain object inherits the first ten from
-# Object.prototype (`"constructor" in {}` is true; `__proto__` is an accessor); `prototype` and
-# `length` are own properties of functions and arrays, the maps an implementation may use instead.
+# Object.prototype (`"constructor" in {}` is true; `__proto__` is an accessor; the setter twins
+# __defineSetter__ and __lookupSetter__ are left to their getters); `prototype` and `length` are own
+# properties of functions and arrays, the maps an implementation may use instead.
 PROPERTY_NAMES = (
-    "__proto__",
-    "constructor",
-    "toString",
-    "valueOf",
-    "hasOwnProperty",
-    "isPrototypeOf",
-    "propertyIsEnumerable",
-    "toLocaleString",
-    "__defineGetter__",
-    "__lookupGetter__",
-    "prototype",
-    "length",
+    PROTO,
+    *(name for name in OBJECT_PROTOTYPE_NAMES if name not in (PROTO, "__defineSetter__", "__lookupSetter__")),
+    *NOT_INHERITED,
 )
 PROPERTY_VALUES: tuple[object, ...] = (None, True, 1, 0, "x", [], {}, {"a": 1}, ["the"])
 
