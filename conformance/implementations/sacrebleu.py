@@ -20,9 +20,9 @@ import warnings
 from contextlib import contextmanager
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 from conformance.crosscheck.adapters.bleu import (
+    BLEU_ABOVE_ONE,
     bleu_schema,
     empty_candidate_and_reference,
     empty_hypothesis_and_reference,
@@ -261,19 +261,6 @@ def quiet():
         yield
     finally:
         logger.setLevel(level)
-
-
-BLEU_ABOVE_ONE: dict[str, Any] = dict(
-    libraries=("sacrebleu",),
-    out_of_bounds=True,
-    fields=("bleu within output_schema",),
-    what_differs="BLEU where every precision is 1 and the brevity penalty 1: 1.0000000000000004 (1 + 2^-51), above "
-    "the output_schema's maximum 1",
-    mechanism="BLEU.compute_bleu scores on the percent scale: exp(sum of my_log(100 * m_n / l_n) / N) is "
-    "exp(ln 100) = 100.00000000000004 when every term is ln 100 (its double rounds up), and the "
-    "score / 100 a wrapper reports is then 1 + 2^-51 (the precisions and the brevity penalty are exact)",
-    clause="Scores are on the 0-1 scale",  # and the output_schema's bleu maximum 1
-)
 
 
 # --- the cross-check: chrf ------------------------------------------------------------------------------------------------
