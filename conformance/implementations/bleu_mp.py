@@ -16,7 +16,8 @@ candidate or a reference length 0 raises ZeroDivisionError (``length-ratio-divis
 from __future__ import annotations
 
 from conformance.crosscheck.adapters.bleu import max_order
-from conformance.implementations import Implementation, NotApplicable, Partial, rounded
+from conformance.implementations import Implementation, Partial
+from conformance.implementations._shared import compute_bleu_sentence, score_and_lengths, segments_of
 
 IMPLEMENTATION = Implementation(
     name="bleu-mp",
@@ -44,14 +45,7 @@ def computed(payload: dict, hypotheses: list, references: list) -> Partial:
     bleu, _precisions, brevity_penalty, _ratio, candidate_length, reference_length = compute_bleu(
         hypotheses, references, max_order=max_order(payload), smooth=False, n_worker=1
     )
-    return Partial(
-        {
-            "bleu": rounded(payload, bleu),
-            "brevity_penalty": rounded(payload, brevity_penalty),
-            "candidate_length": candidate_length,
-            "reference_length": reference_length,
-        }
-    )
+    return score_and_lengths(payload, bleu, brevity_penalty, candidate_length, reference_length)
 
 
 def bleu_corpus_compute(payload: dict) -> Partial:
@@ -59,13 +53,7 @@ def bleu_corpus_compute(payload: dict) -> Partial:
 
 
 def bleu_sentence_compute(payload: dict) -> Partial:
-    if payload["smoothing"] != "none":
-        raise NotApplicable(
-            "smoothing other than none: bleu-mp's smooth adds 1 to every order's counts, none of the contract's methods"
-        )
-    if payload.get("effective_order", False):
-        raise NotApplicable("effective_order true: bleu-mp has no effective order")
-    return computed(payload, [payload["hypothesis"]], [payload["references"]])
+    return computed(payload, *compute_bleu_sentence(payload, "bleu-mp"))
 
 
 # --- the call a user would write (Library.call; `conformance matrix audit` runs it) -------------------------
@@ -74,10 +62,7 @@ def bleu_sentence_compute(payload: dict) -> Partial:
 def compute_call(payload: dict) -> str:
     from conformance.implementations._calls import literal, python
 
-    if "hypothesis" in payload:
-        hypotheses, references = [payload["hypothesis"]], [payload["references"]]
-    else:
-        hypotheses, references = payload["hypotheses"], payload["references"]
+    hypotheses, references = segments_of(payload)
     return python(
         ["from bleu_mp import compute_bleu"],
         [

@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import cast
 
 from conformance.crosscheck.adapters.bleu import max_order
-from conformance.implementations import Implementation, NotApplicable, Partial, rounded
+from conformance.implementations import Implementation, NotApplicable, Partial
+from conformance.implementations._shared import compute_bleu_sentence, score_and_lengths, segments_of
 
 IMPLEMENTATION = Implementation(
     name="bleuscore",
@@ -60,16 +61,11 @@ def computed(payload: dict, hypotheses: list, references: list) -> Partial:
         smooth=False,
         ref_len_method="closest",
     )
-    # bleuscore's stub types every value of the result as float | list[float] | int; these two are floats
+    # bleuscore's stub types every value of the result as float | list[float] | int: the score and the brevity
+    # penalty are floats, the lengths ints
     bleu, brevity_penalty = cast(float, result["bleu"]), cast(float, result["brevity_penalty"])
-    return Partial(
-        {
-            "bleu": rounded(payload, bleu),
-            "brevity_penalty": rounded(payload, brevity_penalty),
-            "candidate_length": result["translation_length"],
-            "reference_length": result["reference_length"],
-        }
-    )
+    lengths = cast(int, result["translation_length"]), cast(int, result["reference_length"])
+    return score_and_lengths(payload, bleu, brevity_penalty, *lengths)
 
 
 def bleu_corpus_compute(payload: dict) -> Partial:
@@ -77,14 +73,7 @@ def bleu_corpus_compute(payload: dict) -> Partial:
 
 
 def bleu_sentence_compute(payload: dict) -> Partial:
-    if payload["smoothing"] != "none":
-        raise NotApplicable(
-            "smoothing other than none: bleuscore's smooth adds 1 to every order's counts, "
-            "none of the contract's methods"
-        )
-    if payload.get("effective_order", False):
-        raise NotApplicable("effective_order true: bleuscore has no effective order")
-    return computed(payload, [payload["hypothesis"]], [payload["references"]])
+    return computed(payload, *compute_bleu_sentence(payload, "bleuscore"))
 
 
 # --- the call a user would write (Library.call; `conformance matrix audit` runs it) -------------------------
@@ -93,10 +82,7 @@ def bleu_sentence_compute(payload: dict) -> Partial:
 def compute_call(payload: dict) -> str:
     from conformance.implementations._calls import literal, python
 
-    if "hypothesis" in payload:
-        hypotheses, references = [payload["hypothesis"]], [payload["references"]]
-    else:
-        hypotheses, references = payload["hypotheses"], payload["references"]
+    hypotheses, references = segments_of(payload)
     return python(
         ["import bleuscore"],
         [

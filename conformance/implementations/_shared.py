@@ -1,0 +1,42 @@
+"""What several library modules' adapters share: a BLEU input's segments, and the answers and domain of the
+libraries descended from tensorflow/nmt's ``compute_bleu`` (bleu-mp, bleuscore). Not a library module (its name
+starts with "_")."""
+
+from __future__ import annotations
+
+from conformance.implementations import NotApplicable, Partial, rounded
+
+
+def segments_of(payload: dict) -> tuple[list[list[str]], list[list[list[str]]]]:
+    """(hypotheses, references) of a corpus or a one-segment input."""
+    if "hypothesis" in payload:
+        return [payload["hypothesis"]], [payload["references"]]
+    return payload["hypotheses"], payload["references"]
+
+
+def compute_bleu_sentence(payload: dict, library: str) -> tuple[list[list[str]], list[list[list[str]]]]:
+    """The one segment of a bleu-sentence-compute input as a corpus, for a library whose ``smooth`` adds 1 to every
+    order (p_1 included: none of the contract's methods) and that has no effective order."""
+    if payload["smoothing"] != "none":
+        raise NotApplicable(
+            f"smoothing other than none: {library}'s smooth adds 1 to every order's counts, "
+            "none of the contract's methods"
+        )
+    if payload.get("effective_order", False):
+        raise NotApplicable(f"effective_order true: {library} has no effective order")
+    return segments_of(payload)
+
+
+def score_and_lengths(
+    payload: dict, bleu: float, brevity_penalty: float, candidate_length: int, reference_length: int
+) -> Partial:
+    """The fields a library reporting the score, the brevity penalty and the two lengths expresses (its floats
+    with ``decimals``)."""
+    return Partial(
+        {
+            "bleu": rounded(payload, bleu),
+            "brevity_penalty": rounded(payload, brevity_penalty),
+            "candidate_length": candidate_length,
+            "reference_length": reference_length,
+        }
+    )
