@@ -1,10 +1,23 @@
-"""What several library modules' adapters share: a BLEU input's segments, and the answers and domain of the
-libraries descended from tensorflow/nmt's ``compute_bleu`` (bleu-mp, bleuscore). Not a library module (its name
-starts with "_")."""
+"""What several library modules' adapters share: the tools a BLEU-only library lacks, the effective order most
+lack, a BLEU input's segments, and the answers and domain of the libraries descended from tensorflow/nmt's
+``compute_bleu`` (bleu-mp, bleuscore). Not a library module (its name starts with "_")."""
 
 from __future__ import annotations
 
 from conformance.implementations import NotApplicable, Partial, rounded
+
+CHRF_TOOLS = ("chrf_compute", "chrf_plus_plus_compute", "chrf_components")
+
+
+def no_chrf(library: str) -> dict[str, str]:
+    """NOT_EXPRESSIBLE of a library without chrF: each chrF tool, for that reason."""
+    return {name: f"{library} has no chrF" for name in CHRF_TOOLS}
+
+
+def no_effective_order(payload: dict, library: str) -> None:
+    """NotApplicable for effective_order true, which a library averaging over every order cannot express."""
+    if payload.get("effective_order", False):
+        raise NotApplicable(f"effective_order true: {library} has no effective order")
 
 
 def segments_of(payload: dict) -> tuple[list[list[str]], list[list[list[str]]]]:
@@ -22,8 +35,7 @@ def compute_bleu_sentence(payload: dict, library: str) -> tuple[list[list[str]],
             f"smoothing other than none: {library}'s smooth adds 1 to every order's counts, "
             "none of the contract's methods"
         )
-    if payload.get("effective_order", False):
-        raise NotApplicable(f"effective_order true: {library} has no effective order")
+    no_effective_order(payload, library)
     return segments_of(payload)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from conformance.crosscheck.adapters.bleu import max_order
 from conformance.implementations import Implementation, Partial
-from conformance.implementations._shared import compute_bleu_sentence, score_and_lengths, segments_of
+from conformance.implementations._shared import compute_bleu_sentence, no_chrf, score_and_lengths, segments_of
 
 IMPLEMENTATION = Implementation(
     name="bleu-mp",
@@ -34,9 +34,7 @@ NOT_EXPRESSIBLE_OTHERWISE = (
     "bleu_mp.compute_bleu reports the score, float precisions, brevity penalty, length ratio and two "
     "lengths: no matches or totals, no per-segment lengths"
 )
-NOT_EXPRESSIBLE = {
-    name: "bleu-mp has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute", "chrf_components")
-}
+NOT_EXPRESSIBLE = no_chrf("bleu-mp")
 
 
 def computed(payload: dict, hypotheses: list, references: list) -> Partial:

@@ -18,7 +18,7 @@ from typing import cast
 
 from conformance.crosscheck.adapters.bleu import max_order
 from conformance.implementations import Implementation, NotApplicable, Partial
-from conformance.implementations._shared import compute_bleu_sentence, score_and_lengths, segments_of
+from conformance.implementations._shared import compute_bleu_sentence, no_chrf, score_and_lengths, segments_of
 
 IMPLEMENTATION = Implementation(
     name="bleuscore",
@@ -35,9 +35,7 @@ NOT_EXPRESSIBLE_OTHERWISE = (
     "bleuscore.compute reports the score, float precisions, brevity penalty and two "
     "lengths: no matches or totals, no per-segment lengths"
 )
-NOT_EXPRESSIBLE = {
-    name: "bleuscore has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute", "chrf_components")
-}
+NOT_EXPRESSIBLE = no_chrf("bleuscore")
 NOT_13A_STABLE = "a token 13a tokenization does not leave unchanged: bleuscore takes strings and tokenizes them itself"
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from conformance.crosscheck.adapters.bleu import max_order
 from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial, rounded
+from conformance.implementations._shared import no_effective_order
 
 IMPLEMENTATION = Implementation(
     name="compare-mt",
@@ -109,8 +110,7 @@ def bleu_corpus_compute(payload: dict) -> Partial:
 def bleu_sentence_compute(payload: dict) -> Partial:
     from compare_mt.scorers import SentBleuScorer
 
-    if payload.get("effective_order", False):
-        raise NotApplicable("effective_order true: compare-mt has no effective order")
+    no_effective_order(payload, "compare-mt")
     smoothing = payload["smoothing"]
     if smoothing == "none":
         return corpus_bleu(payload, [payload["hypothesis"]], [payload["references"]])

@@ -19,6 +19,7 @@ from conformance.crosscheck.adapters.bleu_sentence_compute import floor_or_exp_o
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import Check, Divergence
 from conformance.implementations import Implementation, NotApplicable, Partial, rounded
+from conformance.implementations._shared import no_chrf
 from oracle.bleu_score import smoothed_precisions
 
 IMPLEMENTATION = Implementation(
@@ -36,9 +37,7 @@ NOT_EXPRESSIBLE_OTHERWISE = (
     "fast_bleu.BLEU scores each hypothesis against one reference set shared by all "
     "and returns the score only: no counts, totals or lengths"
 )
-NOT_EXPRESSIBLE = {
-    name: "fast-bleu has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute", "chrf_components")
-}
+NOT_EXPRESSIBLE = no_chrf("fast-bleu")
 
 # fast-bleu's method_0 and method_1, "the same as NLTK"'s: the contract's "none" and "chen-cherry-1"
 SMOOTHING = {"none": 0, "chen-cherry-1": 1}

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from conformance.crosscheck.adapters.bleu import max_order
 from conformance.implementations import Implementation, NotApplicable, Partial
+from conformance.implementations._shared import no_chrf, no_effective_order
 
 DISTRIBUTION = "nmtpytorch"
 SCRIPT = "nmtpytorch/lib/multi-bleu.perl"  # the script's path inside the distribution
@@ -72,9 +73,7 @@ NOT_EXPRESSIBLE_OTHERWISE = (
     "multi-bleu.perl prints the corpus BLEU, its four precisions, the brevity penalty, the length ratio and the "
     "two lengths: no counts, no per-segment answer"
 )
-NOT_EXPRESSIBLE = {
-    name: "multi-bleu.perl has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute", "chrf_components")
-}
+NOT_EXPRESSIBLE = no_chrf("multi-bleu.perl")
 
 
 def script() -> Path | None:
@@ -166,8 +165,7 @@ def bleu_corpus_compute(payload: dict) -> Partial:
 def bleu_sentence_compute(payload: dict) -> Partial:
     if payload["smoothing"] != "none":
         raise NotApplicable("smoothing other than none: multi-bleu.perl does not smooth")
-    if payload.get("effective_order", False):
-        raise NotApplicable("effective_order true: multi-bleu.perl has no effective order")
+    no_effective_order(payload, "multi-bleu.perl")
     return computed(payload, [payload["hypothesis"]], [payload["references"]])
 
 

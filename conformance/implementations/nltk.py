@@ -49,6 +49,7 @@ from conformance.crosscheck.adapters.chrf_compute import exact_segment_score as 
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import NOT_MODELLED, Check, Divergence
 from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial, rounded
+from conformance.implementations._shared import no_effective_order
 from oracle import chrf
 from oracle.chrf_compute import CHAR_ORDER as CHRF6_CHAR_ORDER
 from oracle.chrf_compute import WORD_ORDER as CHRF6_WORD_ORDER
@@ -146,8 +147,7 @@ def bleu_sentence_components(payload: dict) -> dict:
 def bleu_sentence_compute(payload: dict) -> dict:
     from nltk.translate.bleu_score import SmoothingFunction, brevity_penalty, sentence_bleu
 
-    if payload.get("effective_order", False):
-        raise NotApplicable("effective_order true: NLTK has no effective order")
+    no_effective_order(payload, "NLTK")
     stats = sentence_statistics(payload)
     n = stats["max_order"]
     smoothing = getattr(SmoothingFunction(), SMOOTHING[payload["smoothing"]])

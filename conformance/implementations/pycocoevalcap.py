@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from conformance.crosscheck.adapters.bleu import max_order
 from conformance.implementations import Implementation, NotApplicable, Partial, rounded
+from conformance.implementations._shared import no_chrf, no_effective_order
 
 IMPLEMENTATION = Implementation(
     name="pycocoevalcap",
@@ -37,9 +38,7 @@ IMPLEMENTATION = Implementation(
 SHOWS = ("ratio-epsilons", "ngram-counts-fixed-at-order-four")
 
 NOT_EXPRESSIBLE_OTHERWISE = "Bleu.compute_score returns BLEU-1..BLEU-n scores only: no counts, totals or lengths"
-NOT_EXPRESSIBLE = {
-    name: "pycocoevalcap's Bleu has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute", "chrf_components")
-}
+NOT_EXPRESSIBLE = no_chrf("pycocoevalcap's Bleu")
 WHITESPACE_TOKEN = "a token holding whitespace: pycocoevalcap splits strings on whitespace"
 
 
@@ -69,8 +68,7 @@ def bleu_corpus_compute(payload: dict) -> Partial:
 def bleu_sentence_compute(payload: dict) -> Partial:
     if payload["smoothing"] != "none":
         raise NotApplicable("smoothing other than none: pycocoevalcap's Bleu has no smoothing method")
-    if payload.get("effective_order", False):
-        raise NotApplicable("effective_order true: pycocoevalcap's Bleu has no effective order")
+    no_effective_order(payload, "pycocoevalcap's Bleu")
     _, per_segment = scores([payload["hypothesis"]], [payload["references"]], max_order(payload))
     return Partial({"bleu": rounded(payload, per_segment[0])})
 

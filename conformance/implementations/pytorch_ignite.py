@@ -24,6 +24,7 @@ from typing import Any
 
 from conformance.crosscheck.adapters.bleu import max_order
 from conformance.implementations import Implementation, NotApplicable, Partial, rounded
+from conformance.implementations._shared import no_chrf, no_effective_order
 
 IMPLEMENTATION = Implementation(
     name="pytorch-ignite",
@@ -40,9 +41,7 @@ IMPLEMENTATION = Implementation(
 SHOWS = ("missing-order-denominator-one", "single-precision-reciprocal-precisions")
 
 NOT_EXPRESSIBLE_OTHERWISE = "ignite's Bleu.compute() returns the score only: no counts, totals or lengths"
-NOT_EXPRESSIBLE = {
-    name: "pytorch-ignite has no chrF" for name in ("chrf_compute", "chrf_plus_plus_compute", "chrf_components")
-}
+NOT_EXPRESSIBLE = no_chrf("pytorch-ignite")
 
 # the contract's smoothing -> Bleu's smooth, where the two definitions are the same
 SMOOTH = {"none": "no_smooth", "chen-cherry-1": "smooth1", "chen-cherry-2": "smooth2"}
@@ -67,8 +66,7 @@ def bleu_corpus_compute(payload: dict) -> Partial:
 def bleu_sentence_compute(payload: dict) -> Partial:
     if payload["smoothing"] not in SMOOTH:
         raise NotApplicable("smoothing chen-cherry-3: ignite's Bleu has no NIST geometric smoothing")
-    if payload.get("effective_order", False):
-        raise NotApplicable("effective_order true: ignite's Bleu has no effective order")
+    no_effective_order(payload, "ignite's Bleu")
     bleu = score(
         [payload["hypothesis"]], [payload["references"]], max_order(payload), SMOOTH[payload["smoothing"]], "macro"
     )

@@ -27,6 +27,7 @@ from conformance.crosscheck.adapters.chrf import exact_segment_score
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import Check, Divergence
 from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial, rounded
+from conformance.implementations._shared import no_effective_order, segments_of
 from oracle import chrf as oracle_chrf
 
 IMPLEMENTATION = Implementation(
@@ -75,13 +76,6 @@ def bleu_of_statistics(matches: list[int], totals: list[int], c: int, r: int, sm
         [1.0 / n] * n,
         smooth,
     ).item()
-
-
-def segments_of(payload: dict) -> tuple[list[list[str]], list[list[list[str]]]]:
-    """(hypotheses, references) of a corpus or a one-segment input."""
-    if "hypothesis" in payload:
-        return [payload["hypothesis"]], [payload["references"]]
-    return payload["hypotheses"], payload["references"]
 
 
 def smooth_of(payload: dict) -> bool | None:
@@ -371,8 +365,7 @@ def bleu_sentence_compute(payload: dict) -> Partial:
         raise NotApplicable(
             "smoothing chen-cherry-1 or chen-cherry-3: torchmetrics' smooth is add-one (chen-cherry-2) or none"
         )
-    if payload.get("effective_order", False):
-        raise NotApplicable("effective_order true: torchmetrics has no effective order")
+    no_effective_order(payload, "torchmetrics")
     splittable(payload)
     bleu = bleu_score_of(
         [payload["hypothesis"]], [payload["references"]], max_order(payload), SMOOTH[payload["smoothing"]]
