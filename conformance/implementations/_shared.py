@@ -4,6 +4,8 @@ lack, a BLEU input's segments, and the answers and domain of the libraries desce
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from conformance.implementations import NotApplicable, Partial, rounded
 
 CHRF_TOOLS = ("chrf_compute", "chrf_plus_plus_compute", "chrf_components")
@@ -52,3 +54,17 @@ def score_and_lengths(
             "reference_length": reference_length,
         }
     )
+
+
+class Catalogued(TypedDict):
+    shows: str
+    clause: str
+
+
+def catalogued(mechanism_id: str) -> Catalogued:
+    """A Divergence's ``shows`` and ``clause`` where it departs from the very clause its catalogued mechanism
+    quotes: ``Divergence(id=..., **catalogued("..."), ...)``."""
+    from conformance.divergences import BY_ID
+
+    mechanism = BY_ID[mechanism_id]
+    return Catalogued(shows=mechanism.id, clause=mechanism.clause)

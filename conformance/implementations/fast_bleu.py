@@ -19,7 +19,7 @@ from conformance.crosscheck.adapters.bleu_sentence_compute import floor_or_exp_o
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import Check, Divergence
 from conformance.implementations import Implementation, NotApplicable, Partial, rounded
-from conformance.implementations._shared import no_chrf
+from conformance.implementations._shared import catalogued, no_chrf
 from oracle.bleu_score import smoothed_precisions
 
 IMPLEMENTATION = Implementation(
@@ -153,7 +153,7 @@ DIVERGENCES = {
     "bleu_sentence_compute": [
         Divergence(
             id="fast-bleu-space-joined-ngrams",
-            shows="space-joined-ngram-keys",
+            **catalogued("space-joined-ngram-keys"),
             checks=(SENTENCE_CHECK,),
             fields=("bleu",),
             what_differs="BLEU of tokens holding a space: n-grams that differ as token sequences count as one, "
@@ -161,20 +161,18 @@ DIVERGENCES = {
             mechanism="fast_bleu keys each n-gram by its tokens joined with a single space, so two n-grams whose "
             "joined strings are equal are the same key (checked: a space-joined count reproduces its "
             "scores, a NUL-joined one does not)",
-            clause="Tokens are compared by exact string equality",
             applies=token_holding_a_space,
             library_output=output,
         ),
         Divergence(
             id="fast-bleu-single-precision-weights",
-            shows="single-precision-weights",
+            **catalogued("single-precision-weights"),
             checks=(SENTENCE_CHECK,),
             fields=("bleu",),
             what_differs="BLEU of max_order 3 (any N not a power of two): about 2e-8 relative off the contract's "
             "(0.510872944703268 for 0.5108729549290354)",
             mechanism="fast_bleu.BLEU keeps its weights in single precision (C++ float): 1/N rounded to 32 bits, "
             "fl32(1/3) = 0.3333333432674408, multiplies each ln(p_n); a power of two is exact",
-            clause="bleu = brevity_penalty * exp((1/N') * sum of ln(p_n))",
             applies=single_precision_weight_rounded,
             library_output=single_precision_weights_output,
         ),

@@ -19,6 +19,7 @@ from conformance.crosscheck.adapters.chrf import cased, exact_segment_score, tex
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import NOT_MODELLED, Agreement, Check, Divergence
 from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial
+from conformance.implementations._shared import catalogued
 
 IMPLEMENTATION = Implementation(
     name="fastchrf",
@@ -161,7 +162,6 @@ WHITESPACE_MECHANISM = (
     "White_Space, which lacks the information separators U+001C-U+001F (checked over every code point: the only "
     "difference from the contract's list)"
 )
-WHITESPACE_CLAUSE = "every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ..."
 CHRF6_CHECK, ORDERS_CHECK = "fastchrf/pairwise_chrf:chrf6", "fastchrf/pairwise_chrf:orders"
 
 CHECKS = {
@@ -187,12 +187,11 @@ DIVERGENCES = {
     "chrf_compute": [
         Divergence(
             id="fastchrf-chrf6-whitespace-set",
-            shows="whitespace-set-without-information-separators",
+            **catalogued("whitespace-set-without-information-separators"),
             checks=(CHRF6_CHECK,),
             fields=("score", "segment_scores[[]*[]]"),
             what_differs="character n-grams of a text holding U+001C-U+001F: fastchrf keeps them as characters",
             mechanism=WHITESPACE_MECHANISM,
-            clause=WHITESPACE_CLAUSE,
             applies=text_with_information_separator,
             library_output=chrf6_output,
         ),
@@ -200,13 +199,12 @@ DIVERGENCES = {
     "chrf_components": [
         Divergence(
             id="fastchrf-chrf-orders-whitespace-set",
-            shows="whitespace-set-without-information-separators",
+            **catalogued("whitespace-set-without-information-separators"),
             checks=(ORDERS_CHECK,),
             fields=("score", "segments[[]*[]].score"),
             what_differs="character n-grams of a text holding U+001C-U+001F with whitespace false: fastchrf keeps "
             "them as characters",
             mechanism=WHITESPACE_MECHANISM,
-            clause=WHITESPACE_CLAUSE,
             applies=separator_with_whitespace_removed,
             library_output=orders_output,
         ),

@@ -49,7 +49,7 @@ from conformance.crosscheck.adapters.chrf_compute import exact_segment_score as 
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import NOT_MODELLED, Check, Divergence
 from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial, rounded
-from conformance.implementations._shared import no_effective_order
+from conformance.implementations._shared import catalogued, no_effective_order
 from oracle import chrf
 from oracle.chrf_compute import CHAR_ORDER as CHRF6_CHAR_ORDER
 from oracle.chrf_compute import WORD_ORDER as CHRF6_WORD_ORDER
@@ -902,14 +902,13 @@ DIVERGENCES = {
     "chrf_compute": [
         Divergence(
             id="nltk-chrf6-whitespace-set",
-            shows="whitespace-set-without-information-separators",
+            **catalogued("whitespace-set-without-information-separators"),
             checks=("nltk/chrf_statistics:chrf6", "nltk/corpus_chrf:chrf6"),
             fields=("segment[[]*[]].*", "score / 100", "segment_scores[[]*[]] / 100"),
             what_differs="character n-grams of a text holding U+001C-U+001F: NLTK keeps them as characters",
             mechanism="chrf_score._preprocess removes whitespace with nltk.redos.sub(r'\\s+', ...), backed by the "
             "third-party regex module whose \\s is Unicode White_Space, which excludes the information "
             "separators U+001C-U+001F (checked over every code point: the only difference from the list)",
-            clause="every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
             applies=text_with_information_separator,
             library_output=chrf6_whitespace_output,
         ),
@@ -933,14 +932,13 @@ DIVERGENCES = {
     "chrf_plus_plus_compute": [
         Divergence(
             id="nltk-chrf-whitespace-set",
-            shows="whitespace-set-without-information-separators",
+            **catalogued("whitespace-set-without-information-separators"),
             checks=("nltk/chrf_statistics", "nltk/corpus_chrf"),
             fields=("segment[[]*[]].char*", "score / 100"),
             what_differs="character n-grams of a text holding U+001C-U+001F: NLTK keeps them as characters",
             mechanism="chrf_score._preprocess removes whitespace with nltk.redos.sub(r'\\s+', ...), backed by the "
             "third-party regex module whose \\s is Unicode White_Space, which excludes the information "
             "separators U+001C-U+001F (Python's str.isspace and the contract include them)",
-            clause="every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
             applies=text_with_information_separator,
             library_output=chrf_plus_plus_whitespace_output,
         ),
@@ -964,7 +962,7 @@ DIVERGENCES = {
     "chrf_components": [
         Divergence(
             id="nltk-chrf-orders-whitespace-set",
-            shows="whitespace-set-without-information-separators",
+            **catalogued("whitespace-set-without-information-separators"),
             checks=("nltk/chrf_statistics:orders", "nltk/corpus_chrf:orders"),
             fields=("segments[[]*[]].*", "statistics.*", "score / 100"),
             what_differs="character n-grams of a text holding U+001C-U+001F with whitespace false: NLTK keeps them "
@@ -972,7 +970,6 @@ DIVERGENCES = {
             mechanism="chrf_score._preprocess(text, ignore_whitespace=True) removes nltk.redos.sub(r'\\s+', ...) "
             "matches, the regex module's Unicode White_Space, which lacks U+001C-U+001F; with "
             "ignore_whitespace=False it keeps the text whole, as the contract's whitespace true",
-            clause="every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
             applies=separator_with_whitespace_removed,
             library_output=orders_whitespace_output,
         ),

@@ -34,6 +34,7 @@ from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import NOT_MODELLED, Agreement, Check, Divergence
 from conformance.implementations import Implementation, NotApplicable, Partial, rounded
 from conformance.implementations._bridge import LineBridge
+from conformance.implementations._shared import catalogued
 from conformance.javascript import INHERITED_METHODS, NOT_INHERITED, OBJECT_PROTOTYPE_NAMES, PROTO
 from conformance.strategies.base import composite
 
@@ -194,7 +195,6 @@ def proto_in_hypothesis_and_reference(payload: dict) -> bool:
 
 
 SENTENCE_CHECK = "npm-bleu-score/bleu:object-property-tokens"
-COUNTING_CLAUSE = "m_n sums min(count, largest count in any single reference) over the distinct hypothesis n-grams"
 
 CHECKS = {
     "bleu_sentence_compute": [
@@ -213,7 +213,7 @@ DIVERGENCES = {
     "bleu_sentence_compute": [
         Divergence(
             id="npm-bleu-score-inherited-method-nan",
-            shows="inherited-property-name-nan",
+            **catalogued("inherited-property-name-nan"),
             checks=(SENTENCE_CHECK,),
             fields=("bleu", "bleu within output_schema"),
             what_differs="BLEU of a hypothesis holding a token named like a method every JavaScript object "
@@ -225,14 +225,13 @@ DIVERGENCES = {
             "every own property name of Object.prototype but `__proto__`; the name in the reference alone changes "
             "nothing. In tools/npm_bleu_score, `node -p \"require('bleu-score').bleu('a', 'toString', 1)\"` prints "
             "NaN",
-            clause=COUNTING_CLAUSE,
             applies=inherited_method_in_hypothesis,
             library_output=output,
             out_of_bounds=True,
         ),
         Divergence(
             id="npm-bleu-score-proto-never-counted",
-            shows="proto-unigram-never-counted",
+            **catalogued("proto-unigram-never-counted"),
             checks=(SENTENCE_CHECK,),
             fields=("bleu",),
             what_differs="BLEU of a hypothesis and a reference both holding the token __proto__: that unigram "
@@ -242,7 +241,6 @@ DIVERGENCES = {
             "candidateNgrams)` never visits it and its matches are lost (only the unigram's: a longer n-gram's key "
             "holds a space). In tools/npm_bleu_score, `node -p \"require('bleu-score').bleu('__proto__', "
             "'__proto__', 1)\"` prints 0",
-            clause=COUNTING_CLAUSE,
             applies=proto_in_hypothesis_and_reference,
             library_output=output,
         ),

@@ -60,6 +60,7 @@ from conformance.crosscheck.adapters.chrf_plus_plus_compute import (
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import Check, Divergence
 from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial, rounded
+from conformance.implementations._shared import catalogued
 from oracle.bleu_corpus_compute import TOOL as CORPUS_TOOL
 from oracle.bleu_sentence_compute import TOOL as SENTENCE_TOOL
 from oracle.bleu_statistics import DEFAULT_MAX_ORDER
@@ -768,13 +769,12 @@ DIVERGENCES = {
     "bleu_brevity_penalty": [
         Divergence(
             id="sacrebleu-bp-zero-lengths",
-            shows="brevity-penalty-one-when-both-empty",
+            **catalogued("brevity-penalty-one-when-both-empty"),
             checks=("sacrebleu/closest_ref_len+bp",),
             fields=("brevity_penalty",),
             what_differs="brevity penalty when c = r = 0: 1 instead of 0",
             mechanism="BLEU.compute_bleu sets bp = 1.0 and replaces it (by exp(1 - r/c), or 0.0 when sys_len is 0) "
             "only when sys_len < ref_len, so sys_len = ref_len = 0 keeps 1.0",
-            clause="brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)",
             applies=zero_candidate_and_reference_length,
             library_output=bp_output,
         ),
@@ -782,7 +782,7 @@ DIVERGENCES = {
     "bleu_corpus_compute": [
         Divergence(
             id="sacrebleu-bp-empty-candidate",
-            shows="brevity-penalty-one-when-both-empty",
+            **catalogued("brevity-penalty-one-when-both-empty"),
             checks=(
                 "sacrebleu/corpus_score:smooth=none",
                 "sacrebleu/corpus_score:smooth=exp",
@@ -793,7 +793,6 @@ DIVERGENCES = {
             what_differs="brevity penalty of an empty candidate against an empty reference: 1 instead of 0",
             mechanism="BLEU.compute_bleu sets bp = 1.0 and only computes exp(1 - r/c) (or 0) when sys_len < ref_len, "
             "so c = r = 0 keeps bp = 1.0 (the score is 0 either way: no n-gram matched)",
-            clause="brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)",
             applies=empty_candidate_and_reference,
             library_output=corpus_output("none"),
         ),
@@ -837,20 +836,19 @@ DIVERGENCES = {
     "bleu_sentence_compute": [
         Divergence(
             id="sacrebleu-sentence-bp-empty",
-            shows="brevity-penalty-one-when-both-empty",
+            **catalogued("brevity-penalty-one-when-both-empty"),
             checks=SENTENCE_CHECKS,
             fields=("brevity_penalty",),
             what_differs="brevity penalty of an empty hypothesis against an empty reference: 1 instead of 0 (the "
             "score is 0 on both sides)",
             mechanism="BLEU.compute_bleu sets bp = 1.0 and replaces it only when sys_len < ref_len, so c = r = 0 "
             "keeps 1.0; it then returns early with score 0 (nothing matched)",
-            clause="brevity_penalty is 1 when c > r, 0 when c = 0 (even if r = 0)",
             applies=empty_hypothesis_and_reference,
             library_output=sentence_output,
         ),
         Divergence(
             id="sacrebleu-add-k-smoothed-counts",
-            shows="add-k-reported-in-counts",
+            **catalogued("add-k-reported-in-counts"),
             checks=SENTENCE_CHECKS,
             fields=("matches", "totals"),
             what_differs="the counts and totals reported with add-k: m_n + 1 and l_n + 1 for n >= 2 instead of the "
@@ -858,7 +856,6 @@ DIVERGENCES = {
             mechanism="compute_bleu with smooth_method='add-k' adds smooth_value (k = 1) to correct[n-1] and "
             "total[n-1] in place for n >= 2 before dividing, and returns those lists as BLEUScore.counts "
             "and .totals; when no unigram matched it returns early, before adding, with the raw counts",
-            clause="matches and totals are the raw m_n and l_n, never smoothed",
             applies=add_k_past_the_early_return,
             library_output=sentence_output,
         ),
@@ -906,14 +903,13 @@ DIVERGENCES = {
     "chrf_components": [
         Divergence(
             id="sacrebleu-chrf-orders-zeroes-hypothesis-ngrams",
-            shows="hypothesis-count-dropped-without-reference-order",
+            **catalogued("hypothesis-count-dropped-without-reference-order"),
             checks=("sacrebleu/chrf_statistics:orders",),
             fields=("segments[[]*[]].*.hypothesis_ngrams", "statistics.*.hypothesis_ngrams"),
             what_differs="hypothesis_ngrams of an order the segment's reference lacks: 0 instead of the hypothesis's "
             "count, in that segment's row and in the corpus sums (references and matches agree)",
             mechanism="CHRF._get_match_statistics returns [hyp_count if ref_ngrams else 0, ref_count, matches]: an "
             "order whose reference Counter is empty reports no hypothesis n-grams (as Popovic's chrF++.py)",
-            clause="hypothesis_ngrams counts every hypothesis n-gram, also of an order the segment's reference lacks",
             applies=segment_reference_lacks_an_order,
             library_output=orders_rows_output,
         ),

@@ -27,7 +27,7 @@ from conformance.crosscheck.adapters.chrf import exact_segment_score
 from conformance.crosscheck.comparison import Comparison, not_comparable
 from conformance.crosscheck.model import Check, Divergence
 from conformance.implementations import Implementation, LibraryFloat, NotApplicable, Partial, rounded
-from conformance.implementations._shared import no_effective_order, segments_of
+from conformance.implementations._shared import catalogued, no_effective_order, segments_of
 from oracle import chrf as oracle_chrf
 
 IMPLEMENTATION = Implementation(
@@ -188,7 +188,7 @@ def bleu_divergences(tool, check_id: str, arithmetic_clause: str, smoothed: bool
         ),
         Divergence(
             id=f"torchmetrics-{tool.id}-smooth-zero-match",
-            shows="smoothed-score-zero-on-a-zero-match",
+            **catalogued("smoothed-score-zero-on-a-zero-match"),
             libraries=("torchmetrics",),
             checks=(check_id,),
             fields=("bleu",),
@@ -196,7 +196,6 @@ def bleu_divergences(tool, check_id: str, arithmetic_clause: str, smoothed: bool
             "the add-one score",
             mechanism="_bleu_score_compute returns 0 when min(numerator) == 0, before adding one to the orders "
             "n >= 2 (a hypothesis shorter than max_order included)",
-            clause="p_n = (m_n + 1) / (l_n + 1) for n >= 2",
             applies=smoothed_zero_match,
             library_output=scoring,
         ),
