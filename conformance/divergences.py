@@ -48,6 +48,9 @@ class Mechanism:
     # a crash: its model raises (``Raises``) the exception so named where the input triggers it (several names
     # joined by " or ": the libraries showing it raise one of them)
     raises: str = ""
+    # its model holds within this relative error (0: within the cross-check's 1e-9): arithmetic in float32, whose
+    # logarithm and exponential each library takes from its own math library, is modelled up to a few ulps
+    tolerance: float = 0.0
 
     @property
     def libraries(self) -> tuple[str, ...]:
@@ -133,6 +136,16 @@ MECHANISMS = (
         "BLEU of a max_order N not a power of two: about 2e-8 relative off the contract's",
         "the weight 1/N is rounded to single precision (float32) before it multiplies each ln(p_n)",
         "bleu = brevity_penalty * exp((1/N') * sum of ln(p_n))",
+    ),
+    Mechanism(
+        "single-precision-arithmetic",
+        "bleu",
+        "BLEU computed in single precision (float32): about 1e-8 to 1e-7 relative off the contract's",
+        "every step of the score is float32: each precision m_n / l_n, its logarithm, the weight 1/N, their sum, "
+        "the exponential and the brevity penalty exp(1 - r/c) (a float32 tensor's arithmetic, modelled within "
+        "1e-6 relative: each math library rounds its float32 logarithm and exponential its own way)",
+        "bleu = brevity_penalty * exp((1/N') * sum of ln(p_n))",
+        tolerance=1e-6,
     ),
     Mechanism(
         "single-precision-reciprocal-precisions",
@@ -291,6 +304,23 @@ MECHANISMS = (
         "every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
     ),
     Mechanism(
+        "only-spaces-removed-inside",
+        "chrf",
+        "character n-grams of a text holding a tab, a line break or another whitespace but U+0020 between other "
+        "characters: it is kept as a character",
+        "the text is stripped at both ends (Python's str.strip), then only the space U+0020 is removed inside it",
+        "every whitespace code point removed: U+0009-U+000D, U+001C-U+001F, U+0020, ...",
+    ),
+    Mechanism(
+        "single-precision-chrf-arithmetic",
+        "chrf",
+        "the chrF score computed in single precision (float32): about 1e-7 relative off the contract's",
+        "the precisions, recalls and F-beta are float32 tensors' arithmetic; its model is each score as the "
+        "float32 nearest on the 0..1 scale, holding within 1e-6 relative (what float32 arithmetic can move it)",
+        "score = 100 * F_beta, exact: on the six-decimal grid",
+        tolerance=1e-6,
+    ),
+    Mechanism(
         "hypothesis-count-dropped-without-reference-order",
         "chrf",
         "the hypothesis n-grams of an order a segment's reference lacks: 0 instead of their count, in that "
@@ -410,6 +440,8 @@ def _brevity_penalty(c: int, r: int, changes: frozenset[str]) -> float:
     if "ratio-epsilons" in changes:
         ratio = (c + RATIO_EPSILONS[0]) / (r + RATIO_EPSILONS[1])
         return math.exp(1 - 1 / ratio) if ratio < 1 else 1.0
+    if "single-precision-arithmetic" in changes and 0 < c < r:
+        return _single(math.exp(_single(1 - _single(r / c))))
     return brevity_penalty(c, r)
 
 
@@ -467,6 +499,11 @@ def _score(bp: float, precisions: list[tuple[Any, int]], changes: frozenset[str]
         return bp * math.exp(sum(math.log(num / den) for num, den in precisions if num and den) / n)
     if "percent-scale-rounding" in changes:
         return bp * math.exp(sum(math.log(100.0 * num / den) for num, den in precisions) / n) / 100
+    if "single-precision-arithmetic" in changes:  # each operation rounded to float32
+        weight, log_sum = _single(1 / n), 0.0
+        for numerator, denominator in precisions:
+            log_sum = _single(log_sum + _single(weight * _single(math.log(_single(numerator / denominator)))))
+        return _single(bp * _single(math.exp(log_sum)))
     if "single-precision-weights" in changes:
         weight = _single(1 / n)
         log_sum = 0.0
@@ -611,8 +648,9 @@ def _chrf_variant(tool, payload: dict, expected: dict, changes: frozenset[str]) 
         h, r = _cased(payload, hypothesis), _cased(payload, reference)
         if "kept-whitespace-ends-stripped" in changes and whitespace:
             h, r = h.strip(), r.strip()
-        if "whitespace-set-without-information-separators" in changes and not whitespace:
-            kept_h, kept_r = _remove_white_space(h), _remove_white_space(r)
+        spaces_only = "only-spaces-removed-inside" in changes
+        if ("whitespace-set-without-information-separators" in changes or spaces_only) and not whitespace:
+            kept_h, kept_r = _remove_white_space(h, spaces_only), _remove_white_space(r, spaces_only)
             rows = chrf.segment_statistics(kept_h, kept_r, char_order, 0, whitespace=True)
             rows += chrf.segment_statistics(h, r, 0, word_order) if word_order else []
         else:
@@ -632,6 +670,9 @@ def _chrf_variant(tool, payload: dict, expected: dict, changes: frozenset[str]) 
     else:
         segment_scores = [float(100 * chrf.f_score(rows, beta)) for rows in per_segment]
         score = float(100 * chrf.f_score(corpus, beta))
+    if "single-precision-chrf-arithmetic" in changes:  # each score a float32 on the 0..1 scale
+        segment_scores = [_single(value / 100) * 100 for value in segment_scores]
+        score = _single(score / 100) * 100
     found: dict[str, Any] = {"score": score}
     if "segment_scores" in expected:
         found["segment_scores"] = segment_scores
@@ -687,10 +728,13 @@ def _cased(payload: dict, text: str) -> str:
     return chrf.lowercase(text) if payload.get("lowercase", False) else text
 
 
-def _remove_white_space(text: str) -> str:
-    """Whitespace removed by Unicode White_Space: the contract's list but U+001C-U+001F."""
+def _remove_white_space(text: str, spaces_only: bool = False) -> str:
+    """Whitespace removed by Unicode White_Space (the contract's list but U+001C-U+001F), or stripped at the ends
+    and only U+0020 removed inside (``spaces_only``)."""
     from oracle import chrf
 
+    if spaces_only:
+        return text.strip().replace(" ", "")
     return "".join(ch for ch in text if ch not in chrf.WHITESPACE or ch in INFORMATION_SEPARATORS)
 
 
@@ -732,6 +776,8 @@ def same(a: Any, b: Any, tolerance: float | None = None) -> bool:
     numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b))
     if tolerance is not None and numbers:
         return math.isclose(a, b, rel_tol=tolerance, abs_tol=0.0)
+    if tolerance is not None and isinstance(a, list) and isinstance(b, list):  # segment scores: item by item
+        return len(a) == len(b) and all(same(x, y, tolerance) for x, y in zip(a, b))
     return agrees(a, b) or agrees(b, a)
 
 
@@ -772,7 +818,7 @@ def name_failure(
     # out of bounds, a group holds a mechanism whose answers leave the bounds, and may hold others beside it (the
     # orders a score is computed from, say)
     candidates = [m for m in ordered if m.family == family]
-    best: tuple[int, int, tuple[Mechanism, ...]] | None = None
+    best: tuple[int, int, int, tuple[Mechanism, ...]] | None = None
     # the mechanisms whose model alone changes something the answer shows (out of bounds, a rounding may be all
     # a model changes: every such mechanism); a pair may hold two that change nothing alone (a floor of the zero
     # precisions, say, which only another mechanism's denominators give), a group of three at most two
@@ -792,14 +838,15 @@ def name_failure(
             )
             if explained is None:
                 continue
-            key = (len(explained), -size)
-            if best is None or key > best[:2]:
-                best = (len(explained), -size, group)
+            # the most fields, with the fewest mechanisms, the fewest of them modelled only within a precision
+            key = (len(explained), -size, -sum(m.tolerance > 0 for m in group))
+            if best is None or key > best[:3]:
+                best = (*key, group)
         if best is not None and best[0] == len(differing):
             break
     if best is None:
         return None
-    group = best[2]
+    group = best[3]
     explained = (
         _explained(tool, payload, output, expected, fields, differing, group, field, out_of_bounds, tolerance) or set()
     )
@@ -839,6 +886,9 @@ def _explained(
     except Exception:  # noqa: BLE001 - a model that cannot take the input explains nothing
         return None
     changed = {key for key in fields if key in model and not same(expected[key], model[key], tolerance)}
+    loose = max([tolerance or 0.0, *(m.tolerance for m in group)]) or tolerance  # the model's own precision
+    if loose != tolerance and not all(_a_float32(output[key]) for key in changed):
+        return None  # float32 arithmetic answers float32 values
     if out_of_bounds and field in model and _exactly(model[field], output[field]):
         changed.add(field)
     if not changed:
@@ -847,7 +897,7 @@ def _explained(
         if out_of_bounds and key == field:
             if not _exactly(model[key], output[key]):
                 return None
-        elif not same(model[key], output[key], tolerance):
+        elif not same(model[key], output[key], loose):
             return None
     explained = changed & differing
     if not explained or (field and field not in explained):
@@ -862,6 +912,15 @@ def _explained(
             if alone is not None and alone >= explained:
                 return None
     return explained
+
+
+def _a_float32(value: Any) -> bool:
+    """A float32 (a score on 0..1), or one on the percent scale a float32 on 0..1 becomes (x 100); a list of them."""
+    if isinstance(value, list):
+        return all(_a_float32(item) for item in value)
+    if not isinstance(value, float):
+        return False
+    return _single(value) == value or _single(value / 100) * 100 == value
 
 
 def _exactly(model: Any, answer: Any) -> bool:

@@ -120,3 +120,18 @@ def test_the_matrix_page_shows_the_committed_headline_table(site):
     page = (site / "matrix" / "index.html").read_text(encoding="utf-8")
     assert "matrix headline table" not in page, "the hook replaced its marker"
     assert page.count("<tr>") >= len(headline_table(document)) - 1  # heading row + a row per implementation
+
+
+def test_the_readmes_matrix_table_is_the_committed_matrix():
+    """The README's headline table is written from reports/compatibility/matrix.json (never by hand):
+    `python -m conformance.matrix.views README.md reports/compatibility/matrix.json` writes it anew."""
+    from conformance.matrix.views import README_END, README_START, readme_table
+
+    document = json.loads((ROOT / "reports" / "compatibility" / "matrix.json").read_text(encoding="utf-8"))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = readme.split(README_START, 1)[1].split(README_END, 1)[0].strip().splitlines()
+    assert shown == readme_table(document)
+    assert len(shown) == 2 + len(document["implementations"])
+    # every row of the table names its library and version as the matrix does
+    for line, row in zip(shown[2:], document["implementations"]):
+        assert line.startswith(f"| {row['name']} {row['version']}")

@@ -171,3 +171,28 @@ def test_each_cross_check_entry_names_a_mechanism_its_library_shows():
     for entry in named:
         assert entry.shows in BY_ID, entry.id
         assert set(entry.libraries) <= set(BY_ID[entry.shows].libraries), entry.id
+
+
+def test_single_precision_arithmetic_models_a_float32_score():
+    """p = 4/5, 2/4, 1/3, bp 1, N = 3: every step in float32. By hand, the float32 values: 4/5 -> 0.800000011920929,
+    ln -> -0.2231435328722, x fl32(1/3) = 0.3333333432674408 ...: the score 0.5108729600906372, which torchmetrics
+    1.9 on torch 2.13 answers for this input (its float32 tensors), 1.0e-8 relative from the contract's
+    (2/15)^(1/3) = 0.5108729549290354; the double-precision oracle is not it, and the model holds within 1e-6."""
+    import oracle
+    from conformance.divergences import name_failure, variant
+
+    payload = {"hypotheses": [["a", "b", "c", "x", "d"]], "references": [[["a", "b", "c", "d"]]], "max_order": 3}
+    corpus = oracle.tool("bleu-corpus-compute", "1.0.0")
+    assert oracle.execute("bleu-corpus-compute", "1.0.0", payload)["bleu"] == pytest.approx(
+        (2 / 15) ** (1 / 3), rel=1e-15
+    )
+    modelled = variant(corpus, payload, frozenset({"single-precision-arithmetic"}))["bleu"]
+    assert modelled == 0.5108729600906372
+    named = name_failure(corpus, payload, {"bleu": 0.5108729600906372}, "bleu")
+    assert named is not None and named.id == "single-precision-arithmetic"
+    # a value 1e-5 off is not float32 arithmetic
+    assert name_failure(corpus, payload, {"bleu": 0.5108729549290354 * (1 + 1e-5)}, "bleu") is None
+    # c = 2 against references of 3 and 1 (both 1 away), the longer first, in float32: bp = fl32(exp(fl32(1 - 3/2)))
+    payload = {"hypotheses": [["a", "b"]], "references": [[["a", "b", "c"], ["a"]]], "max_order": 2}
+    named = name_failure(corpus, payload, {"bleu": 0.6065306663513184}, "bleu")
+    assert named is not None and named.id == "first-listed-closest-reference + single-precision-arithmetic"

@@ -80,6 +80,48 @@ def headline_table(document: dict) -> list[str]:
     return lines
 
 
+README_START = "<!-- matrix table: conformance.matrix.views.readme_table of reports/compatibility/matrix.json -->"
+README_END = "<!-- end of matrix table -->"
+SHORT_STATUS = {"conformant": "conformant", "not_applicable": "·", "not_run": "not run"}
+
+
+def readme_table(document: dict) -> list[str]:
+    """The README's headline table: one short word per cell ("conformant", "3 groups", "·" for not applicable),
+    the tools without their versions, and where the library computes only some fields how many of the tool's."""
+    tools = [tool.split("@")[0] for tool in document["tools"]]
+    lines = ["| implementation | " + " | ".join(tools) + " |", "|" + "|".join("---" for _ in ["", *tools]) + "|"]
+    for row in document["implementations"]:
+        shown = []
+        for tool in document["tools"]:
+            cell = cell_of(document, row["name"], tool)
+            groups = len(cell["failure_groups"])
+            text = SHORT_STATUS.get(cell["status"], f"{groups} group{'s' if groups != 1 else ''}")
+            fields = cell_summary(cell).partition(" on ")[2]  # "2 of 10 fields" where partial
+            shown.append(text + (f" ({fields})" if fields else ""))
+        lines.append("| " + " | ".join([md_text(row_label(row)), *shown]) + " |")
+    return lines
+
+
+def with_readme_table(readme: str, document: dict) -> str:
+    """The README with the text between its matrix-table markers replaced by ``readme_table``."""
+    head, start, rest = readme.partition(README_START)
+    _, end, tail = rest.partition(README_END)
+    if not start or not end:
+        raise ValueError(f"the README lacks the markers {README_START} ... {README_END}")
+    return head + start + "\n" + "\n".join(readme_table(document)) + "\n" + end + tail
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m conformance.matrix.views README.md MATRIX.json``: the README's table written anew from the
+    matrix (what tests/test_docs.py holds it to)."""
+    import sys
+
+    readme_path, matrix_path = (Path(argument) for argument in (argv if argv is not None else sys.argv[1:]))
+    document = json.loads(matrix_path.read_text(encoding="utf-8"))
+    readme_path.write_text(with_readme_table(readme_path.read_text(encoding="utf-8"), document), encoding="utf-8")
+    return 0
+
+
 def markdown(document: dict) -> str:
     header = document["header"]
     lines = [
@@ -126,3 +168,7 @@ def markdown(document: dict) -> str:
             lines.append("Not applicable:")
             lines += [f"- {md_text(prose(na['cause']))}" + na_counts(na) for na in cell["not_applicable"]]
     return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
