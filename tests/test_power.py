@@ -210,6 +210,7 @@ def test_independent_takes_the_other_reading_and_passes(point, tool_id, payload,
 # --- power: quick profile (default run) -------------------------------------------------
 
 
+@pytest.mark.slow  # its default-profile version below (also slow) judges more cases of the same families
 def test_independent_implementation_passes_every_quick_case():
     failures = failures_of(independent.execute, cases_for("quick"))
     assert not failures, "a correct implementation must pass with zero failures:\n" + "\n".join(failures[:20])

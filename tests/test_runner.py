@@ -318,6 +318,7 @@ def test_circuit_breaker_stops_a_target_that_keeps_crashing(tmp_path, monkeypatc
     assert record["totals"]["skipped"] > 50, "the rest is skipped without calling the target"
 
 
+@pytest.mark.slow  # a whole quick run over HTTP (tests/test_server_e2e.py runs the served oracle by default)
 def test_http_target_on_loopback_passes(tmp_path, monkeypatch, capfd):
     from faulty_servers import oracle_server
 
