@@ -542,3 +542,16 @@ def test_a_cell_says_nothing_of_the_machine_it_ran_on():
         "<project>/tools/a",
     ]
     assert portable({"count": 3, "smallest": None}) == {"count": 3, "smallest": None}
+
+
+def test_the_committed_matrix_counts_only_each_tools_own_fields():
+    """A cell's judged and not-expressed fields are its tool's output fields (a sequence's step sent to another
+    tool judges that tool's fields, in that tool's cell): "N of M fields" never has N above M."""
+    from conformance.matrix.document import output_fields, top_level
+
+    document = json.loads((ROOT / "reports" / "compatibility" / "matrix.json").read_text(encoding="utf-8"))
+    for cell in document["cells"]:
+        own = set(output_fields(cell["tool"]))
+        for key in ("judged_fields", "not_expressed"):
+            assert set(top_level(cell.get(key, []))) <= own, (cell["implementation"], cell["tool"], key)
+        assert "of" not in cell_summary(cell) or int(cell_summary(cell).split(" on ")[1].split()[0]) <= len(own)

@@ -168,10 +168,11 @@ def run_cell(implementation: str, tool: str, report: dict) -> dict:
         outcome = credited(check, tool)
         if outcome is None:
             continue
-        if check.tool == tool:
+        if check.tool == tool:  # a multi-request property's steps for other tools judge their fields, not these
             fields, absent = expressed_fields(check)
-            judged.update(fields)
-            not_expressed.update(absent)
+            own = set(output_fields(tool))
+            judged.update(f for f in fields if not own or f.split("/")[0] in own)
+            not_expressed.update(f for f in absent if not own or f.split("/")[0] in own)
         message = check.message()
         if is_not_applicable(outcome, message):
             counts["not_applicable"] += 1
