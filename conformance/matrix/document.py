@@ -163,7 +163,8 @@ def run_cell(implementation: str, tool: str, report: dict) -> dict:
     found = checks(report)
     counts: Counter[str] = Counter()
     causes: dict[str, dict[str, int]] = {}
-    judged, not_expressed = set(), set()
+    judged: set[str] = set()
+    not_expressed: set[str] = set()
     for check in found:
         outcome = credited(check, tool)
         if outcome is None:
