@@ -48,7 +48,7 @@ LARGE = {
 
 
 def examples_per_family(name: str) -> int:
-    return 6 if name in LARGE else 12
+    return 6 if name in LARGE else 20
 
 
 @functools.cache
