@@ -164,6 +164,15 @@ MECHANISMS = (
         "Tokens are compared by exact string equality",
     ),
     Mechanism(
+        "tokens-split-at-whitespace",
+        "bleu",
+        "BLEU of tokens holding whitespace: more tokens and other n-grams (a candidate_length of 2 for the one token "
+        '"a b"), a token of whitespace alone none',
+        "each segment's tokens are joined with spaces and split again at whitespace (Python's str.split(): each "
+        "run of Unicode whitespace, U+001C-U+001F and U+0085 included, separates; whitespace at the ends is dropped)",
+        "Tokens are compared by exact string equality",
+    ),
+    Mechanism(
         "inherited-property-name-nan",
         "bleu",
         "BLEU of a hypothesis holding a token named like a method every JavaScript object inherits "
@@ -403,17 +412,70 @@ def _ratio_crash(changes: frozenset[str], c: int, r: int) -> None:
 
 def variant(tool, payload: dict, changes: frozenset[str]) -> dict:
     """The tool's output for the input, computed as the oracle does but with ``changes`` (mechanism ids)."""
-    import copy
+    return Models(tool, payload)(changes)
 
-    expected = copy.deepcopy(tool.execute(payload))
-    family = _family(tool)
-    if any(BY_ID[change].family != family for change in changes):
-        raise ValueError(f"a mechanism of another family than {family}")
-    if family == "chrf":  # scores as floats, also unchanged: a library's float is compared with the exact value
-        return _chrf_variant(tool, payload, expected, changes)
-    if "candidate_lengths" in payload:
-        return _lengths_variant(payload, expected, changes)
-    return _bleu_variant(payload, expected, changes)
+
+# what the n-gram counts of the BLEU models (the rows of the chrF models) depend on: models agreeing on these
+# share them
+COUNTING = frozenset(
+    {
+        "space-joined-ngram-keys",
+        "proto-unigram-never-counted",
+        "missing-order-denominator-one",
+        "empty-reference-dropped",
+        "tokens-split-at-whitespace",
+    }
+)
+CHRF_ROWS = frozenset(
+    {
+        "kept-whitespace-ends-stripped",
+        "whitespace-set-without-information-separators",
+        "only-spaces-removed-inside",
+        "hypothesis-count-dropped-without-reference-order",
+    }
+)
+
+
+class Models:
+    """The models of one input, each computed once: ``models(changes)`` is ``variant(tool, payload, changes)``
+    (its answer is shared: not to be changed). Naming a failure tries up to thousands of groups of mechanisms on
+    one input, which may be as large as the contract allows: the oracle's answer (and its validation) is computed
+    once, and the n-gram counts (chrF rows) once for each way of counting the groups use, not once a group."""
+
+    def __init__(self, tool, payload: dict):
+        self.tool, self.payload = tool, payload
+        self.family = _family(tool)
+        self.parts: dict[Any, Any] = {}  # what models share, by what it depends on
+        self._answers: dict[frozenset[str], Any] = {}
+
+    def __call__(self, changes: frozenset[str]) -> dict:
+        if changes not in self._answers:
+            try:
+                self._answers[changes] = self._model(changes)
+            except Exception as exc:  # noqa: BLE001 - kept, and raised again at each ask: the model raises
+                self._answers[changes] = exc
+        found = self._answers[changes]
+        if isinstance(found, Exception):
+            raise found
+        return found
+
+    def share(self, key: Any, compute: Any) -> Any:
+        """``compute()``, once for each ``key``."""
+        if key not in self.parts:
+            self.parts[key] = compute()
+        return self.parts[key]
+
+    def _model(self, changes: frozenset[str]) -> dict:
+        import copy
+
+        if any(BY_ID[change].family != self.family for change in changes):
+            raise ValueError(f"a mechanism of another family than {self.family}")
+        expected = copy.deepcopy(self.share("oracle", lambda: self.tool.execute(self.payload)))
+        if self.family == "chrf":  # scores as floats, also unchanged: a library's float is compared with the exact
+            return _chrf_variant(self.tool, self.payload, expected, changes, self)
+        if "candidate_lengths" in self.payload:
+            return _lengths_variant(self.payload, expected, changes)
+        return _bleu_variant(self.payload, expected, changes, self)
 
 
 def _lengths_variant(payload: dict, expected: dict, changes: frozenset[str]) -> dict:
@@ -525,7 +587,7 @@ def _floored(precisions: list[tuple[Any, int]]) -> list[tuple[Any, int]]:
     return [(sys.float_info.min, 1) if num == 0 and den > 0 else (num, den) for num, den in precisions]
 
 
-def _bleu_variant(payload: dict, expected: dict, changes: frozenset[str]) -> dict:
+def _bleu_variant(payload: dict, expected: dict, changes: frozenset[str], models: Models) -> dict:
     from oracle.bleu_score import SMOOTHING_METHODS, orders_used, smoothed_precisions
     from oracle.bleu_statistics import DEFAULT_MAX_ORDER
 
@@ -541,11 +603,14 @@ def _bleu_variant(payload: dict, expected: dict, changes: frozenset[str]) -> dic
         if sentence
         else list(zip(payload["hypotheses"], payload["references"]))
     )
+    if "tokens-split-at-whitespace" in changes:
+        pairs = [(" ".join(h).split(), [" ".join(ref).split() for ref in refs]) for h, refs in pairs]
     if "empty-reference-dropped" in changes:
         pairs = [(h, [reference for reference in refs if reference]) for h, refs in pairs]
         if not all(refs for _, refs in pairs):
             raise Raises(BY_ID["empty-reference-dropped"].raises)
-    rows = [_segment_counts(h, refs, n, changes) for h, refs in pairs]
+    counting = changes & COUNTING
+    rows = models.share(("counts", counting), lambda: [_segment_counts(h, refs, n, counting) for h, refs in pairs])
     matches = [sum(row[0][k] for row in rows) for k in range(n)]
     totals = [sum(row[1][k] for row in rows) for k in range(n)]
     c = sum(len(h) for h, _ in pairs)
@@ -635,14 +700,11 @@ def _chrf_options(tool, payload: dict) -> tuple[int, int, bool]:
     return 6, (2 if name == "chrf_plus_plus_compute" else 0), False
 
 
-def _chrf_variant(tool, payload: dict, expected: dict, changes: frozenset[str]) -> dict:
-    """chrF scores as floats on 0..100 (and rows), computed as the oracle does with the changes."""
+def _chrf_rows(tool, payload: dict, changes: frozenset[str]) -> list[list]:
+    """Each segment's rows (n-gram counts per order), counted as the oracle does with the changes."""
     from oracle import chrf
 
     char_order, word_order, whitespace = _chrf_options(tool, payload)
-    beta = int(payload.get("beta", 2))
-    if "empty-reference-string-raises" in changes and "" in payload["references"]:
-        raise Raises(BY_ID["empty-reference-string-raises"].raises)
     per_segment = []
     for hypothesis, reference in zip(payload["hypotheses"], payload["references"]):
         h, r = _cased(payload, hypothesis), _cased(payload, reference)
@@ -660,7 +722,19 @@ def _chrf_variant(tool, payload: dict, expected: dict, changes: frozenset[str]) 
                 chrf.OrderStatistics(row.hypothesis if row.reference else 0, row.reference, row.matches) for row in rows
             ]
         per_segment.append(rows)
-    corpus = chrf.corpus_statistics(per_segment)
+    return per_segment
+
+
+def _chrf_variant(tool, payload: dict, expected: dict, changes: frozenset[str], models: Models) -> dict:
+    """chrF scores as floats on 0..100 (and rows), computed as the oracle does with the changes."""
+    from oracle import chrf
+
+    beta = int(payload.get("beta", 2))
+    if "empty-reference-string-raises" in changes and "" in payload["references"]:
+        raise Raises(BY_ID["empty-reference-string-raises"].raises)
+    counting = changes & CHRF_ROWS
+    per_segment = models.share(("rows", counting), lambda: _chrf_rows(tool, payload, counting))
+    corpus = models.share(("corpus", counting), lambda: chrf.corpus_statistics(per_segment))
     if "f-per-order-averaged" in changes:
         segment_scores = [_f_per_order(rows, beta) for rows in per_segment]
         score = sum(segment_scores) / len(segment_scores)
@@ -797,8 +871,9 @@ def name_failure(
     agree on an input (F per order and chrP, chrR over every order, where one order has n-grams)."""
     if not isinstance(payload, dict) or not isinstance(output, dict):
         return None
+    models = Models(tool, payload)
     try:
-        expected = variant(tool, payload, frozenset())  # the oracle's (chrF scores as floats)
+        expected = models(frozenset())  # the oracle's (chrF scores as floats)
     except Exception:  # noqa: BLE001 - an input the oracle rejects is not named
         return None
     fields = [key for key in output if key in expected]
@@ -825,64 +900,89 @@ def name_failure(
     pool = [
         m
         for m in candidates
-        if (out_of_bounds and m.out_of_bounds) or _changes_something(tool, payload, expected, fields, m, tolerance)
+        if (out_of_bounds and m.out_of_bounds) or _changes_something(models, expected, fields, m, tolerance)
     ]
     for size in (1, 2, 3):
         for group in itertools.combinations(candidates, size):
             if sum(m not in pool for m in group) > (0, 2, 2)[size - 1]:
                 continue
-            if out_of_bounds and not _leaves_the_bounds(tool, payload, group, field):
+            if out_of_bounds and not _leaves_the_bounds(models, group, field):
                 continue
-            explained = _explained(
-                tool, payload, output, expected, fields, differing, group, field, out_of_bounds, tolerance
-            )
+            explained = _explained(models, output, expected, fields, differing, group, field, out_of_bounds, tolerance)
             if explained is None:
                 continue
-            # the most fields, with the fewest mechanisms, the fewest of them modelled only within a precision
+            # the most fields, with the fewest mechanisms, the fewest of them modelled only within a precision; then
+            # (answers rounded to ``decimals``, where models far apart round alike) the least departure
             key = (len(explained), -size, -sum(m.tolerance > 0 for m in group))
-            if best is None or key > best[:3]:
+            if best is None or key > best[:3] or key == best[:3] and _departs_less(tool, payload, group, best[3]):
                 best = (*key, group)
         if best is not None and best[0] == len(differing):
             break
     if best is None:
         return None
     group = best[3]
-    explained = (
-        _explained(tool, payload, output, expected, fields, differing, group, field, out_of_bounds, tolerance) or set()
-    )
+    explained = _explained(models, output, expected, fields, differing, group, field, out_of_bounds, tolerance) or set()
     return Named(group, tuple(sorted(explained)))
 
 
-def _leaves_the_bounds(tool, payload: dict, group: tuple[Mechanism, ...], field: str) -> bool:
+def _departs_less(tool, payload: dict, group: tuple[Mechanism, ...], other: tuple[Mechanism, ...]) -> bool:
+    """Of two groups explaining a rounded answer alike, whether ``group``'s model departs less from the contract's
+    unrounded values than ``other``'s: sacreBLEU's 0.49999999999999994 (percent-scale-rounding) and an epsilon
+    model's 2.2e-8 both round to the answer's 0, the first is the nearer cause."""
+    if "decimals" not in payload:
+        return False
+    unrounded = Models(tool, {key: value for key, value in payload.items() if key != "decimals"})
+    try:
+        expected = unrounded(frozenset())
+        return _departure(expected, unrounded(frozenset(m.id for m in group))) < _departure(
+            expected, unrounded(frozenset(m.id for m in other))
+        )
+    except Exception:  # noqa: BLE001 - a model that cannot take the input does not depart less
+        return False
+
+
+def _departure(expected: Any, model: Any) -> float:
+    """How far the model's numbers are from the contract's, each relative to the contract's."""
+    if isinstance(expected, dict) and isinstance(model, dict):
+        return sum(_departure(expected[key], model[key]) for key in expected if key in model)
+    if isinstance(expected, list) and isinstance(model, list):
+        return sum(_departure(a, b) for a, b in zip(expected, model)) + abs(len(expected) - len(model))
+    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (expected, model))
+    if not numbers or expected == model:
+        return 0.0 if numbers or expected == model else 1.0
+    return abs(model - expected) / max(abs(expected), abs(model)) if math.isfinite(model) else math.inf
+
+
+def _leaves_the_bounds(models: Models, group: tuple[Mechanism, ...], field: str) -> bool:
     """Out of bounds, the group's mechanisms whose answers leave the bounds are what changes the field: without
     them its model gives another value there (the others may only say which orders a score is computed from)."""
     if not any(m.out_of_bounds for m in group):
         return False
     try:
-        model = variant(tool, payload, frozenset(m.id for m in group))
-        within = variant(tool, payload, frozenset(m.id for m in group if not m.out_of_bounds))
+        model = models(frozenset(m.id for m in group))
+        within = models(frozenset(m.id for m in group if not m.out_of_bounds))
     except Exception:  # noqa: BLE001 - a model that cannot take the input explains nothing
         return False
     return field in model and not _exactly(model[field], within.get(field))
 
 
 def _changes_something(
-    tool, payload: dict, expected: dict, fields: list[str], mechanism: Mechanism, tolerance: float | None = None
+    models: Models, expected: dict, fields: list[str], mechanism: Mechanism, tolerance: float | None = None
 ) -> bool:
     try:
-        model = variant(tool, payload, frozenset({mechanism.id}))
+        model = models(frozenset({mechanism.id}))
     except Exception:  # noqa: BLE001 - a model that cannot take the input changes nothing
         return False
     return any(key in model and not same(expected[key], model[key], tolerance) for key in fields)
 
 
 def _explained(
-    tool, payload, output, expected, fields, differing, group, field, out_of_bounds, tolerance=None
+    models: Models, output, expected, fields, differing, group, field, out_of_bounds, tolerance=None
 ) -> set[str] | None:
     """The differing fields the group's model explains, or None when it does not hold (changes nothing the
     answer shows, gives another value on a field it changes, or leaves the first differing field unexplained)."""
     try:
-        model = variant(tool, payload, frozenset(m.id for m in group))
+        model = models(frozenset(m.id for m in group))
     except Exception:  # noqa: BLE001 - a model that cannot take the input explains nothing
         return None
     changed = {key for key in fields if key in model and not same(expected[key], model[key], tolerance)}
@@ -906,9 +1006,7 @@ def _explained(
     if len(group) > 1:
         for mechanism in group:
             rest = tuple(m for m in group if m is not mechanism)
-            alone = _explained(
-                tool, payload, output, expected, fields, differing, rest, field, out_of_bounds, tolerance
-            )
+            alone = _explained(models, output, expected, fields, differing, rest, field, out_of_bounds, tolerance)
             if alone is not None and alone >= explained:
                 return None
     return explained
@@ -942,8 +1040,9 @@ def name_crash(tool, payload: Any, fault: str, implementation: str = "") -> Name
     name = fault.removeprefix("raised ").strip() if fault.startswith("raised ") else ""
     if not name or not isinstance(payload, dict):
         return None
+    models = Models(tool, payload)
     try:
-        variant(tool, payload, frozenset())
+        models(frozenset())
     except Exception:  # noqa: BLE001 - an input the oracle rejects is not named
         return None
     family = _family(tool)
@@ -952,7 +1051,7 @@ def name_crash(tool, payload: Any, fault: str, implementation: str = "") -> Name
     crashes = [m for m in ordered if m.family == family and name in m.raises.split(" or ")]
     others = [m for m in ordered if m.family == family and not m.raises]
     for group in [(crash,) for crash in crashes] + [(crash, other) for crash in crashes for other in others]:
-        if _model_raises(tool, payload, group, name):
+        if _model_raises(models, group, name):
             return Named(group, ())
     return None
 
@@ -965,9 +1064,9 @@ def _shown(implementation: str) -> set[str]:
     return set(getattr(found.module, "SHOWS", ())) if found is not None else set()
 
 
-def _model_raises(tool, payload: dict, group: tuple[Mechanism, ...], name: str) -> bool:
+def _model_raises(models: Models, group: tuple[Mechanism, ...], name: str) -> bool:
     try:
-        variant(tool, payload, frozenset(m.id for m in group))
+        models(frozenset(m.id for m in group))
     except Raises as raised:
         return name in raised.name.split(" or ")
     except Exception:  # noqa: BLE001 - a model that cannot take the input explains nothing

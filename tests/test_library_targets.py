@@ -95,7 +95,8 @@ def test_a_zero_length_written_either_way_is_one_cause(length):
 
 def test_add_k_is_named_where_its_model_gives_the_counts_and_not_on_tokens_split_apart():
     """sacreBLEU's add-k counts are the oracle's with one added to the orders n >= 2; tokens "a b" are joined and
-    split again by sacreBLEU, so its counts there are another tokenization's, which add-k alone does not give."""
+    split again by sacreBLEU, so its counts there are another tokenization's, which add-k alone does not give: the
+    two mechanisms together do."""
     plain = {"hypothesis": ["a", "c"], "references": [["a", "c", "d"]], "smoothing": "chen-cherry-2"}
     output = sacrebleu_like.execute(SENTENCE, V, plain)
     assert (output["matches"], output["totals"]) == ([2, 2, 1, 1], [2, 2, 1, 1])  # raw [2, 1, 0, 0], [2, 1, 0, 0]
@@ -103,7 +104,8 @@ def test_add_k_is_named_where_its_model_gives_the_counts_and_not_on_tokens_split
     spaced = {"hypothesis": ["a b", "c"], "references": [["a b", "c", "d"]], "smoothing": "chen-cherry-2"}
     output = sacrebleu_like.execute(SENTENCE, V, spaced)
     assert output["totals"][0] == 3  # three tokens after str.split(), where the input has two
-    assert explaining_failure(SENTENCE, spaced, "/matches/1", output) is None
+    named = explaining_failure(SENTENCE, spaced, "/matches/1", output)
+    assert named is not None and named.id == "add-k-reported-in-counts + tokens-split-at-whitespace"
 
 
 @pytest.mark.parametrize(
@@ -252,9 +254,9 @@ def clause_key(clause: dict) -> str:
 WRONG, SCHEMA = "wrong value", "violates the output_schema"
 MAXIMUM = "schema"
 
-# Each library x tool: its causes, one group each. A "None" divergence is a cause nothing catalogued names:
-# sacreBLEU splitting a token that holds whitespace (it takes strings), or a float where the contract wants the
-# exact fraction (score_fraction).
+# Each library x tool: its causes, one group each (and where the first difference of one mechanism lies in
+# another field, one group each). A "None" divergence is a cause nothing catalogued names: a float where the
+# contract wants the exact fraction (score_fraction), word n-grams a wrapper does not count.
 EXPECTED = {
     ("sacrebleu_like", "bleu-brevity-penalty"): [
         # c = r = 0, written 0 or 0.0: compute_bleu keeps bp 1.0
@@ -269,25 +271,38 @@ SLOW_EXPECTED = {
     ],
     ("sacrebleu_like", "bleu-sentence-compute"): [
         ("/bleu", SCHEMA, MAXIMUM, "percent-scale-rounding"),  # 1 + 2^-51 on a perfect match
-        ("/bleu", WRONG, "semantics 9", None),  # whitespace split, scored from add-k counts
         ("/brevity_penalty", WRONG, "semantics 3", "brevity-penalty-one-when-both-empty"),  # c = r = 0
-        ("/candidate_length", WRONG, "semantics 2", None),  # whitespace split
+        ("/candidate_length", WRONG, "semantics 2", "tokens-split-at-whitespace"),  # joined, then str.split()
+        ("/matches/*", WRONG, "semantics 2", "tokens-split-at-whitespace"),  # as many tokens, other n-grams
         ("/matches/*", WRONG, "semantics 12", "add-k-reported-in-counts"),
+        # a case showing two or three of its mechanisms names them all, a group of its own
+        ("/bleu", SCHEMA, MAXIMUM, "add-k-reported-in-counts + percent-scale-rounding"),
+        ("/bleu", SCHEMA, MAXIMUM, "percent-scale-rounding + tokens-split-at-whitespace"),
+        ("/bleu", SCHEMA, MAXIMUM, "add-k-reported-in-counts + percent-scale-rounding + tokens-split-at-whitespace"),
+        ("/bleu", WRONG, "semantics 9", "add-k-reported-in-counts + tokens-split-at-whitespace"),
+        # 0.49999999999999994 rounded to 0 decimals: 0 for the contract's 1
+        ("/matches/*", WRONG, "semantics 12", "add-k-reported-in-counts + percent-scale-rounding"),
     ],
     ("nltk_like", "bleu-sentence-compute"): [
         ("/bleu", WRONG, "semantics 9", "zero-precision-floor"),  # 2.2e-308 for a zero precision
-        ("/totals/*", WRONG, "semantics 2", "missing-order-denominator-one"),
-    ],  # max(1, l_n)
+        # a missing order (l_n = 0) scored with max(1, l_n) and its zero precision floored: both shown, one cause
+        ("/bleu", WRONG, "semantics 9", "missing-order-denominator-one + zero-precision-floor"),
+        ("/totals/*", WRONG, "semantics 2", "missing-order-denominator-one"),  # max(1, l_n)
+    ],
     ("nltk_like", "chrf-components"): [
-        ("/score", WRONG, "semantics 6", "nltk-chrf-orders-definition"),  # F per order averaged, epsilon
-        ("/score_fraction", WRONG, "semantics 8", None),
-    ],  # a float is not the exact fraction
+        ("/score", WRONG, "semantics 6", "f-per-order-averaged"),  # F per order averaged, epsilon
+        # word_order > 0: the wrapper scores characters only (NLTK has no word n-grams), a cause nothing
+        # catalogued names
+        ("/score", WRONG, "semantics 6", None),
+        ("/score_fraction", WRONG, "semantics 8", None),  # a float is not the exact fraction
+    ],
     ("sacrebleu_like", "chrf-components"): [
         ("/score_fraction", WRONG, "semantics 8", None),
-        ("/statistics/*/hypothesis_ngrams", WRONG, "semantics 6", "sacrebleu-chrf-orders-zeroes-hypothesis-ngrams"),
+        ("/statistics/*/hypothesis_ngrams", WRONG, "semantics 6", "hypothesis-count-dropped-without-reference-order"),
     ],
     ("nltk_like", "bleu-corpus-compute"): [
         ("/bleu", WRONG, "semantics 5", "zero-precision-floor"),
+        ("/bleu", WRONG, "semantics 5", "missing-order-denominator-one + zero-precision-floor"),
         ("/totals/*", WRONG, "semantics 2", "missing-order-denominator-one"),
     ],
 }

@@ -196,3 +196,56 @@ def test_single_precision_arithmetic_models_a_float32_score():
     payload = {"hypotheses": [["a", "b"]], "references": [[["a", "b", "c"], ["a"]]], "max_order": 2}
     named = name_failure(corpus, payload, {"bleu": 0.6065306663513184}, "bleu")
     assert named is not None and named.id == "first-listed-closest-reference + single-precision-arithmetic"
+
+
+# --- tokens split again at whitespace ------------------------------------------------------------------------
+
+
+def test_tokens_split_again_at_whitespace_count_as_several():
+    """One token "a b" against itself, max_order 2: the contract's c = 1, matches [1, 0], totals [1, 0] (no
+    bigram), bleu 0. Joined with spaces and split again: "a", "b" against "a", "b": c = r = 2, matches [2, 1],
+    totals [2, 1], bleu = sqrt(2/2 * 1/1) = 1 (skipping the unmatched order gives that bleu too, not the rest)."""
+    payload = {"hypothesis": ["a b"], "references": [["a b"]], "smoothing": "none", "max_order": 2}
+    contract = oracle.execute(SENTENCE, V, payload)
+    assert (contract["candidate_length"], contract["matches"], contract["bleu"]) == (1, [1, 0], 0)
+    model = variant(tool(SENTENCE, V), payload, frozenset({"tokens-split-at-whitespace"}))
+    assert (model["candidate_length"], model["matches"], model["totals"], model["bleu"]) == (2, [2, 1], [2, 1], 1)
+    answer = {
+        **contract,
+        "candidate_length": 2,
+        "reference_length": 2,
+        "matches": [2, 1],
+        "totals": [2, 1],
+        "bleu": 1.0,
+    }
+    assert named(SENTENCE, payload, answer, "/bleu") == "tokens-split-at-whitespace"
+
+
+def test_a_token_of_a_line_separator_alone_splits_into_nothing():
+    """str.split() splits at U+2028 and U+001F: hypothesis ["\\u2028", "a\\u001fb"] becomes "a", "b" (c = 2 for
+    the contract's 2, but other unigrams), against the reference "a", "b": matches [2] for the contract's [0]
+    (neither token is a reference token), max_order 1, so bleu = 2/2 = 1 for 0."""
+    payload = {"hypothesis": ["\u2028", "a\u001fb"], "references": [["a", "b"]], "smoothing": "none", "max_order": 1}
+    contract = oracle.execute(SENTENCE, V, payload)
+    assert (contract["candidate_length"], contract["matches"], contract["bleu"]) == (2, [0], 0)
+    answer = {**contract, "matches": [2], "bleu": 1.0}
+    assert named(SENTENCE, payload, answer, "/matches/0") == "tokens-split-at-whitespace"
+
+
+def test_of_models_rounding_alike_the_nearest_to_the_contract_names_a_rounded_answer():
+    """chen-cherry-2, "a b" against "a c", max_order 2, decimals 0: the contract's p_1 = 1/2, p_2 = (0 + 1)/(1 + 1),
+    bleu = 0.5, rounded half up to 1; matches [1, 0], totals [2, 1]. An answer of 0 with add-k's counts in matches
+    and totals ([1, 1], [2, 2]): percent-scale arithmetic gives exp((ln 50 + ln 50) / 2) / 100 = 0.49999999999999994,
+    rounded to 0; the epsilon model (no smoothing) 2.2e-8, also 0. Both explain the answer; the first departs least
+    from 0.5 and is named."""
+    payload = {
+        "hypothesis": ["a", "b"],
+        "references": [["a", "c"]],
+        "smoothing": "chen-cherry-2",
+        "max_order": 2,
+        "decimals": 0,
+    }
+    contract = oracle.execute(SENTENCE, V, payload)
+    assert (contract["bleu"], contract["matches"], contract["totals"]) == (1, [1, 0], [2, 1])
+    answer = {**contract, "bleu": 0.0, "matches": [1, 1], "totals": [2, 2]}
+    assert named(SENTENCE, payload, answer, "/bleu") == "add-k-reported-in-counts + percent-scale-rounding"
