@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.javascript import INHERITED_METHODS, PROTO
+from conformance.termination import CUT
 
 INFORMATION_SEPARATORS = "\u001c\u001d\u001e\u001f"
 EPSILON_F = 1e-16  # the F of an order without a match where F per order is averaged
@@ -869,8 +870,8 @@ def name_failure(
     output_schema's bounds, which the model must give exactly. Where two groups explain as much, those of the
     mechanisms the library ``implementation`` shows come first (then the catalogue's order): two models may
     agree on an input (F per order and chrP, chrR over every order, where one order has n-grams)."""
-    if not isinstance(payload, dict) or not isinstance(output, dict):
-        return None
+    if not isinstance(payload, dict) or not isinstance(output, dict) or CUT.is_set():
+        return None  # (a signal while the reports are being written: they are written at once, names left out)
     models = Models(tool, payload)
     try:
         expected = models(frozenset())  # the oracle's (chrF scores as floats)
@@ -1038,7 +1039,7 @@ def name_crash(tool, payload: Any, fault: str, implementation: str = "") -> Name
     reference length it divides by, say); None when no model raises it. Where several hold, those the library
     ``implementation`` shows come first (then the catalogue's order)."""
     name = fault.removeprefix("raised ").strip() if fault.startswith("raised ") else ""
-    if not name or not isinstance(payload, dict):
+    if not name or not isinstance(payload, dict) or CUT.is_set():
         return None
     models = Models(tool, payload)
     try:

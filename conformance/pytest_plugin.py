@@ -33,6 +33,7 @@ from conformance.engine import EXIT_UNCONCLUDED, PROFILES, PropertySpec, RunOpti
 from conformance.engine.options import DEFAULT_REPORT_DIR
 from conformance.engine.properties import DEFAULT_MAX_FAILURES, NotServed, Unhealthy
 from conformance.engine.selection import split_patterns
+from conformance.engine.session import INTERRUPTION_EXIT_CODES
 from conformance.engine.shards import parse_shard
 from conformance.model import Case, CaseResult
 from conformance.reports.document import STOPS
@@ -275,7 +276,7 @@ class ConformanceRun:
         from conformance.reports import baseline
         from conformance.reports import document as report_document
 
-        document = report_document.build_document(record)
+        document = self.marked_if_late(report_document.build_document(record))
         if self.worker:  # the controller merges the processes' documents and writes the reports
             text = report_document.dump_report_json(document)
             parallel.worker_output(self.config)[parallel.DOCUMENT] = text
@@ -284,7 +285,7 @@ class ConformanceRun:
         if self.controller:
             document = self.merged(document, self.controller)
             self.controller.close()
-        document = report_document.with_baseline(document, self.session.baseline)
+        document = self.marked_if_late(report_document.with_baseline(document, self.session.baseline))
         paths = write_document(report_document.validated(document), self.options.report_dir, self.options.junit)
         if self.options.write_known_failures:
             paths["known_failures"] = write_known_failures(document, self.options.write_known_failures)
@@ -293,6 +294,15 @@ class ConformanceRun:
             self.progress_file.close()
         self.summarise(document, paths)
         session.exitstatus = baseline.run_exit_code(document["exit_code"], document.get("baseline_diff"))
+
+    def marked_if_late(self, document: dict) -> dict:
+        """A signal while the document was built cut the naming of divergences short: the report is partial,
+        marked interrupted, and the run exits as interrupted."""
+        late = self.sigterm.late
+        if late and document["header"].get("interrupted") is None:
+            self.interrupted = document["header"]["interrupted"] = late
+            document["exit_code"] = INTERRUPTION_EXIT_CODES[late]
+        return document
 
     def merged(self, own: dict, controller: parallel.Controller) -> dict:
         """-n: the processes' documents as one run's (this process's own, which ran no check, last:

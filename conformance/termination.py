@@ -21,8 +21,9 @@ handler), and acts on it where nothing can swallow it:
 Between tests (pytest's own code, a process of ``-n`` waiting for its next test, the controller of
 ``-n``, which runs none and relays the signal to its processes) the handler also raises, once, as
 Python's default SIGINT handler does: none of the suite's code runs there, and nothing else would
-reach a point that checks. Once the reports are being written (``hold``) a signal is ignored: the run
-ends right after anyway.
+reach a point that checks. Once the reports are being written (``hold``) a signal is recorded as ``late``
+and sets ``CUT``: what only adds to the reports and may take long (naming each failure's divergence,
+conformance/divergences.py) stops there, the reports are written at once, marked interrupted.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from types import FrameType
 from typing import Any
 
 NAMES = {signal.SIGTERM: "SIGTERM", signal.SIGINT: "SIGINT"}
+# set by a signal while the reports are being written: work that only adds to them stops
+CUT = threading.Event()
 
 
 class Terminated(KeyboardInterrupt):
@@ -51,6 +54,8 @@ class StopSignals:
     def __init__(self, raise_at_once: bool = False) -> None:
         self.raise_at_once = raise_at_once
         self.received = ""  # "SIGTERM" or "SIGINT": the first signal while armed
+        self.late = ""  # the first signal while the reports were being written (held)
+        self.held = False
         self.delivered = False  # pytest took the interruption (its keyboard-interrupt hook ran)
         self.in_test = False  # a test of the run is running (its setup passed, its teardown not yet)
         self.armed = False
@@ -69,11 +74,12 @@ class StopSignals:
         threading.Thread(target=self._watch, name="conformance-signals", daemon=True).start()
 
     def hold(self) -> None:
-        """From now on a signal is ignored (the run is finishing)."""
+        """From now on a signal is only recorded (``late``) and cuts short what only adds to the reports."""
         self.armed = False
+        self.held = True
 
     def restore(self) -> None:
-        self.armed = False
+        self.armed = self.held = False
         for signum, previous in self._previous.items():
             if previous is not None:
                 signal.signal(signum, previous)
@@ -84,6 +90,9 @@ class StopSignals:
         -n waiting for its next test, or the controller of -n waiting on its processes) it also raises, once:
         nothing of the suite's runs there, and nothing else would reach a point that checks."""
         if not self.armed:
+            if self.held:
+                self.late = self.late or NAMES.get(signal.Signals(signum), "SIGTERM")
+                CUT.set()
             return
         self.received = self.received or NAMES.get(signal.Signals(signum), "SIGTERM")
         self._woken.set()

@@ -10,6 +10,7 @@ file). The runs go two at a time (two cores): the waiting is mostly on the hung 
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -24,6 +25,8 @@ from faulty_commands import FaultyCommands, still_running
 from faulty_servers import faulty_server
 
 BP = "bleu-brevity-penalty"
+TESTS = Path(__file__).parent
+ROOT = TESTS.parent
 STOP_SECONDS = 10  # from the signal to the exit, on two busy cores ("a few seconds"; ~1-2 s measured)
 START_SECONDS = 60  # for the run to start and reach the hung call
 
@@ -179,3 +182,37 @@ def test_sigint_to_the_controller_alone_under_n_keeps_every_processs_checks(stop
     report = json.loads(reports(run)["json"])
     assert report["header"]["interrupted"] == "SIGINT"
     assert report["totals"]["passed"] == 4, report["totals"]
+
+
+@pytest.mark.slow  # a quick run with many failures, then the signal: half a minute
+def test_a_signal_while_the_reports_are_written_cuts_the_naming_short_and_marks_them_interrupted(tmp_path):
+    """A signal once every check is done, while the reports of many failures are written (naming each one's
+    divergence: half a second each here, minutes for a run with many failures): the reports are written at once,
+    without the names not yet found, marked interrupted, and the run exits 143 (termination.CUT)."""
+    mark = tmp_path / "naming"
+    command = [
+        *[sys.executable, "-m", "conformance", "run", "--target", "python:slow_naming"],
+        *["--tools", "bleu-brevity-penalty", "--profile", "quick", "--report-dir", str(tmp_path / "out")],
+    ]
+    env = {**os.environ, "CONFORMANCE_NAMING_MARK": str(mark), "PYTHONPATH": os.pathsep.join(map(str, (TESTS, ROOT)))}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 240
+        while not mark.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.exists(), "the run never named a failure"
+        time.sleep(1)  # two failures named: the rest would take their half second each
+        process.send_signal(signal.SIGTERM)
+        signalled = time.monotonic()
+        stdout, stderr = process.communicate(timeout=60)
+        seconds = time.monotonic() - signalled
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 143, (stdout[-2000:], stderr[-2000:])
+    assert seconds < STOP_SECONDS
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert report["exit_code"] == 143 and report["header"]["interrupted"] == "SIGTERM"
+    failing = sorted(result["case"]["case_id"] for result in report["results"] if result["outcome"] == "failed")
+    assert len(failing) > 2 * STOP_SECONDS, report["totals"]  # more than the time left would have named
+    assert sorted(m for group in report["failure_groups"] for m in group["members"]) == failing  # each in a group
