@@ -7,6 +7,7 @@ Nothing generated here is committed, so the reference cannot drift from the code
 - reference/report.md, reference/matrix.md, reference/schemas.md: every field of report.json, matrix.json
   and the project's own files (the line and command protocols, reproducers, known failures), from their
   JSON Schemas;
+- reference/divergences.md: every divergence mechanism a report may name, from conformance/divergences.py;
 - the headline table of docs/matrix.md, from the committed reports/compatibility/matrix.json.
 """
 
@@ -337,11 +338,49 @@ def matrix_table() -> str:
     return "\n".join(headline_table(document))
 
 
+# ---------------------------------------------------------------- the catalogue of mechanisms
+
+
+def mechanisms_page() -> str:
+    """Every mechanism a failure group or a matrix cell may name (conformance/divergences.py), in the
+    catalogue's order: what a reader sees, how the computation departs, the contract text, the libraries."""
+    from conformance.divergences import MECHANISMS
+
+    lines = [
+        "# Divergence mechanisms",
+        "",
+        "A failure group's `divergence.id` (report.json) and a matrix cell name the mechanisms below: each is",
+        "a known way of computing something other than the contract, named by what it does, whichever",
+        "libraries show it. Several joined by ` + ` were all shown by one answer. Generated from",
+        "`conformance/divergences.py`.",
+        "",
+    ]
+    for mechanism in MECHANISMS:
+        libraries = ", ".join(mechanism.libraries) or "none of the matrix's libraries (an implementer's mistake)"
+        lines += [
+            f"## {mechanism.id}",
+            "",
+            f"- **what differs**: {inline(mechanism.what_differs)}",
+            f"- **how**: {inline(mechanism.description)}",
+            f"- **the contract**: {inline(mechanism.clause)}",
+            f"- **tools**: the {'chrF' if mechanism.family == 'chrf' else 'BLEU'} tools",
+            f"- **shown by**: {inline(libraries)}",
+        ]
+        if mechanism.raises:
+            lines.append(f"- **raises**: {code(mechanism.raises)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------- MkDocs events
 
 
 def pages() -> dict[str, str]:
-    generated = {"reference/cli.md": cli_page(), "reference/exit-codes.md": exit_codes_page()}
+    generated = {
+        "reference/cli.md": cli_page(),
+        "reference/exit-codes.md": exit_codes_page(),
+        "reference/divergences.md": mechanisms_page(),
+    }
     for path, title, files in SCHEMA_PAGES:
         generated[path] = schema_page(title, files)
     return generated

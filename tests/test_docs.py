@@ -113,6 +113,14 @@ def test_the_report_reference_names_every_top_level_field(site):
         assert not missing, f"fields of {schema_file} missing from its reference: {missing}"
 
 
+def test_the_divergences_reference_has_a_section_for_every_mechanism(site):
+    from conformance.divergences import MECHANISMS
+
+    reference = (site / "reference" / "divergences" / "index.html").read_text(encoding="utf-8")
+    missing = [m.id for m in MECHANISMS if f'id="{m.id}"' not in reference]
+    assert not missing, f"mechanisms missing from the divergences reference: {missing}"
+
+
 def test_the_matrix_page_shows_the_committed_headline_table(site):
     from conformance.matrix.views import headline_table
 

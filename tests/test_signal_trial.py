@@ -6,7 +6,9 @@ banner), then a random 0 to 18 s more, and sends SIGTERM or SIGINT. The run must
 STOP_SECONDS with 143 (SIGTERM) or 3 (SIGINT) and a report.json marked interrupted by that signal;
 anything else (a run that goes on to its end, another exit code, a report not marked) is a lost signal.
 
-A long test (``-m slow``): TRIALS trials, two at a time; ``CONFORMANCE_SIGNAL_TRIALS`` sets how many.
+A long test (``-m slow``): TRIALS trials, two at a time; ``CONFORMANCE_SIGNAL_TRIALS`` sets how many, and
+``CONFORMANCE_SIGNAL_WINDOW`` ("EARLIEST,LATEST" seconds after the banner) when the signal may come: the
+reproduction of the report that found signals lost is ``CONFORMANCE_SIGNAL_TRIALS=22 CONFORMANCE_SIGNAL_WINDOW=15,18``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from faulty_servers import oracle_server
 
 TRIALS = int(os.environ.get("CONFORMANCE_SIGNAL_TRIALS", "200"))
 STOP_SECONDS = 15  # from the signal to the exit, two trials at a time on two busy cores
-LATEST_SIGNAL_SECONDS = 18.0
+EARLIEST_SIGNAL_SECONDS, LATEST_SIGNAL_SECONDS = map(
+    float, os.environ.get("CONFORMANCE_SIGNAL_WINDOW", "0,18").split(",")
+)
 EXIT_CODES = {signal.SIGTERM: 143, signal.SIGINT: 3}
 PYTHON = sys.executable
 
@@ -40,7 +44,7 @@ def trial(number: int, target: str, options: tuple[str, ...], base: Path) -> str
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     try:
         process.stdout.readline()  # the banner: the run has started and its handlers are installed
-        time.sleep(chooser.uniform(0, LATEST_SIGNAL_SECONDS))
+        time.sleep(chooser.uniform(EARLIEST_SIGNAL_SECONDS, LATEST_SIGNAL_SECONDS))
         if process.poll() is not None:
             return ""  # it finished before the signal: nothing to lose
         process.send_signal(sig)
@@ -79,5 +83,7 @@ def test_no_signal_is_lost_at_random_moments(tmp_path):
                 )
                 if found
             ]
-    print(f"{TRIALS} signals, {len(lost)} lost")
+    print(
+        f"{TRIALS} signals {EARLIEST_SIGNAL_SECONDS:g} to {LATEST_SIGNAL_SECONDS:g} s after the banner, {len(lost)} lost"
+    )
     assert not lost, lost
