@@ -1,7 +1,8 @@
 """`conformance matrix` as it runs: progress per row and tool, rows in parallel processes, stopped by a signal.
 
 The rows are fake libraries (modules on CONFORMANCE_LIBRARY_PATH, conformance/implementations/__init__.py) answering
-the brevity-penalty tool: one with the oracle's answer, one rounding it (failing), one slow (to be stopped).
+the brevity-penalty tool: one with the oracle's answer, one answering 1 where c = r = 0 (failing, on few inputs:
+a run whose failures shrink at once), one slow (to be stopped).
 """
 
 from __future__ import annotations
@@ -39,20 +40,20 @@ def library_version():
 def bleu_brevity_penalty(payload):
     time.sleep({sleep})
     answer = oracle.execute("bleu-brevity-penalty", "1.0.0", payload)
-    if {rounded} and isinstance(answer.get("brevity_penalty"), float):
-        answer["brevity_penalty"] = round(answer["brevity_penalty"], 2)
+    if {wrong} and answer.get("candidate_length") == 0 and answer.get("reference_length") == 0:
+        answer["brevity_penalty"] = 1.0
     return answer
 """
 
-FAKES = {"fake-exact": (0, False), "fake-rounded": (0, True), "fake-slow": (0.05, False)}
+FAKES = {"fake-exact": (0, False), "fake-both-empty": (0, True), "fake-slow": (0.05, False)}
 
 
 def libraries(tmp_path: Path) -> Path:
     where = tmp_path / "libraries"
     where.mkdir(exist_ok=True)
-    for name, (sleep, rounded) in FAKES.items():
+    for name, (sleep, wrong) in FAKES.items():
         module = where / (name.replace("-", "_") + ".py")
-        module.write_text(LIBRARY.format(name=name, sleep=sleep, rounded=rounded), encoding="utf-8")
+        module.write_text(LIBRARY.format(name=name, sleep=sleep, wrong=wrong), encoding="utf-8")
     return where
 
 
@@ -97,11 +98,11 @@ def test_the_follower_reads_whole_lines_and_names_the_tools_that_finished(tmp_pa
 
 
 def test_the_matrix_prints_each_tool_and_row_as_it_finishes_and_a_summary_in_a_pipe(tmp_path):
-    completed = run_matrix(tmp_path, tmp_path / "out", "--implementations", "fake-exact,fake-rounded")
+    completed = run_matrix(tmp_path, tmp_path / "out", "--implementations", "fake-exact,fake-both-empty")
     assert completed.returncode == 0, completed.stdout + completed.stderr
     lines = completed.stdout.splitlines()
     assert "\r" not in completed.stdout and "\x1b" not in completed.stdout  # a pipe gets plain lines
-    for name in ("fake-exact", "fake-rounded"):
+    for name in ("fake-exact", "fake-both-empty"):
         report = json.loads((tmp_path / "out" / "runs" / name / "report.json").read_text(encoding="utf-8"))
         checks = sum(report["totals"].values())
         failed = report["totals"]["failed"]
@@ -110,11 +111,11 @@ def test_the_matrix_prints_each_tool_and_row_as_it_finishes_and_a_summary_in_a_p
         )
         assert any(line.startswith(tool_line + " [") for line in lines), (tool_line, completed.stdout)
         assert any(line.startswith("[") and f"] {name}: " in line for line in lines), completed.stdout
-    assert failed > 0  # the rounded one fails (the last report read is fake-rounded's)
+    assert failed > 0  # the one answering 1 for c = r = 0 fails (the last report read is fake-both-empty's)
     header = next(line for line in lines if line.startswith("tool "))
-    assert header.split() == ["tool", "fake-exact", "fake-rounded"]
+    assert header.split() == ["tool", "fake-exact", "fake-both-empty"]
     document = json.loads((tmp_path / "out" / "matrix.json").read_text(encoding="utf-8"))
-    groups = next(cell for cell in document["cells"] if cell["implementation"] == "fake-rounded")["failure_groups"]
+    groups = next(cell for cell in document["cells"] if cell["implementation"] == "fake-both-empty")["failure_groups"]
     penalty = next(line for line in lines if line.startswith("bleu-brevity-penalty "))
     assert penalty.split() == ["bleu-brevity-penalty", "ok", str(len(groups)), "failing"] and groups
     assert lines[-1].startswith("wrote ") and str(tmp_path / "out" / "matrix.json") in lines[-1]
@@ -131,7 +132,7 @@ def without_timings(document: dict) -> dict:
 
 @pytest.mark.slow  # a whole-run comparison: the matrix twice
 def test_the_matrix_is_the_same_whatever_the_number_of_processes(tmp_path):
-    names = "fake-rounded,fake-exact"
+    names = "fake-both-empty,fake-exact"
     documents = []
     for count in ("1", "2"):
         completed = run_matrix(tmp_path, tmp_path / count, "--implementations", names, "-n", count)

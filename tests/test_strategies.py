@@ -48,7 +48,8 @@ LARGE = {
 
 
 def examples_per_family(name: str) -> int:
-    return 6 if name in LARGE else 20
+    # 16 draws every option value the coverage tests below look for (at 12 one beta of sixteen was not drawn)
+    return 6 if name in LARGE else 16
 
 
 @functools.cache
@@ -465,11 +466,11 @@ def test_boundary_families_reach_both_sides(tool_id, version, family_name):
 @pytest.mark.parametrize("tool_id, version, family_name", [p for p in FAMILIES if p.values[2] not in LARGE])
 def test_same_seed_same_cases(tool_id, version, family_name):
     family = next(f for f in families(tool_id, version) if f.name == family_name)
-    first = draw_examples(family.strategy, 5, seed=99)
+    first = draw_examples(family.strategy, 3, seed=99)
     assert all(isinstance(c, GeneratedCase) for c in first)
-    assert first == draw_examples(family.strategy, 5, seed=99)
+    assert first == draw_examples(family.strategy, 3, seed=99)
     if family.name.startswith("valid/"):  # large example spaces: another seed, other cases
-        assert first != draw_examples(family.strategy, 5, seed=100)
+        assert first != draw_examples(family.strategy, 3, seed=100)
 
 
 # --- the families are aimed: each tells a plausible mistake from the contract ----------------
