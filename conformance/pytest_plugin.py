@@ -471,6 +471,14 @@ def pytest_configure(config: pytest.Config) -> None:
     run.sigterm.install(on_signal=run.session.health.interrupt)
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_collection(session: pytest.Session):
+    """The session's first step: a signal that came while it started is acted on from here
+    (conformance/termination.py, ``start``)."""
+    session.config.stash[RUN_KEY].sigterm.start()
+    return (yield)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     run = config.stash.get(RUN_KEY, None)
     if run is not None:

@@ -21,7 +21,10 @@ handler), and acts on it where nothing can swallow it:
 Between tests (pytest's own code, a process of ``-n`` waiting for its next test, the controller of
 ``-n``, which runs none and relays the signal to its processes) the handler also raises, once, as
 Python's default SIGINT handler does: none of the suite's code runs there, and nothing else would
-reach a point that checks. Once the reports are being written (``hold``) a signal is recorded as ``late``
+reach a point that checks. Not before ``start`` though: pytest writes no report of a session interrupted
+while it starts (its ``pytest_sessionstart``, where the controller of ``-n`` starts its processes, is
+outside what its session finish covers), so a signal then is recorded and raised by ``start``, at the
+session's first step (its collection). Once the reports are being written (``hold``) a signal is recorded as ``late``
 and sets ``CUT``: what only adds to the reports and may take long (naming each failure's divergence,
 conformance/divergences.py) stops there, the reports are written at once, marked interrupted.
 """
@@ -59,6 +62,7 @@ class StopSignals:
         self.delivered = False  # pytest took the interruption (its keyboard-interrupt hook ran)
         self.in_test = False  # a test of the run is running (its setup passed, its teardown not yet)
         self.armed = False
+        self.started = False  # the session has started (``start``): the handler may raise between tests
         self.on_signal: Callable[[str], Any] | None = None
         self._previous: dict[int, Any] = {}  # what signal.signal returned, per signal
         self._woken = threading.Event()
@@ -73,6 +77,11 @@ class StopSignals:
         self.armed = True
         threading.Thread(target=self._watch, name="conformance-signals", daemon=True).start()
 
+    def start(self) -> None:
+        """The session has started: a signal recorded before is raised now, and the handler may raise."""
+        self.started = True
+        self.check()
+
     def hold(self) -> None:
         """From now on a signal is only recorded (``late``) and cuts short what only adds to the reports."""
         self.armed = False
@@ -86,7 +95,7 @@ class StopSignals:
         self._previous.clear()
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
-        """The handler: it records and wakes the watcher. Between tests (pytest's own code, or a process of
+        """The handler: it records and wakes the watcher. Once the session has started, between tests (pytest's own code, or a process of
         -n waiting for its next test, or the controller of -n waiting on its processes) it also raises, once:
         nothing of the suite's runs there, and nothing else would reach a point that checks."""
         if not self.armed:
@@ -96,7 +105,7 @@ class StopSignals:
             return
         self.received = self.received or NAMES.get(signal.Signals(signum), "SIGTERM")
         self._woken.set()
-        if (self.raise_at_once or not self.in_test) and not self._raised:
+        if self.started and (self.raise_at_once or not self.in_test) and not self._raised:
             self._raised = True
             raise interruption_for(self.received)
 

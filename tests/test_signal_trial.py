@@ -35,7 +35,7 @@ EXIT_CODES = {signal.SIGTERM: 143, signal.SIGINT: 3}
 PYTHON = sys.executable
 
 
-def trial(number: int, target: str, options: tuple[str, ...], base: Path) -> str:
+def trial(number: int, target: str, options: tuple[str, ...], base: Path, window: tuple[float, float]) -> str:
     """One run signalled at a random moment: "" if it stopped as it must, else what went wrong."""
     chooser = random.Random(number)
     sig = chooser.choice((signal.SIGTERM, signal.SIGINT))
@@ -44,7 +44,7 @@ def trial(number: int, target: str, options: tuple[str, ...], base: Path) -> str
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     try:
         process.stdout.readline()  # the banner: the run has started and its handlers are installed
-        time.sleep(chooser.uniform(EARLIEST_SIGNAL_SECONDS, LATEST_SIGNAL_SECONDS))
+        time.sleep(chooser.uniform(*window))
         if process.poll() is not None:
             return ""  # it finished before the signal: nothing to lose
         process.send_signal(sig)
@@ -52,18 +52,25 @@ def trial(number: int, target: str, options: tuple[str, ...], base: Path) -> str
         try:
             process.communicate(timeout=STOP_SECONDS)
         except subprocess.TimeoutExpired:
-            return f"trial {number} ({target}, {sig.name}): still running {STOP_SECONDS} s after the signal"
+            return f"trial {number} ({target} {' '.join(options)}, {sig.name}): still running {STOP_SECONDS} s after"
         seconds = time.monotonic() - signalled
         if process.returncode != EXIT_CODES[sig]:
-            return f"trial {number} ({target}, {sig.name}): exit {process.returncode} after {seconds:.1f} s"
+            return f"trial {number} ({target} {' '.join(options)}, {sig.name}): exit {process.returncode} after {seconds:.1f} s"
         report = json.loads((out / "report.json").read_text(encoding="utf-8"))
         if report["header"].get("interrupted") != sig.name:
-            return f"trial {number} ({target}, {sig.name}): the report is not marked interrupted by {sig.name}"
+            return f"trial {number} ({target} {' '.join(options)}, {sig.name}): the report is not marked interrupted"
         return ""
     finally:
         if process.poll() is None:
             process.kill()
         process.communicate()
+
+
+def lost(kinds, trials: int, window: tuple[float, float], base: Path) -> list[str]:
+    """``trials`` trials, two at a time, the n-th against ``kinds[n % len(kinds)]``: what each lost."""
+    with ThreadPoolExecutor(2) as pool:
+        found = pool.map(lambda n: trial(n, *kinds[n % len(kinds)], base, window), range(trials))
+        return [each for each in found if each]
 
 
 @pytest.mark.slow
@@ -75,15 +82,17 @@ def test_no_signal_is_lost_at_random_moments(tmp_path):
             (url, ("--workers", "2")),
             ("oracle", ("-n", "2")),
         )
-        with ThreadPoolExecutor(2) as pool:
-            lost = [
-                found
-                for found in pool.map(
-                    lambda n: trial(n, kinds[n % len(kinds)][0], kinds[n % len(kinds)][1], tmp_path), range(TRIALS)
-                )
-                if found
-            ]
+        missed = lost(kinds, TRIALS, (EARLIEST_SIGNAL_SECONDS, LATEST_SIGNAL_SECONDS), tmp_path)
     print(
-        f"{TRIALS} signals {EARLIEST_SIGNAL_SECONDS:g} to {LATEST_SIGNAL_SECONDS:g} s after the banner, {len(lost)} lost"
+        f"{TRIALS} signals {EARLIEST_SIGNAL_SECONDS:g} to {LATEST_SIGNAL_SECONDS:g} s after the banner, {len(missed)} lost"
     )
-    assert not lost, lost
+    assert not missed, missed
+
+
+@pytest.mark.slow
+def test_no_signal_is_lost_while_the_processes_of_n_start(tmp_path):
+    """Under -n the banner comes before the controller starts its processes (pytest's session start, which
+    it writes no report for when interrupted there): a signal then was lost (exit 3, no report) before the
+    handler waited for the session's first step (termination.StopSignals.start). 4 of 30 lost, before."""
+    missed = lost((("oracle", ("-n", "2")),), 16, (0.0, 0.5), tmp_path)
+    assert not missed, missed
