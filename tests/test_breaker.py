@@ -114,6 +114,7 @@ def test_jsonl_target_hanging_on_every_fourth_request_is_stopped_by_the_failure_
     assert_none_left(commands)
 
 
+@pytest.mark.slow  # a whole run over -n (tests/test_shards.py stops every process of a dead target, quick)
 def test_a_breaker_tripping_in_a_process_of_n_stops_the_whole_run(commands, tmp_path):
     """-n 2: each process's own jsonl process hangs from its fourth request; the breaker of the process that
     trips first stops the other through the shared stop file, and the merged report says the breaker stopped

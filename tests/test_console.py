@@ -90,7 +90,7 @@ def run_with_output(target: str, report_dir: Path, *options: str, timeout: float
         ("--generated-only",),
         ("--fixtures-only",),
         ("--shard", "2/2"),
-        ("-n", "2"),
+        pytest.param(("-n", "2"), marks=pytest.mark.slow),  # a whole run over two processes: the slow step
     ],
     ids=["generated-only", "fixtures-only", "shard", "processes"],
 )

@@ -172,6 +172,7 @@ def test_command_usage_error_exits_2(tmp_path, capsys):
     assert not (tmp_path / "d.md").exists()
 
 
+@pytest.mark.slow  # a whole crosscheck with its shrinking (the planted effective-order and whitespace bugs stay quick)
 def test_planted_oracle_bug_fails_the_crosscheck_with_a_shrunk_reproducer(monkeypatch):
     """A closest-length rule that breaks ties to the longer reference: both libraries must catch it."""
     real_execute = oracle.execute

@@ -127,6 +127,7 @@ def outcome_of(record: dict, case_id: str) -> str:
     return next(result["outcome"] for result in record["results"] if result["case"]["case_id"] == case_id)
 
 
+@pytest.mark.slow  # four whole runs in a row (the file's other tests check each step alone)
 def test_write_then_expect_then_fixed_then_strict(run_suite, tmp_path):
     code, record, output = run_suite("python:inverted_bp_kf", "--write-known-failures", "known.json")
     assert code == 1, output

@@ -95,14 +95,14 @@ def failures_of(execute, cases) -> list[str]:
     return found
 
 
-def catch_table(cases, left_out: frozenset[str] = frozenset()) -> dict[str, str]:
-    """For each mutant (but those ``left_out``), the first case (in the order given) that catches it, or "" if
+def catch_table(cases) -> dict[str, str]:
+    """For each mutant, the first case (in the order given) that catches it, or "" if
     none does.
 
     Cases go in the outer loop, so the oracle's expected output is computed once per case;
     a mutant only gets the cases of the tools its bug touches.
     """
-    alive = {name: mutants.load(name) for name in mutants.names() if name not in left_out}
+    alive = {name: mutants.load(name) for name in mutants.names()}
     targets = {name: InProcessTarget(f"python:mutants.{name}", module.execute) for name, module in alive.items()}
     tools = {name: mutants.changed_tools(module) for name, module in alive.items()}
     caught = {name: "" for name in alive}
@@ -118,12 +118,12 @@ def catch_table(cases, left_out: frozenset[str] = frozenset()) -> dict[str, str]
 
 
 @functools.cache
-def catches(profile: str, left_out: frozenset[str] = frozenset()) -> dict[str, str]:
-    return catch_table(cases_for(profile), left_out)
+def catches(profile: str) -> dict[str, str]:
+    return catch_table(cases_for(profile))
 
 
-def assert_caught(name: str, profile: str, left_out: frozenset[str] = frozenset()) -> None:
-    found = catches(profile, left_out)[name]
+def assert_caught(name: str, profile: str) -> None:
+    found = catches(profile)[name]
     if name in NEEDS_A_CASE:
         if found:
             pytest.fail(f"{name} is now caught by {found}: remove it from NEEDS_A_CASE")
@@ -217,29 +217,13 @@ def test_independent_implementation_passes_every_quick_case():
     assert not failures, "a correct implementation must pass with zero failures:\n" + "\n".join(failures[:20])
 
 
-# Mutants only the largest cases catch, judged in the slow step: one accepting 1001 segments answers inputs of
-# 1001 segments, and those misjudging the total token bytes are caught by the inputs of 3 MB near the limit only
-# (the cases run smallest first: leaving them out stops the quick table before its last hundred cases, half its time).
-SLOW_TO_CATCH = frozenset(
-    {
-        "bleu_accepts_1001_segments",
-        "bleu_total_token_bytes_escaped_json",
-        "bleu_total_token_bytes_per_segment",
-        "bleu_total_token_bytes_in_utf16_units",
-        "components_total_tokens_split_on_whitespace",
-    }
-)
-
-
-@pytest.mark.parametrize(
-    "name", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW_TO_CATCH else name for name in mutants.names()]
-)
+# The quick table (about 20 s: every quick case generated, each mutant judged until caught) is a long test: the
+# slow step. The default step keeps quick power checks of its own (tests/test_code_points.py, tests/test_wire.py,
+# tests/test_integer_magnitudes.py, tests/test_relations.py each judge faulty implementations).
+@pytest.mark.slow
+@pytest.mark.parametrize("name", mutants.names())
 def test_quick_profile_catches_mutant(name):
-    assert_caught(name, "quick", frozenset() if name in SLOW_TO_CATCH else SLOW_TO_CATCH)
-
-
-def test_the_mutants_slow_to_catch_are_mutants():
-    assert SLOW_TO_CATCH <= set(mutants.names())
+    assert_caught(name, "quick")
 
 
 @pytest.mark.slow  # every mutant, those only the largest cases catch included

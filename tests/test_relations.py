@@ -165,7 +165,9 @@ def test_the_reproducer_of_a_sequence_replays_every_step(tmp_path, monkeypatch, 
     "mutant, tool_id, family",
     [
         ("bleu_cache_keyed_by_hypotheses", CORPUS, "valid/sequence"),
-        ("chrf_compute_shared_buffer", "chrf-compute", "valid/burst"),
+        pytest.param(  # a whole run of the burst family, 9 s: in the slow step (test_a_burst_is_released_together here)
+            "chrf_compute_shared_buffer", "chrf-compute", "valid/burst", marks=pytest.mark.slow
+        ),
     ],
 )
 def test_a_run_fails_a_target_right_alone_and_wrong_together(tmp_path, monkeypatch, capfd, mutant, tool_id, family):

@@ -220,6 +220,7 @@ def test_wrong_brevity_penalty_fails_with_a_replayable_reproducer(tmp_path, monk
     assert code == 0, output
 
 
+@pytest.mark.slow  # a whole-run comparison (tests/test_strategies.py draws the same cases under a seed, quick)
 def test_same_seed_same_cases(tmp_path, monkeypatch, capfd):
     write_module(tmp_path, "logging_oracle", LOGGING_ORACLE)
     logs = []

@@ -120,9 +120,11 @@ def run_property(
     max_failures: int = 1,
     signature: Callable[[CaseResult], Hashable] = failure_signature,
     costly: Callable[[CaseResult], bool] = lambda result: False,
+    stopped: Callable[[], str] = lambda: "",
 ) -> PropertyRun:
     """Generate cases into ``outcome`` and judge each, round after round until one of the bounds
-    above; raises Unhealthy (the target became unhealthy), or whatever the suite itself broke on."""
+    above; raises Unhealthy (the target became unhealthy), or whatever the suite itself broke on.
+    ``stopped``: why the run has stopped ("" while it goes on): then no round starts, nothing is drawn."""
     budget = run_settings.max_examples
     most_judged = KEEP_GOING_CALLS * budget
     reported: set = set()
@@ -132,6 +134,8 @@ def run_property(
             stopped_by = "judged"
             break
         try:
+            if stopped():
+                raise Unhealthy(f"not run: the run stopped early ({stopped()})")
             found, generated = _run_round(
                 strategy,
                 settings(run_settings, max_examples=budget),

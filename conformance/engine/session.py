@@ -451,6 +451,7 @@ class Session:
                 outcome,
                 max_failures=self.options.max_failures_per_property,
                 costly=lambda result: self.health.cost_a_time_out(result.response),
+                stopped=lambda: self.health.stop_reason,
             )
         except Unhealthy:
             entry.update(outcome="skipped", message=f"not finished: the run stopped early ({self.health.stop_reason})")
