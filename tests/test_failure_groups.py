@@ -329,6 +329,43 @@ def test_an_in_process_traceback_keeps_the_frame_that_raised():
     assert len(response.raw) <= 2_100 and "chars cut" in response.raw  # bounded: the middle frames are cut
 
 
+def frames(depth: int, then):
+    """``then()`` called under ``depth`` distinct frames (a traceback shows each; a recursion it would fold)."""
+    scope: dict = {"then": then}
+    for level in range(depth):
+        exec(
+            f"def frame_{level}_of_a_long_call_chain():\n    return {f'frame_{level - 1}_of_a_long_call_chain' if level else 'then'}()",
+            scope,
+        )
+    return scope[f"frame_{depth - 1}_of_a_long_call_chain"]()
+
+
+def test_an_in_process_traceback_keeps_the_end_of_its_cause_too():
+    """A library run in another process raises there; here its traceback is the cause of the exception raised
+    (conformance/implementations/_bridge.py). Both ends stay: the library's frame that raised, under deep frames
+    of its own, and this side's last frame, under deep frames too (a long checkout path makes them long)."""
+    from conformance.targets.inprocess import InProcessTarget
+
+    def library():
+        raise IndexError("the library's own frame")
+
+    def raising_here(cause):
+        raise RuntimeError("raised here") from cause
+
+    def here(*_):
+        try:
+            frames(25, library)
+        except IndexError as cause:
+            frames(25, lambda cause=cause: raising_here(cause))
+
+    response = InProcessTarget("python:t", here).call(CORPUS, V, TWO_TOKENS)
+    assert 'raise IndexError("the library\'s own frame")' in response.raw
+    assert "IndexError: the library's own frame" in response.raw
+    assert "The above exception was the direct cause of the following exception" in response.raw
+    assert response.raw.rstrip().endswith("RuntimeError: raised here")
+    assert len(response.raw) <= 2_100 and "chars cut" in response.raw
+
+
 # ---------------------------------------------------------------- checked like a user would (item 7)
 
 

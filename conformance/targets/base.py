@@ -10,6 +10,7 @@ words the outcome in its own terms and adds what only it knows (exit status, HTT
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,28 @@ def excerpt_keeping_end(text: str, limit: int = EXCERPT_CHARS) -> str:
     head = limit // 4
     tail = limit - head
     return f"{text[:head]}... [{len(text) - limit} chars cut] ...{text[-tail:]}"
+
+
+# what Python writes between the tracebacks of a chain of exceptions (traceback.format_exception)
+CHAIN_SEPARATOR = re.compile(
+    r"(\nThe above exception was the direct cause of the following exception:\n\n"
+    r"|\nDuring handling of the above exception, another exception occurred:\n\n)"
+)
+
+
+def excerpt_of_traceback(text: str, limit: int) -> str:
+    """A bounded excerpt of a traceback that keeps the end of each traceback of its chain: the frame that raised
+    and the exception line, both of the cause (a library's own traceback, run in another process) and of the
+    exception that came of it; cutting the whole text's middle alone would cut the cause's end first."""
+    parts = CHAIN_SEPARATOR.split(text)
+    tracebacks, separators = parts[::2], parts[1::2]
+    left = max(limit - sum(map(len, separators)), 0)
+    shares = {}
+    for number, index in enumerate(sorted(range(len(tracebacks)), key=lambda i: len(tracebacks[i]))):
+        shares[index] = min(len(tracebacks[index]), left // (len(tracebacks) - number))  # shortest first, whole
+        left -= shares[index]
+    pieces = [excerpt_keeping_end(each, shares[index]) for index, each in enumerate(tracebacks)]
+    return "".join(piece + separator for piece, separator in zip(pieces, [*separators, ""]))
 
 
 def read_error_code(body: Any) -> str | None:

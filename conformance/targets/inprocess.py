@@ -15,7 +15,7 @@ from typing import Any
 
 import oracle
 from conformance.model import TargetResponse
-from conformance.targets.base import TargetSpecError, excerpt, excerpt_keeping_end
+from conformance.targets.base import TargetSpecError, excerpt, excerpt_of_traceback
 
 TRACEBACK_CHARS = 2_000  # a traceback's last frames (long paths, carets) need more than an answer's excerpt
 
@@ -63,7 +63,7 @@ class InProcessTarget:
             last_line = traceback.format_exception_only(type(exc), exc)[-1].strip()
             return TargetResponse(
                 "transport_error",
-                raw=excerpt_keeping_end(traceback.format_exc(), TRACEBACK_CHARS),
+                raw=excerpt_of_traceback(traceback.format_exc(), TRACEBACK_CHARS),
                 duration_ms=elapsed,
                 detail=f"raised {excerpt(last_line, 200)}",
                 fault=f"raised {type(exc).__name__}",
