@@ -97,6 +97,7 @@ def test_the_follower_reads_whole_lines_and_names_the_tools_that_finished(tmp_pa
     writer.close()
 
 
+@pytest.mark.slow  # a whole matrix run (the follower of its progress is checked above, quick)
 def test_the_matrix_prints_each_tool_and_row_as_it_finishes_and_a_summary_in_a_pipe(tmp_path):
     completed = run_matrix(tmp_path, tmp_path / "out", "--implementations", "fake-exact,fake-both-empty")
     assert completed.returncode == 0, completed.stdout + completed.stderr

@@ -94,6 +94,7 @@ def check_crash_above_n(code: int, report: dict) -> None:
     assert "server error on a valid input" in groups
 
 
+@pytest.mark.slow  # a whole run (the quick tests above classify each kind of crash; the next test is a whole run too)
 def test_a_server_crashing_on_valid_inputs_above_n_tokens_is_not_conformant(tmp_path):
     with faulty_server("crash_above_n_tokens", lifetime=600) as server:
         code, report = run_against(
@@ -129,9 +130,8 @@ def test_a_server_answering_500_to_everything_still_cannot_be_judged(tmp_path):
     assert code == 3 and report["header"]["stopped_by"] == "preflight"
 
 
-@pytest.mark.parametrize(
-    "workers", [pytest.param("1", marks=pytest.mark.slow), "4"]
-)  # one worker: the slower whole run
+@pytest.mark.slow  # whole runs (test_retries_after_throttling_are_jittered below checks the waiting, quick)
+@pytest.mark.parametrize("workers", ["1", "4"])
 def test_a_throttling_server_is_conformant_at_every_workers(tmp_path, workers):
     """503 with Retry-After: 0 to every third request: bursts and sequences retry like any call, and a
     check the transport alone kept from being judged never makes the run exit 1."""
