@@ -24,9 +24,11 @@ Python's default SIGINT handler does: none of the suite's code runs there, and n
 reach a point that checks. Not before ``start`` though: pytest writes no report of a session interrupted
 while it starts (its ``pytest_sessionstart``, where the controller of ``-n`` starts its processes, is
 outside what its session finish covers), so a signal then is recorded and raised by ``start``, at the
-session's first step (its collection). Once the reports are being written (``hold``) a signal is recorded as ``late``
-and sets ``CUT``: what only adds to the reports and may take long (naming each failure's divergence,
-conformance/divergences.py) stops there, the reports are written at once, marked interrupted.
+session's first step (its collection).
+
+Once the reports are being written (``hold``) a signal is recorded as ``late`` and sets ``CUT``: what only
+adds to the reports and may take long (naming each failure's divergence, conformance/divergences.py) stops
+there, the reports are written at once, marked interrupted.
 """
 
 from __future__ import annotations
@@ -95,9 +97,10 @@ class StopSignals:
         self._previous.clear()
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
-        """The handler: it records and wakes the watcher. Once the session has started, between tests (pytest's own code, or a process of
-        -n waiting for its next test, or the controller of -n waiting on its processes) it also raises, once:
-        nothing of the suite's runs there, and nothing else would reach a point that checks."""
+        """The handler: it records and wakes the watcher. Once the session has started (``start``), between
+        tests (pytest's own code, or a process of -n waiting for its next test, or the controller of -n waiting
+        on its processes) it also raises, once: nothing of the suite's runs there, and nothing else would reach
+        a point that checks."""
         if not self.armed:
             if self.held:
                 self.late = self.late or NAMES.get(signal.Signals(signum), "SIGTERM")

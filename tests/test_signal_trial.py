@@ -39,6 +39,7 @@ def trial(number: int, target: str, options: tuple[str, ...], base: Path, window
     """One run signalled at a random moment: "" if it stopped as it must, else what went wrong."""
     chooser = random.Random(number)
     sig = chooser.choice((signal.SIGTERM, signal.SIGINT))
+    who = f"trial {number} ({' '.join((target, *options))}, {sig.name})"
     out = base / f"trial-{number}"
     command = [PYTHON, "-m", "conformance", "run", "--target", target, "--report-dir", str(out), *options]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
@@ -52,13 +53,13 @@ def trial(number: int, target: str, options: tuple[str, ...], base: Path, window
         try:
             process.communicate(timeout=STOP_SECONDS)
         except subprocess.TimeoutExpired:
-            return f"trial {number} ({target} {' '.join(options)}, {sig.name}): still running {STOP_SECONDS} s after"
+            return f"{who}: still running {STOP_SECONDS} s after the signal"
         seconds = time.monotonic() - signalled
         if process.returncode != EXIT_CODES[sig]:
-            return f"trial {number} ({target} {' '.join(options)}, {sig.name}): exit {process.returncode} after {seconds:.1f} s"
+            return f"{who}: exit {process.returncode} after {seconds:.1f} s"
         report = json.loads((out / "report.json").read_text(encoding="utf-8"))
         if report["header"].get("interrupted") != sig.name:
-            return f"trial {number} ({target} {' '.join(options)}, {sig.name}): the report is not marked interrupted"
+            return f"{who}: the report is not marked interrupted"
         return ""
     finally:
         if process.poll() is None:

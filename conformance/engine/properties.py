@@ -134,8 +134,8 @@ def run_property(
             stopped_by = "judged"
             break
         try:
-            if stopped():
-                raise Unhealthy(f"not run: the run stopped early ({stopped()})")
+            if reason := stopped():
+                raise Unhealthy(f"not run: the run stopped early ({reason})")
             found, generated = _run_round(
                 strategy,
                 settings(run_settings, max_examples=budget),
