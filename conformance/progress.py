@@ -2,10 +2,11 @@
 
 A check is one test of the suite: a fixture case or a generated property, each counted once, as the
 end-of-run table counts them. When every check of a tool this process runs is done, one compact line
-says so: the tool, its checks done, how many of them fail (failed or errored) and the time since the
-run started. On a terminal a status line is also redrawn in place below those lines (checks done of
-all, failing, elapsed, the property running now), cut to the terminal's width;
-in a pipe or a CI log nothing is redrawn, so the log reads top to bottom.
+says so: the tool, its checks done, how many of them fail (failed or errored), how many were skipped
+(when any were: a run that stopped skips the checks left) and the time since the run started. On a
+terminal a status line is also redrawn in place below those lines (checks done of all, failing,
+skipped, elapsed, the property running now), cut to the terminal's width; in a pipe or a CI log
+nothing is redrawn, so the log reads top to bottom.
 
 ``listing`` (``conformance run -v``) adds one line per tool's fixture cases and per generated property
 as each finishes.
@@ -33,6 +34,11 @@ def elapsed_text(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
+def not_passing(counts: Counter) -> str:
+    """``2 failing``, or ``0 failing · 137 skipped``: the skipped are said only when there are any."""
+    return f"{counts['failing']} failing" + (f" · {counts['skipped']} skipped" if counts["skipped"] else "")
+
+
 class Progress:
     def __init__(
         self,
@@ -54,7 +60,7 @@ class Progress:
         self.clock = clock
         self.started = clock()
         self.expected: dict[str, int] = {}  # checks per tool this process runs
-        self.checks: dict[str, Counter] = defaultdict(Counter)  # per tool: "done", "failing"
+        self.checks: dict[str, Counter] = defaultdict(Counter)  # per tool: "done", "failing", "skipped"
         self._line_shown = False
         self._last_draw = 0.0
         self.current = ""  # the property running now, shown on the live line
@@ -65,11 +71,12 @@ class Progress:
         """The checks of each tool this run will do (known once the tests are collected)."""
         self.expected = dict(checks_per_tool)
 
-    def check_done(self, tool_id: str, failing: bool) -> None:
+    def check_done(self, tool_id: str, failing: bool, skipped: bool = False) -> None:
         """One check (a fixture case or a generated property) finished."""
         counts = self.checks[tool_id]
         counts["done"] += 1
         counts["failing"] += int(failing)
+        counts["skipped"] += int(skipped)
         if self.shown and counts["done"] == self.expected.get(tool_id):
             self.line(self.tool_line(tool_id))
         elif self.live:
@@ -79,7 +86,7 @@ class Progress:
         width = max(map(len, self.expected), default=len(tool_id))
         counts = self.checks[tool_id]
         checks = f"{counts['done']:>5} " + ("check" if counts["done"] == 1 else "checks")
-        return f"  {tool_id:<{width}}  {checks} · {counts['failing']} failing · {elapsed_text(self.elapsed())}"
+        return f"  {tool_id:<{width}}  {checks} · {not_passing(counts)} · {elapsed_text(self.elapsed())}"
 
     def elapsed(self) -> float:
         return self.clock() - self.started
@@ -115,9 +122,12 @@ class Progress:
         self.live = False
 
     def status(self) -> str:
-        done = sum(counts["done"] for counts in self.checks.values())
-        failing = sum(counts["failing"] for counts in self.checks.values())
-        parts = [f"{done}/{sum(self.expected.values())} checks", f"{failing} failing", elapsed_text(self.elapsed())]
+        every = sum(self.checks.values(), Counter())
+        parts = [
+            f"{every['done']}/{sum(self.expected.values())} checks",
+            not_passing(every),
+            elapsed_text(self.elapsed()),
+        ]
         return " · ".join(parts) + (f"  {self.current}" if self.current else "")
 
     def _maybe_draw(self) -> None:

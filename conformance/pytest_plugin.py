@@ -246,7 +246,7 @@ class ConformanceRun:
             return
         tool = self.tool_of.get(report.nodeid)
         if tool is not None:
-            self.progress.check_done(tool, failing=report.failed)
+            self.progress.check_done(tool, failing=report.failed, skipped=report.skipped)
         if self.progress_file is not None:
             outcome = "xfailed" if hasattr(report, "wasxfail") else report.outcome
             self.progress_file.check_done(report.nodeid, tool or tool_in_node_id(report.nodeid), outcome)

@@ -30,7 +30,9 @@ from conformance.reports.text import LINE_LIMIT
 from conformance.runner import pytest_args, register
 
 TOOL = "bleu-brevity-penalty"
-TOOL_LINE = re.compile(r"^  (?P<tool>[a-z-]+) +(?P<checks>\d+) checks? · (?P<failing>\d+) failing · [\d.:]+s?$")
+TOOL_LINE = re.compile(
+    r"^  (?P<tool>[a-z-]+) +(?P<checks>\d+) checks? · (?P<failing>\d+) failing( · (?P<skipped>\d+) skipped)? · [\d.:]+s?$"
+)
 # what pytest prints when its terminal is on: a line of per-test characters, a [ NN%] column, its own totals
 PYTEST_TRACES = re.compile(r"^[.sFExX]+( |$)|\[ *\d+%\]|\d+ (passed|failed|skipped)[,a-z ]* in [\d.]+s")
 
@@ -198,6 +200,18 @@ def test_a_tool_line_comes_when_its_last_check_is_done():
     assert out.getvalue() == "  bleu-ngrams-count      3 checks · 1 failing · 1:15\n"
     shown.check_done("chrf-compute", failing=False)
     assert out.getvalue().splitlines()[-1] == "  chrf-compute           1 check · 0 failing · 1:15"
+
+
+def test_a_tool_line_says_how_many_checks_were_skipped_when_any_were():
+    """A run that stopped (a preflight stop, the breaker, a signal) skips the checks left: not "0 failing" alone."""
+    out = io.StringIO()
+    shown = progress.Progress(out.write, live=False, clock=Clock())
+    shown.expect({"bleu-ngrams-count": 3})
+    shown.check_done("bleu-ngrams-count", failing=True)
+    shown.check_done("bleu-ngrams-count", failing=False, skipped=True)
+    shown.check_done("bleu-ngrams-count", failing=False, skipped=True)
+    assert out.getvalue() == "  bleu-ngrams-count      3 checks · 1 failing · 2 skipped · 0.0s\n"
+    assert shown.status().startswith("3/3 checks · 1 failing · 2 skipped · ")
 
 
 def test_the_live_line_fits_the_terminal(monkeypatch):

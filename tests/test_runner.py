@@ -8,6 +8,7 @@ fast. The faulty implementations are written out below, each with the bug it car
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -299,6 +300,9 @@ def test_dead_command_target_exits_3_quickly(tmp_path, monkeypatch, capfd):
     assert record["header"]["breaker"]["calls"] == 0, record["header"]["breaker"]
     assert record["totals"]["skipped"] == sum(record["totals"].values()) > 0
     assert "could not conclude" in output
+    # the progress lines say the checks were skipped, as the report counts them (not "0 failing" alone)
+    said = [int(n) for n in re.findall(r"^  [a-z-]+ +\d+ checks? · 0 failing · (\d+) skipped · ", output, re.M)]
+    assert len(said) == 8 and sum(said) == record["totals"]["skipped"], output
 
 
 def test_circuit_breaker_stops_a_target_that_keeps_crashing(tmp_path, monkeypatch, capfd):

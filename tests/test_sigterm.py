@@ -4,7 +4,8 @@ Each run is a subprocess against a target that answers three requests and hangs 
 --timeout of 60 s, so a call is in flight): once the target is hung, the run gets the signal. It must
 exit within a few seconds, 143 for SIGTERM (3 for Ctrl-C's SIGINT, as before), with all four reports
 written and marked interrupted, and every process the target started ended (each writes its pid to a
-file). The runs go two at a time (two cores): the waiting is mostly on the hung targets.
+file). The runs go two at a time (two cores): the waiting is mostly on the hung targets. The runs under -n 2
+(three processes each) are the slow step's: a group of runs starts only when a test asks for one of them.
 """
 
 from __future__ import annotations
@@ -104,22 +105,29 @@ def scenario(name: str, base: Path) -> Stopped:
         return run_until_hung(server.url, commands, lambda: server.requests_seen >= 4, signal.SIGTERM)
 
 
-SCENARIOS = (
-    "jsonl-sigterm",
-    "cmd-sigterm",
-    "http-sigterm",
-    "jsonl-sigint",
-    "jsonl-sigterm-processes",
-    "jsonl-sigint-processes",
-)
+ONE_PROCESS = ("jsonl-sigterm", "cmd-sigterm", "http-sigterm", "jsonl-sigint")
+PROCESSES = ("jsonl-sigterm-processes", "jsonl-sigint-processes")  # -n 2: the slow step's
+N = pytest.mark.slow  # the runs under -n 2: two runs of three processes each, about 5 s of CPU
+
+
+class Runs(dict):
+    """The scenarios' runs, each group's started together (two at a time) when a test first asks for one."""
+
+    def __init__(self, base: Path) -> None:
+        super().__init__()
+        self.base = base
+
+    def __missing__(self, name: str) -> Stopped:
+        group = ONE_PROCESS if name in ONE_PROCESS else PROCESSES
+        with ThreadPoolExecutor(2) as pool:
+            futures = {each: pool.submit(scenario, each, self.base / each) for each in group}
+            self.update({each: future.result() for each, future in futures.items()})
+        return self[name]
 
 
 @pytest.fixture(scope="module")
-def stopped(tmp_path_factory) -> dict[str, Stopped]:
-    base = tmp_path_factory.mktemp("sigterm")
-    with ThreadPoolExecutor(2) as pool:
-        futures = {name: pool.submit(scenario, name, base / name) for name in SCENARIOS}
-        return {name: future.result() for name, future in futures.items()}
+def stopped(tmp_path_factory) -> Runs:
+    return Runs(tmp_path_factory.mktemp("sigterm"))
 
 
 def reports(run: Stopped) -> dict[str, str]:
@@ -127,7 +135,9 @@ def reports(run: Stopped) -> dict[str, str]:
     return {kind: (run.report_dir / name).read_text(encoding="utf-8") for kind, name in names.items()}
 
 
-@pytest.mark.parametrize("name", ["jsonl-sigterm", "cmd-sigterm", "http-sigterm", "jsonl-sigterm-processes"])
+@pytest.mark.parametrize(
+    "name", ["jsonl-sigterm", "cmd-sigterm", "http-sigterm", pytest.param("jsonl-sigterm-processes", marks=N)]
+)
 def test_sigterm_stops_the_run_at_once_with_a_partial_report_marked_interrupted(stopped, name):
     run = stopped[name]
     assert run.returncode == 143, (run.stdout[-2000:], run.stderr[-2000:])
@@ -147,7 +157,7 @@ def test_sigterm_stops_the_run_at_once_with_a_partial_report_marked_interrupted(
 
 
 @pytest.mark.parametrize(
-    "name", ["jsonl-sigterm", "cmd-sigterm", "jsonl-sigint", "jsonl-sigterm-processes", "jsonl-sigint-processes"]
+    "name", ["jsonl-sigterm", "cmd-sigterm", "jsonl-sigint", *(pytest.param(name, marks=N) for name in PROCESSES)]
 )
 def test_no_process_of_the_target_outlives_the_run(stopped, name):
     pids = stopped[name].commands.pids()
@@ -174,6 +184,7 @@ def assert_banner_names_no_file_of_the_suite(run: Stopped) -> None:
     assert f"json: {run.report_dir / 'report.json'}" in run.stdout, run.stdout[-2000:]
 
 
+@N
 def test_sigint_to_the_controller_alone_under_n_keeps_every_processs_checks(stopped):
     """`kill -INT` to the controller of -n 2 (a terminal's Ctrl-C reaches every process itself): it is
     relayed to the processes, which hand back their documents, so the partial report holds their checks."""
