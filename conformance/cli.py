@@ -101,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:  # from the command line (in-process callers pass their arguments)
         argv = sys.argv[1:]
         fix_hash_seed(chosen_command(argv))
+        if chosen_command(argv) == "run":  # a signal while pytest and Hypothesis import is acted on once it starts
+            from conformance.termination import record_early
+
+            record_early()
     parser = build_parser(chosen_command(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

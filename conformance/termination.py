@@ -26,6 +26,10 @@ while it starts (its ``pytest_sessionstart``, where the controller of ``-n`` sta
 outside what its session finish covers), so a signal then is recorded and raised by ``start``, at the
 session's first step (its collection).
 
+Before any of that, from the first moments of `conformance run` (conformance/cli.py) until its handlers are
+installed, ``record_early`` records a signal (the imports of pytest and Hypothesis take most of a second):
+``install`` takes it over, and ``start`` raises it, as for a signal while the session starts.
+
 Once the reports are being written (``hold``) a signal is recorded as ``late`` and sets ``CUT``: what only
 adds to the reports and may take long (naming each failure's divergence, conformance/divergences.py) stops
 there, the reports are written at once, marked interrupted.
@@ -52,6 +56,21 @@ def interruption_for(name: str) -> KeyboardInterrupt:
     return Terminated("SIGTERM") if name == "SIGTERM" else KeyboardInterrupt()
 
 
+EARLY: list[str] = []  # the first signal that came before a run's handlers were installed (record_early)
+BEFORE_EARLY: dict[int, Any] = {}  # the handlers record_early replaced, put back by ``StopSignals.restore``
+
+
+def record_early() -> None:
+    """Until ``StopSignals.install``, SIGTERM and SIGINT are recorded, not acted on (the run has started nothing
+    yet): its session acts on them once it starts. Only for a command that installs ``StopSignals`` after."""
+    for signum in NAMES:
+        BEFORE_EARLY[signum] = signal.signal(signum, _record)
+
+
+def _record(signum: int, frame: FrameType | None) -> None:
+    EARLY[:] = EARLY or [NAMES.get(signal.Signals(signum), "SIGTERM")]
+
+
 class StopSignals:
     """SIGTERM and SIGINT recorded, from ``install`` until ``hold`` or ``restore``; acted on by ``check``
     (the main thread, before and after each test) and ``on_signal`` (a watcher thread)."""
@@ -75,8 +94,12 @@ class StopSignals:
             return
         self.on_signal = on_signal
         for signum in NAMES:
-            self._previous[signum] = signal.signal(signum, self._handle)
+            previous = signal.signal(signum, self._handle)
+            self._previous[signum] = BEFORE_EARLY.get(signum, previous) if previous is _record else previous
         self.armed = True
+        if EARLY:  # a signal before these handlers (record_early): raised by ``start``
+            self.received = EARLY[0]
+            self._woken.set()
         threading.Thread(target=self._watch, name="conformance-signals", daemon=True).start()
 
     def start(self) -> None:

@@ -227,3 +227,43 @@ def test_a_signal_while_the_reports_are_written_cuts_the_naming_short_and_marks_
     failing = sorted(result["case"]["case_id"] for result in report["results"] if result["outcome"] == "failed")
     assert len(failing) > 2 * STOP_SECONDS, report["totals"]  # more than the time left would have named
     assert sorted(m for group in report["failure_groups"] for m in group["members"]) == failing  # each in a group
+
+
+def catches(pid: int, signum: int) -> bool:
+    """Whether process ``pid`` has a handler for ``signum`` (Linux: the SigCgt mask of /proc/PID/status)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = next(int(line.split()[1], 16) for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(mask >> (signum - 1) & 1)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the process's signal mask in /proc")
+def test_a_sigterm_at_the_first_moment_a_run_catches_it_gives_the_report_marked_interrupted(tmp_path):
+    """From its first moments, while pytest and Hypothesis import, `conformance run` records SIGTERM
+    (termination.record_early): sent as soon as the process catches it, the run stops at its start, with
+    its report marked, not killed on the spot with none."""
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # no re-execution of itself (conformance/cli.py, fix_hash_seed)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "conformance", "run", "--target", "oracle", "--tools", BP, "--fixtures-only"]
+        + ["--report-dir", str(tmp_path / "out")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while not catches(process.pid, signal.SIGTERM) and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.0005)
+        process.send_signal(signal.SIGTERM)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 143, (stdout[-2000:], stderr[-2000:])
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert report["header"]["interrupted"] == "SIGTERM" and report["exit_code"] == 143
+    assert report["totals"]["passed"] == 0, report["totals"]  # stopped before its first check

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from conformance import termination
 from conformance.termination import StopSignals, Terminated
 
 
@@ -53,3 +54,31 @@ def test_during_a_test_a_signal_is_only_recorded_and_raised_at_the_next_check(si
     signals.in_test = False
     with pytest.raises(Terminated):
         signals.check()
+
+
+def test_a_signal_before_the_handlers_are_installed_is_recorded_and_raised_once_the_session_starts(monkeypatch):
+    """`conformance run` records a signal from its first moments (``record_early``, while pytest and Hypothesis
+    import): before, a SIGTERM then ended the process on the spot, with no report, and a SIGINT printed a trace."""
+    monkeypatch.setattr(termination, "EARLY", [])
+    monkeypatch.setattr(termination, "BEFORE_EARLY", {})
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        termination.record_early()
+        os.kill(os.getpid(), signal.SIGTERM)  # recorded only: this process goes on
+        deadline = time.monotonic() + 5
+        while not termination.EARLY and time.monotonic() < deadline:
+            time.sleep(0.001)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)
+        assert termination.EARLY == ["SIGTERM"]  # the first one is kept
+        stop = StopSignals()
+        stop.install()
+        assert stop.received == "SIGTERM"
+        with pytest.raises(Terminated):
+            stop.start()
+        stop.restore()
+        # what was there before record_early is back, not its recorder
+        assert {signum: signal.getsignal(signum) for signum in before} == before
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
