@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:  # from the command line (in-process callers pass their arguments)
         argv = sys.argv[1:]
         fix_hash_seed(chosen_command(argv))
-        if chosen_command(argv) == "run":  # a signal while pytest and Hypothesis import is acted on once it starts
+        if chosen_command(argv) in ("run", "matrix"):  # a signal while they import is acted on once they start
             from conformance.termination import record_early
 
             record_early()

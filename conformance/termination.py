@@ -28,7 +28,9 @@ session's first step (its collection).
 
 Before any of that, from the first moments of `conformance run` (conformance/cli.py) until its handlers are
 installed, ``record_early`` records a signal (the imports of pytest and Hypothesis take most of a second):
-``install`` takes it over, and ``start`` raises it, as for a signal while the session starts.
+``install`` takes it over, and ``start`` raises it, as for a signal while the session starts. `conformance
+matrix` records its first moments the same way (its ``Stop``, conformance/matrix/rows.py, takes the signal over
+and starts no row).
 
 Once the reports are being written (``hold``) a signal is recorded as ``late`` and sets ``CUT``: what only
 adds to the reports and may take long (naming each failure's divergence, conformance/divergences.py) stops
@@ -71,6 +73,16 @@ def _record(signum: int, frame: FrameType | None) -> None:
     EARLY[:] = EARLY or [NAMES.get(signal.Signals(signum), "SIGTERM")]
 
 
+def install_handler(handler: Callable[[int, FrameType | None], Any]) -> tuple[dict[int, Any], str]:
+    """``handler`` for SIGTERM and SIGINT. Returns the handlers to put back (those before ``record_early``'s,
+    if it ran) and the signal it recorded ("" if none), which the caller acts on as on one received now."""
+    previous: dict[int, Any] = {}
+    for signum in NAMES:
+        replaced = signal.signal(signum, handler)
+        previous[signum] = BEFORE_EARLY.get(signum, replaced) if replaced is _record else replaced
+    return previous, EARLY[0] if EARLY else ""
+
+
 class StopSignals:
     """SIGTERM and SIGINT recorded, from ``install`` until ``hold`` or ``restore``; acted on by ``check``
     (the main thread, before and after each test) and ``on_signal`` (a watcher thread)."""
@@ -93,12 +105,10 @@ class StopSignals:
         if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
             return
         self.on_signal = on_signal
-        for signum in NAMES:
-            previous = signal.signal(signum, self._handle)
-            self._previous[signum] = BEFORE_EARLY.get(signum, previous) if previous is _record else previous
+        self._previous, early = install_handler(self._handle)
         self.armed = True
-        if EARLY:  # a signal before these handlers (record_early): raised by ``start``
-            self.received = EARLY[0]
+        if early:  # a signal before these handlers (record_early): raised by ``start``
+            self.received = early
             self._woken.set()
         threading.Thread(target=self._watch, name="conformance-signals", daemon=True).start()
 

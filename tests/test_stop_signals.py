@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 
 import pytest
@@ -56,9 +57,10 @@ def test_during_a_test_a_signal_is_only_recorded_and_raised_at_the_next_check(si
         signals.check()
 
 
-def test_a_signal_before_the_handlers_are_installed_is_recorded_and_raised_once_the_session_starts(monkeypatch):
-    """`conformance run` records a signal from its first moments (``record_early``, while pytest and Hypothesis
-    import): before, a SIGTERM then ended the process on the spot, with no report, and a SIGINT printed a trace."""
+@pytest.fixture
+def early_sigterm(monkeypatch):
+    """``record_early`` ran and a SIGTERM, then a SIGINT, came before the command installed its handlers; the
+    handlers of before are put back after the test."""
     monkeypatch.setattr(termination, "EARLY", [])
     monkeypatch.setattr(termination, "BEFORE_EARLY", {})
     before = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
@@ -71,14 +73,36 @@ def test_a_signal_before_the_handlers_are_installed_is_recorded_and_raised_once_
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(0.01)
         assert termination.EARLY == ["SIGTERM"]  # the first one is kept
-        stop = StopSignals()
-        stop.install()
-        assert stop.received == "SIGTERM"
-        with pytest.raises(Terminated):
-            stop.start()
-        stop.restore()
-        # what was there before record_early is back, not its recorder
-        assert {signum: signal.getsignal(signum) for signum in before} == before
+        yield before
     finally:
         for signum, handler in before.items():
             signal.signal(signum, handler)
+
+
+def test_a_signal_before_the_handlers_are_installed_is_recorded_and_raised_once_the_session_starts(early_sigterm):
+    """`conformance run` records a signal from its first moments (``record_early``, while pytest and Hypothesis
+    import): before, a SIGTERM then ended the process on the spot, with no report, and a SIGINT printed a trace."""
+    stop = StopSignals()
+    stop.install()
+    assert stop.received == "SIGTERM"
+    with pytest.raises(Terminated):
+        stop.start()
+    stop.restore()
+    # what was there before record_early is back, not its recorder
+    assert {signum: signal.getsignal(signum) for signum in early_sigterm} == early_sigterm
+
+
+def test_a_signal_before_the_matrix_installs_its_handlers_stops_it_before_its_first_row(early_sigterm, tmp_path):
+    """`conformance matrix` records its first moments too (its imports): the signal counts as received, no row
+    starts, and the handlers of before are back after it. Before, a SIGTERM then ended it with no matrix."""
+    from conformance.matrix.rows import Display, Row, Stop, run_rows
+
+    stop = Stop()
+    stop.install()
+    assert stop.received == "SIGTERM"
+    row = Row("a-library", [sys.executable, "-c", "pass"], tmp_path / "row", tmp_path / "row.jsonl")
+    with open(tmp_path / "shown.txt", "w", encoding="utf-8") as stream:
+        assert run_rows([row], 1, Display(stream, live=False), stop) == "SIGTERM"
+    assert row.process is None  # never started
+    stop.restore()
+    assert {signum: signal.getsignal(signum) for signum in early_sigterm} == early_sigterm

@@ -5,9 +5,9 @@ progress file (``conformance run --progress-file``, conformance/progress_file.py
 per row and tool, checks done of the total collected, failures so far, time taken. On a terminal one status
 line is redrawn; otherwise (a pipe, a CI log) a line is printed as each tool and each row finishes.
 
-SIGTERM or SIGINT stops the matrix: the signal is recorded (``Stop``) and relayed to every running row's
-process group; a row still running ``GRACE_SECONDS`` later is killed (SIGKILL, its whole group), rows not
-started never start. ``conformance run`` writes its partial report on either signal, so the partial matrix
+SIGTERM or SIGINT stops the matrix: the signal is recorded (``Stop``, or from the command's first moments
+``termination.record_early``) and relayed to every running row's process group; a row still running
+``GRACE_SECONDS`` later is killed (SIGKILL, its whole group), rows not started never start. ``conformance run`` writes its partial report on either signal, so the partial matrix
 holds what each row had judged.
 """
 
@@ -25,11 +25,11 @@ from types import FrameType
 from typing import Any, TextIO
 
 from conformance.progress_file import Follower
+from conformance.termination import NAMES, install_handler
 
 POLL_SECONDS = 0.2  # how often the rows' progress files and exits are looked at
 REDRAW_SECONDS = 0.5
 GRACE_SECONDS = 5.0  # a signalled row writes its partial report within this, or is killed
-NAMES = {signal.SIGTERM: "SIGTERM", signal.SIGINT: "SIGINT"}
 
 
 @dataclass
@@ -80,8 +80,9 @@ class Stop:
         self._previous: dict[int, Any] = {}
 
     def install(self) -> None:
-        for signum in NAMES:
-            self._previous[signum] = signal.signal(signum, self._handle)
+        """The handlers; a signal ``record_early`` recorded (conformance/cli.py) counts as received now."""
+        self._previous, early = install_handler(self._handle)
+        self.received = self.received or early
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         self.received = self.received or NAMES[signal.Signals(signum)]
