@@ -144,7 +144,7 @@ def test_the_run_header_is_in_words_without_empty_rows_and_one_row_on_retries(tm
 def test_a_tool_not_served_is_listed(tmp_path):
     markdown, _ = written(tmp_path, RunRecord(header=header(not_served=["bleu-sentence-compute@1.0.0"])))
     rows = dict(markdown_run_rows(markdown))
-    assert rows["not served (draft tools the target answers 'not found' for)"] == "bleu-sentence-compute@1.0.0"
+    assert rows["not served (tools the target answers 'not found' for)"] == "bleu-sentence-compute@1.0.0"
 
 
 def test_the_json_header_keeps_its_keys(tmp_path):

@@ -627,6 +627,11 @@ def test_a_one_tool_implementation_is_checked_without_tools(tmp_path, monkeypatc
     )
     judged = {p["tool_id"] for p in document["properties"] if p["outcome"] == "passed"}
     assert judged == {"bleu-brevity-penalty"}
+    # the console names them for what they are: published tools among them, not "draft tools"
+    [line] = [line for line in output.splitlines() if line.startswith("not served by the target")]
+    assert "bleu-corpus-compute@1.0.0" in line and "draft" not in line, line
+    skipped = {p["message"] for p in document["properties"] if p["tool_id"] == "bleu-corpus-compute"}
+    assert skipped == {"not served: the target answers 'not found' for bleu-corpus-compute@1.0.0"}
 
 
 @pytest.mark.parametrize(

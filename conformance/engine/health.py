@@ -1,7 +1,8 @@
 """Is the target healthy enough to judge? The preflight and the circuit breaker.
 
 A preflight call (each selected contract's first example) must get some answer, right or
-wrong, and not "not found" (a draft tool answered "not found" is reported as not served).
+wrong, and not "not found" (a draft tool answered "not found" is reported as not served, and any tool
+so answered by a target that may implement some tools only: ``cmd:``, ``jsonl:``, ``python:``).
 
 During the run the breaker (in the manner of resilience4j's CircuitBreaker, count-based) watches
 every call, timed on the session's own clock, and trips on the first of:

@@ -154,7 +154,7 @@ class Session:
         self.harness_errors: list[str] = []
         self._prefetched: dict[str, concurrent.futures.Future] = {}
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
-        self.not_served: set[str] = set()  # draft tools the target answers "not found" for
+        self.not_served: set[str] = set()  # tools the target answers "not found" for (engine/health.py)
         self.drift: list[DriftFinding] | None = None  # None: the target cannot say which contract it serves
         self._fixture_totals: Counter = Counter()
         self._fixture_done: dict[str, Counter] = defaultdict(Counter)
@@ -311,7 +311,7 @@ class Session:
             return CaseResult(
                 case,
                 "skipped",
-                f"not served: the target answers 'not found' for the draft tool {case.tool_id}@{case.version}",
+                f"not served: the target answers 'not found' for {case.tool_id}@{case.version}",
             )
         if case.steps:
             return self._evaluate_steps(case)
@@ -435,7 +435,7 @@ class Session:
         if self._not_served(spec.tool_id, spec.version):
             entry.update(
                 outcome="skipped",
-                message=f"not served: the target answers 'not found' for the draft tool {spec.tool_id}@{spec.version}",
+                message=f"not served: the target answers 'not found' for {spec.tool_id}@{spec.version}",
                 examples=0,
             )
             self._property_done(entry)

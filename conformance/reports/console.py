@@ -91,7 +91,7 @@ def summary(document: dict, paths: dict[str, Path] | None = None) -> str:
     not_served = document["header"].get("not_served") or []
     if not_served:
         lines.append(
-            f"\nnot served by the target (draft tools answered 'not found', skipped, not failed): "
+            f"\nnot served by the target (tools it answered 'not found' for: skipped, not failed): "
             f"{prose(', '.join(not_served))}"
         )
     lines += readings_lines(document)  # readings of open points the target took

@@ -569,7 +569,7 @@ _HEADER_LABELS = {
     "stopped_by": "stopped early by",
     "breaker": "circuit breaker",
     "largest_bodies": "largest valid body sent (compact JSON), of the largest a valid input can produce",
-    "not_served": "not served (draft tools the target answers 'not found' for)",
+    "not_served": "not served (tools the target answers 'not found' for)",
     "examples_per_family": "generated examples per family",
     "timeout_s": "time-out per request",
     "workers": "concurrent requests (--workers)",
