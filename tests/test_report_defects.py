@@ -141,10 +141,17 @@ def test_the_run_header_is_in_words_without_empty_rows_and_one_row_on_retries(tm
         assert dict(rows)["time-out per request"] == "10 s"
 
 
-def test_a_tool_not_served_is_listed(tmp_path):
-    markdown, _ = written(tmp_path, RunRecord(header=header(not_served=["bleu-sentence-compute@1.0.0"])))
+def test_a_tool_not_served_is_listed_and_not_among_the_largest_bodies_sent(tmp_path):
+    figures = {"sent": 0, "bound": 6441591}
+    bodies = {"bleu-brevity-penalty@1.0.0": {"sent": 74018, "bound": 74059}, "bleu-sentence-compute@1.0.0": figures}
+    markdown, _ = written(
+        tmp_path, RunRecord(header=header(not_served=["bleu-sentence-compute@1.0.0"], largest_bodies=bodies))
+    )
     rows = dict(markdown_run_rows(markdown))
     assert rows["not served (tools the target answers 'not found' for)"] == "bleu-sentence-compute@1.0.0"
+    # 74018 / 74059 = 99.94 %; the tool not served was sent nothing, and saying "0 of 6,441,591 bytes" is noise
+    largest = rows["largest valid body sent (compact JSON), of the largest a valid input can produce"]
+    assert largest == "bleu-brevity-penalty@1.0.0 74,018 of 74,059 bytes (99.9 %)"
 
 
 def test_the_json_header_keeps_its_keys(tmp_path):

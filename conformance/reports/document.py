@@ -617,10 +617,11 @@ def _header_value_text(key: str, value: Any, header: dict) -> str:
         return " | ".join(drift_lines(header)) or "none"
     if key == "breaker" and isinstance(value, dict):
         return breaker_text(value)
-    if key == "largest_bodies" and isinstance(value, dict):
+    if key == "largest_bodies" and isinstance(value, dict):  # of the tools served: the others were sent nothing
         from conformance.wire import figures_text
 
-        return figures_text(value) or "none"
+        not_served = set(header.get("not_served") or [])
+        return figures_text({tool: figures for tool, figures in value.items() if tool not in not_served}) or "none"
     if key == "stopped_by":
         return STOPS.get(value, str(value))
     if key == "retries":
