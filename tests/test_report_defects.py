@@ -154,6 +154,38 @@ def test_a_tool_not_served_is_listed_and_not_among_the_largest_bodies_sent(tmp_p
     assert largest == "bleu-brevity-penalty@1.0.0 74,018 of 74,059 bytes (99.9 %)"
 
 
+def test_the_tables_leave_out_the_tools_not_served_and_say_how_many_checks_that_is(tmp_path):
+    """A one-tool implementation's report: its own tool's rows, not seven tools of skipped ones. Here one served
+    tool (a fixture case passed, a property passed) and one not served (two fixture cases and a property skipped):
+    3 checks left out of the tables, all 5 still in the totals line and in report.json."""
+    not_served = f"{NGRAMS}@1.0.0"
+    skip = "not served: the target answers 'not found' for " + not_served
+    results = [
+        CaseResult(case("bleu-corpus-compute/1.0.0/examples#one"), "passed", response=answered({})),
+        CaseResult(case("bleu-ngrams-count/1.0.0/examples#one", tool=NGRAMS), "skipped", skip),
+        CaseResult(case("bleu-ngrams-count/1.0.0/limits#two", tool=NGRAMS), "skipped", skip),
+    ]
+    properties = [
+        {"tool_id": BLEU, "version": "1.0.0", "family": "valid/lengths", "examples": 8, "outcome": "passed"},
+        {"tool_id": NGRAMS, "version": "1.0.0", "family": "valid/lengths", "examples": 0, "outcome": "skipped"},
+    ]
+    record = RunRecord(header=header(not_served=[not_served]), results=results, properties=properties, exit_code=0)
+    paths = reports.write_reports(record, tmp_path)
+    markdown, html = paths["markdown"].read_text(encoding="utf-8"), paths["html"].read_text(encoding="utf-8")
+    note = (
+        "The 3 checks of the 1 tool not served (skipped: the target answered 'not found' for them) are left out of "
+        "the tables below; report.json lists each."
+    )
+    # the totals count every check
+    assert "2 passed · 0 failed · 0 errored · 3 skipped" in markdown and "<b>3</b>skipped" in html
+    for text in (markdown, html.replace("&#x27;", "'")):
+        assert note in text
+        tables = text.split(note, 1)[1]
+        assert NGRAMS not in tables and "bleu-corpus-compute/valid/lengths" in tables
+        assert "Skipped" not in tables  # the only skips were the tool not served
+    assert json.loads(paths["json"].read_text(encoding="utf-8"))["totals"]["skipped"] == 3
+
+
 def test_the_json_header_keeps_its_keys(tmp_path):
     paths = reports.write_reports(RunRecord(header=header(), exit_code=0), tmp_path)
     kept = json.loads(paths["json"].read_text(encoding="utf-8"))["header"]

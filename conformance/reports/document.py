@@ -2,6 +2,7 @@
 
     report_document(record) -> dict      # validated against report.schema.json
     checks(document) -> [Check]          # THE unit every report counts
+    served_checks(document) -> [Check]   # those of the tools served: the tables of report.md and report.html
     totals(document) -> {outcome: n}     # the counts every report shows
 
 ``report.json`` is ``RunRecord.to_dict()`` with its totals and its failure groups (groups.py:
@@ -325,6 +326,27 @@ def checks(document: dict) -> list[Check]:
     return fixtures + list(properties.values())
 
 
+def served_checks(document: dict) -> list[Check]:
+    """The checks of the tools the target serves. A tool not served (header.not_served: answered 'not found' at
+    preflight) has only skipped checks: the tables of report.md and report.html leave them out and say how many
+    (``not_served_note``), report.json and the totals keep them. A one-tool implementation's report was else
+    seven tools of skipped rows for one of results."""
+    not_served = set(document["header"].get("not_served") or [])
+    return [check for check in checks(document) if check.tool not in not_served]
+
+
+def not_served_note(document: dict) -> str:
+    not_served = document["header"].get("not_served") or []
+    left_out = sum(1 for check in checks(document) if check.tool in not_served)
+    if not left_out:
+        return ""
+    tools = f"{len(not_served)} tool{'s' if len(not_served) != 1 else ''}"
+    return (
+        f"The {left_out} checks of the {tools} not served (skipped: the target answered 'not found' for them) "
+        "are left out of the tables below; report.json lists each."
+    )
+
+
 def count(found: Iterable[Check]) -> dict[str, int]:
     """Checks by outcome, every outcome present (0 when none)."""
     counts = {outcome: 0 for outcome in OUTCOMES}
@@ -418,8 +440,8 @@ def _matrix(
 
 def summary_matrices(document: dict) -> list[Matrix]:
     """Checks by tool x category (a property's examples are counted in its own table); then
-    fixture cases by topic x tool."""
-    found = checks(document)
+    fixture cases by topic x tool; of the tools served."""
+    found = served_checks(document)
     by_category = _matrix(
         "Checks by tool and category (a fixture case or a generated property each)",
         "tool",
@@ -459,8 +481,9 @@ LISTED = (
 
 
 def listings(document: dict, limit: int) -> list[Listing]:
-    """Known failures, those now passing (unless --strict made them failures) and skips, by check."""
-    found = checks(document)
+    """Known failures, those now passing (unless --strict made them failures) and skips, by check; of the tools
+    served."""
+    found = served_checks(document)
     listed = []
     for outcome, title in LISTED:
         if outcome == "fixed" and is_strict(document):

@@ -238,6 +238,9 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
     parts.append("<h2>Run</h2>")
     run_rows = ([(_e(label), ""), (_code(text), "")] for label, text in doc.header_rows(document))
     parts.append(_html_table([], run_rows, "run"))
+    left_out = doc.not_served_note(document)  # a one-tool implementation's other tools
+    if left_out:
+        parts.append(f"<p>{_e(left_out)}</p>")
     for matrix in doc.summary_matrices(document):
         parts.append(f"<h2>{_e(matrix.title)}</h2>")
         parts.append(
@@ -250,7 +253,7 @@ def render_html(document: dict, views: list[FailureView] | None = None) -> str:
                 "matrix",
             )
         )
-    properties = [check for check in doc.checks(document) if check.kind == "property"]
+    properties = [check for check in doc.served_checks(document) if check.kind == "property"]
     if properties:
         parts.append("<h2>Generated properties</h2>")
         parts.append(

@@ -158,6 +158,9 @@ def render_markdown(document: dict, views: list[FailureView] | None = None) -> s
         lines += [f"- {md_code(error)}" for error in errors] + [""]
     lines += ["## Run", ""]
     lines += _md_table(["", ""], [[md_text(label), md_cell_code(text)] for label, text in doc.header_rows(document)])
+    left_out = doc.not_served_note(document)  # a one-tool implementation's other tools
+    if left_out:
+        lines += ["", md_text(left_out)]
     for matrix in doc.summary_matrices(document):
         lines += ["", f"## {matrix.title}", ""]
         lines += _md_table(
@@ -170,7 +173,7 @@ def render_markdown(document: dict, views: list[FailureView] | None = None) -> s
                 for row, cells in matrix.rows
             ],
         )
-    properties = [check for check in doc.checks(document) if check.kind == "property"]
+    properties = [check for check in doc.served_checks(document) if check.kind == "property"]
     if properties:
         lines += ["", "## Generated properties", ""]
         lines += _md_table(
