@@ -7,8 +7,8 @@ line is redrawn; otherwise (a pipe, a CI log) a line is printed as each tool and
 
 SIGTERM or SIGINT stops the matrix: the signal is recorded (``Stop``, or from the command's first moments
 ``termination.record_early``) and relayed to every running row's process group; a row still running
-``GRACE_SECONDS`` later is killed (SIGKILL, its whole group), rows not started never start. ``conformance run`` writes its partial report on either signal, so the partial matrix
-holds what each row had judged.
+``GRACE_SECONDS`` later is killed (SIGKILL, its whole group), rows not started never start. ``conformance
+run`` writes its partial report on either signal, so the partial matrix holds what each row had judged.
 """
 
 from __future__ import annotations

@@ -340,9 +340,10 @@ def not_served_note(document: dict) -> str:
     left_out = sum(1 for check in checks(document) if check.tool in not_served)
     if not left_out:
         return ""
+    checks_left_out = f"{left_out} check{'s' if left_out != 1 else ''}"
     tools = f"{len(not_served)} tool{'s' if len(not_served) != 1 else ''}"
     return (
-        f"The {left_out} checks of the {tools} not served (skipped: the target answered 'not found' for them) "
+        f"The {checks_left_out} of the {tools} not served (skipped: the target answered 'not found' for them) "
         "are left out of the tables below; report.json lists each."
     )
 
