@@ -161,12 +161,14 @@ def test_the_docs_show_the_javascript_example_as_it_ships():
 @pytest.mark.slow  # Node.js
 @needs_node
 def test_the_javascript_example_passes_for_the_tool_it_implements(run):
+    """As its first line and docs/targets.md say: no --tools, the other tools not served."""
     code, output, record = run(
-        "--target", f"jsonl:node {shlex.quote(str(JS_EXAMPLE))}", "--tools", BP, "--profile", "quick", "--seed", "4"
+        "--target", f"jsonl:node {shlex.quote(str(JS_EXAMPLE))}", "--profile", "quick", "--seed", "4"
     )
     assert code == 0, output
     assert record["totals"]["failed"] == record["totals"]["errored"] == 0
     assert record["totals"]["passed"] > 100
+    assert len(record["header"]["not_served"]) == 7 and f"{BP}@1.0.0" not in record["header"]["not_served"]
 
 
 @needs_node

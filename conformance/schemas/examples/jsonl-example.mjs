@@ -1,5 +1,5 @@
 // A jsonl: target in Node.js: bleu-brevity-penalty@1.0.0, and not_found for every other tool.
-// conformance run --target "jsonl:node jsonl-example.mjs" --tools bleu-brevity-penalty
+// conformance run --target "jsonl:node jsonl-example.mjs"   (the other tools: not served, skipped)
 import { createInterface } from "node:readline";
 
 const fail = (code, message) => { throw { code, message }; };
