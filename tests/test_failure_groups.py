@@ -473,6 +473,17 @@ def test_an_implementation_with_two_unrelated_bugs_shows_two_groups(tmp_path):
     # no catalogued mechanism does
     assert groups[first_listed]["smallest"]["references"] == [[["a", "b", "c", "d"], ["a", "b"]]]
     assert groups[ties]["smallest"]["references"] == [[["a", "b"], ["a", "b", "c", "d"]]]
+    # the console explains each cause once: each group's smallest failure in full, the others one line each
+    console = document["_console"]
+    in_full = re.findall(r"^failed · \S+ · (\S+)$", console, flags=re.MULTILINE)
+    assert sorted(in_full) == sorted(group["smallest_case"] for group in document["failure_groups"])
+    failing = sum(group["count"] for group in document["failure_groups"])
+    assert failing > len(in_full), "a run where some cause has several failures"
+    rest = f"{failing - len(in_full)} more failure{'s' if failing - len(in_full) != 1 else ''}, one line each"
+    assert rest in console
+    after = console.split(rest, 1)[1]
+    listed = [line for line in after.splitlines() if line.startswith("  failed: ")]
+    assert len(listed) == failing - len(in_full) and not set(in_full) & {line.split(": ")[1] for line in listed}
 
 
 FIRST_LISTED = "first-listed-closest-reference"

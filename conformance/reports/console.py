@@ -3,8 +3,8 @@
     summary(document, paths) -> str
 
 A table of checks per tool by outcome (document.checks: each fixture case and each
-generated property once, with the generated examples sent), the failures (the smallest
-inputs first, in full up to DETAILED_FAILURES, then one line each; failures.failure_text),
+generated property once, with the generated examples sent), the failure groups, the failures
+(each group's smallest in full, up to DETAILED_FAILURES, then one line each; failures.failure_text),
 why a run could not conclude, and the closing verdict with the totals every other report
 gives (document.totals), then where the reports are. The live progress line while the run
 works is conformance/progress.py.
@@ -60,16 +60,28 @@ def _input_size(result: dict) -> int:
 
 
 def failures_text(document: dict, detailed: int = DETAILED_FAILURES) -> list[str]:
-    """The failures, smallest input first: the first ``detailed`` in full, the rest one line each."""
+    """The failures: in full, the smallest of each failure group (biggest group first) and each failure no group
+    holds (smallest input first), up to ``detailed``; then the rest one line each, smallest input first. One
+    cause's further failures add lines, not screens: the group above already says what they share."""
     problems = sorted(doc.problem_results(document), key=_input_size)
+    groups = document.get("failure_groups", [])
+    grouped = {member for group in groups for member in group["members"]}
+    by_case = {result["case"]["case_id"]: result for result in problems}
+    representatives = [by_case[group["smallest_case"]] for group in groups if group["smallest_case"] in by_case]
+    in_full = (representatives + [result for result in problems if result["case"]["case_id"] not in grouped])[:detailed]
     header = document["header"]
     lines = [
         "\n" + failure_text(failure_view(number, result, header), compact=True)
-        for number, result in enumerate(problems[:detailed], 1)
+        for number, result in enumerate(in_full, 1)
     ]
-    for result in problems[detailed:]:
+    shown = {id(result) for result in in_full}
+    rest = [result for result in problems if id(result) not in shown]
+    if rest:
+        more = f"{len(rest)} more failure{'s' if len(rest) != 1 else ''}"
+        lines.append(f"\n{more}, one line each (report.md and report.json hold their details):")
+    for result in rest:
         case_id = prose(result["case"]["case_id"])
-        lines.append(one_line(f"{result['outcome']}: {case_id}: {prose(result['message'])}", LINE_LIMIT))
+        lines.append(one_line(f"  {result['outcome']}: {case_id}: {prose(result['message'])}", LINE_LIMIT))
     return lines
 
 
