@@ -12,13 +12,13 @@ import os
 
 import pytest
 from hypothesis import settings
-from xdist.plugin import pytest_xdist_auto_num_workers as one_worker_per_core
 
 from conformance.hypothesis_profiles import PROJECT
 
 settings.load_profile(PROJECT)
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: without it (-p no:xdist) not an error
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """The worker count of ``-n auto`` for the test command: one more than the cores.
 
@@ -29,6 +29,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     runs compute throughout and keep one worker per core; PYTEST_XDIST_AUTO_NUM_WORKERS still
     decides when it is set.
     """
+    from xdist.plugin import pytest_xdist_auto_num_workers as one_worker_per_core  # called only under xdist
+
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or config.option.markexpr != "not slow":
         return None
     return one_worker_per_core(config) + 1
