@@ -305,14 +305,14 @@ class Session:
     def _not_served(self, tool_id: str, version: str) -> bool:
         return f"{tool_id}@{version}" in self.not_served
 
+    @staticmethod
+    def _not_served_message(tool_id: str, version: str) -> str:
+        return f"not served: the target answers 'not found' for {tool_id}@{version}"
+
     def evaluate(self, case: Case) -> CaseResult:
         """Send the case (or read its prefetched answer) and judge it; no reproducer yet."""
         if self._not_served(case.tool_id, case.version):
-            return CaseResult(
-                case,
-                "skipped",
-                f"not served: the target answers 'not found' for {case.tool_id}@{case.version}",
-            )
+            return CaseResult(case, "skipped", self._not_served_message(case.tool_id, case.version))
         if case.steps:
             return self._evaluate_steps(case)
         future = self._prefetched.pop(case.case_id, None)
@@ -435,7 +435,7 @@ class Session:
         if self._not_served(spec.tool_id, spec.version):
             entry.update(
                 outcome="skipped",
-                message=f"not served: the target answers 'not found' for {spec.tool_id}@{spec.version}",
+                message=self._not_served_message(spec.tool_id, spec.version),
                 examples=0,
             )
             self._property_done(entry)

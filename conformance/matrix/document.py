@@ -26,6 +26,7 @@ import jsonschema
 
 from conformance.model import NOT_APPLICABLE, field_name, is_not_applicable
 from conformance.reports.document import checks
+from conformance.reports.text import counted
 from conformance.steps import WRONG
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "matrix.schema.json"
@@ -278,7 +279,7 @@ def cell_summary(cell: dict) -> str:
     of the tool's output_schema's (the lists are the section's: ``fields_text``), so that a cell stays short."""
     if cell["status"] == "failing":
         groups = len(cell["failure_groups"])
-        summary = f"{groups} failure group{'s' if groups != 1 else ''}"
+        summary = counted(groups, "failure group")
     else:
         summary = cell["status"].replace("_", " ")
     if cell.get("judged_fields") and cell["status"] in ("failing", "conformant"):

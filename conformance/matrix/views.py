@@ -24,7 +24,7 @@ from conformance.matrix.site import (
     value_text,
 )
 from conformance.reports.markdown import md_cell_code, md_text
-from conformance.reports.text import prose
+from conformance.reports.text import counted, prose
 
 
 def write_views(document: dict, report_dir: Path) -> list[Path]:
@@ -95,7 +95,7 @@ def readme_table(document: dict) -> list[str]:
         for tool in document["tools"]:
             cell = cell_of(document, row["name"], tool)
             groups = len(cell["failure_groups"])
-            text = SHORT_STATUS.get(cell["status"], f"{groups} group{'s' if groups != 1 else ''}")
+            text = SHORT_STATUS.get(cell["status"], counted(groups, "group"))
             fields = cell_summary(cell).partition(" on ")[2]  # "2 of 10 fields" where partial
             shown.append(text + (f" ({fields})" if fields else ""))
         lines.append("| " + " | ".join([md_text(row_label(row)), *shown]) + " |")

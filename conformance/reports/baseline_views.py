@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conformance.reports.groups import clause_label
-from conformance.reports.text import MAX_LISTED, prose, render_value
+from conformance.reports.text import MAX_LISTED, counted, prose, render_value
 
 TITLE = "What changed since the baseline"
 MAX_CHECKS_SHOWN = 20  # of the checks added or removed; diff.json lists them all
@@ -25,10 +25,6 @@ class DiffSection:
     lines: list[str]  # prose, already made visible
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
-
-
 def diff_headline(diff: dict) -> str:
     """``1 new failure · 1 fixed since the baseline · 2 still failing (1 changed count): regressions — exit 1
     (--fail-on new)``. "Fixed" here is a failure group of the baseline no longer failing; a known failure
@@ -36,7 +32,7 @@ def diff_headline(diff: dict) -> str:
     groups = diff["groups"]
     changed = sum(entry["old_count"] != entry["new_count"] for entry in groups["still_failing"])
     parts = [
-        _plural(diff["new_failures"], "new failure"),
+        counted(diff["new_failures"], "new failure"),
         f"{len(groups['fixed'])} fixed since the baseline",
         f"{len(groups['still_failing'])} still failing" + (f" ({changed} changed count)" if changed else ""),
     ]

@@ -24,7 +24,7 @@ from conformance.reports.drift import DRIFT_HEADING, drift_lines
 from conformance.reports.failures import failure_text, failure_view
 from conformance.reports.group_views import group_views, groups_heading
 from conformance.reports.readings import console_lines as readings_lines
-from conformance.reports.text import LINE_LIMIT, one_line, prose
+from conformance.reports.text import LINE_LIMIT, counted, one_line, prose
 
 DETAILED_FAILURES = 10  # explained in full at the end of a run; the rest by id (all are in the reports)
 
@@ -77,8 +77,9 @@ def failures_text(document: dict, detailed: int = DETAILED_FAILURES) -> list[str
     shown = {id(result) for result in in_full}
     rest = [result for result in problems if id(result) not in shown]
     if rest:
-        more = f"{len(rest)} more failure{'s' if len(rest) != 1 else ''}"
-        lines.append(f"\n{more}, one line each (report.md and report.json hold their details):")
+        lines.append(
+            f"\n{counted(len(rest), 'more failure')}, one line each (report.md and report.json hold their details):"
+        )
     for result in rest:
         case_id = prose(result["case"]["case_id"])
         lines.append(one_line(f"  {result['outcome']}: {case_id}: {prose(result['message'])}", LINE_LIMIT))

@@ -38,7 +38,7 @@ from conformance import __version__
 from conformance.model import OUTCOMES, RunRecord
 from conformance.reports.drift import DRIFT_HEADING, drift_lines
 from conformance.reports.groups import failure_groups
-from conformance.reports.text import LONE_SURROGATE, MAX_DEPTH, json_scalar, prose, render_value
+from conformance.reports.text import LONE_SURROGATE, MAX_DEPTH, counted, json_scalar, prose, render_value
 from conformance.targets.implementation import implementation_name
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "report.schema.json"
@@ -331,21 +331,24 @@ def served_checks(document: dict) -> list[Check]:
     preflight) has only skipped checks: the tables of report.md and report.html leave them out and say how many
     (``not_served_note``), report.json and the totals keep them. A one-tool implementation's report was else
     seven tools of skipped rows for one of results."""
-    not_served = set(document["header"].get("not_served") or [])
+    not_served = _not_served(document["header"])
     return [check for check in checks(document) if check.tool not in not_served]
 
 
 def not_served_note(document: dict) -> str:
-    not_served = document["header"].get("not_served") or []
+    not_served = _not_served(document["header"])
     left_out = sum(1 for check in checks(document) if check.tool in not_served)
     if not left_out:
         return ""
-    checks_left_out = f"{left_out} check{'s' if left_out != 1 else ''}"
-    tools = f"{len(not_served)} tool{'s' if len(not_served) != 1 else ''}"
     return (
-        f"The {checks_left_out} of the {tools} not served (skipped: the target answered 'not found' for them) "
-        "are left out of the tables below; report.json lists each."
+        f"The {counted(left_out, 'check')} of the {counted(len(not_served), 'tool')} not served (skipped: the "
+        "target answered 'not found' for them) are left out of the tables below; report.json lists each."
     )
+
+
+def _not_served(header: dict) -> set[str]:
+    """header.not_served (TOOL@VERSION, absent when every tool is served) as a set."""
+    return set(header.get("not_served") or [])
 
 
 def count(found: Iterable[Check]) -> dict[str, int]:
@@ -644,7 +647,7 @@ def _header_value_text(key: str, value: Any, header: dict) -> str:
     if key == "largest_bodies" and isinstance(value, dict):  # of the tools served: the others were sent nothing
         from conformance.wire import figures_text
 
-        not_served = set(header.get("not_served") or [])
+        not_served = _not_served(header)
         return figures_text({tool: figures for tool, figures in value.items() if tool not in not_served}) or "none"
     if key == "stopped_by":
         return STOPS.get(value, str(value))

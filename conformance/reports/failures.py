@@ -30,6 +30,7 @@ from conformance.reports.text import (
     LINE_LIMIT,
     MAX_DETAILED_FAILURES,
     command_text,
+    counted,
     holds_unusual,
     json_scalar,
     prose,
@@ -106,7 +107,7 @@ def absent_at(value: Any, pointer: str) -> str:
             return ""
     last = tokens[-1]
     if isinstance(parent, list) and last.isdigit() and int(last) >= len(parent):
-        items = f"{len(parent)} item{'s' if len(parent) != 1 else ''}, numbered from 0" if parent else "no items"
+        items = f"{counted(len(parent), 'item')}, numbered from 0" if parent else "no items"
         return f"no item {last} (it has {items})"
     if isinstance(parent, dict) and last not in parent:
         return f"no key {json.dumps(last, ensure_ascii=False)}"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from conformance.reports.failures import Block, difference_values, whole_output_diff
 from conformance.reports.groups import clause_label, clause_text
-from conformance.reports.text import holds_unusual, prose, render_escaped, render_value
+from conformance.reports.text import counted, holds_unusual, prose, render_escaped, render_value
 
 MAX_MEMBERS_SHOWN = 12  # the rest are counted; report.json lists every member
 GROUP_PROSE_FACTS = frozenset({"breaks", "divergence", "members"})
@@ -100,5 +100,4 @@ def groups_heading(document: dict) -> str:
     """``Failure groups: 3 causes of 34 failures, biggest first``."""
     groups = document.get("failure_groups", [])
     failures = sum(group["count"] for group in groups)
-    causes = "1 cause" if len(groups) == 1 else f"{len(groups)} causes"
-    return f"Failure groups: {causes} of {failures} failure{'s' if failures != 1 else ''}, biggest first"
+    return f"Failure groups: {counted(len(groups), 'cause')} of {counted(failures, 'failure')}, biggest first"

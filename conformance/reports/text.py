@@ -98,6 +98,11 @@ def visible(text: str, *, spaces: bool = True) -> str:
     return "".join(out)
 
 
+def counted(count: int, word: str) -> str:
+    """``1 failure``, ``2 failures``, ``0 failures``: a count and its noun, plural unless one."""
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 def prose(text: Any) -> str:
     """A sentence or a name for a person to read: visible code points, ordinary spaces."""
     return visible(str(text), spaces=False)
