@@ -630,6 +630,9 @@ def test_a_one_tool_implementation_is_checked_without_tools(tmp_path, monkeypatc
     # the console names them for what they are: published tools among them, not "draft tools"
     [line] = [line for line in output.splitlines() if line.startswith("not served by the target")]
     assert "bleu-corpus-compute@1.0.0" in line and "draft" not in line, line
+    # and the verdict says it judged one tool of the eight, not that every tool conforms
+    [verdict] = [line for line in output.splitlines() if line.startswith("target python:one_tool:")]
+    assert verdict.endswith("; 1 of 8 tools served)"), verdict
     skipped = {p["message"] for p in document["properties"] if p["tool_id"] == "bleu-corpus-compute"}
     assert skipped == {"not served: the target answers 'not found' for bleu-corpus-compute@1.0.0"}
 

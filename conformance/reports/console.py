@@ -47,11 +47,14 @@ def summary_table(document: dict) -> str:
 
 
 def verdict_line(document: dict) -> str:
-    """``target T: NOT conformant (seed 1, profile quick)``."""
+    """``target T: NOT conformant (seed 1, profile quick)``; when some tools were not served, how many were
+    judged (``; 1 of 8 tools served``), so that "conformant" is not read as every tool's verdict."""
     header = document["header"]
+    not_served = header.get("not_served") or []
+    served = f"; {len(header['contracts']) - len(not_served)} of {len(header['contracts'])} tools served"
     return (
         f"target {prose(header.get('target', '?'))}: {doc.verdict_phrase(document['exit_code'])} "
-        f"(seed {header.get('seed')}, profile {header.get('profile')})"
+        f"(seed {header.get('seed')}, profile {header.get('profile')}{served if not_served else ''})"
     )
 
 
